@@ -1,0 +1,239 @@
+"""Board files: versioned YAML that a host edits by hand and the designer saves.
+
+Board files come from other people (a co-host, a forum post), so loading treats
+them as hostile: the size is capped before parsing, YAML aliases, duplicate keys
+and deep nesting are refused, and the content is validated strictly.  Two kinds
+of failure are kept apart because the command line reports them with different
+exit codes: :class:`BoardReadError` (the file is not a readable YAML document)
+and :class:`BoardContentError` (it is YAML, but not a valid board).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from core.board import DEFAULT_SUPPLY, MAX_CLOCK_SECONDS, MAX_SUPPLY, Board, GameParams, Symbol
+from core.fileio import ReadError, atomic_write_text, read_limited_text
+from core.geometry import COLUMN_LETTERS, MAX_SIZE, MIN_SIZE
+
+FORMAT_VERSION = 1
+MAX_FILE_BYTES = 256 * 1024
+MAX_DEPTH = 8
+MAX_TEXT = 10_000
+
+
+class BoardFileError(ValueError):
+    """A board file that could not be loaded; ``details`` lists every problem found."""
+
+    def __init__(self, path: str, details: list[str]) -> None:
+        self.path = path
+        self.details = details
+        super().__init__("\n".join(f"{path}: {d}" for d in details))
+
+
+class BoardReadError(BoardFileError):
+    """Not a readable YAML document (I/O, size, binary, syntax, aliases, duplicate keys, nesting)."""
+
+
+class BoardContentError(BoardFileError):
+    """A YAML document that is not a valid board (unknown keys, wrong types, grid shape)."""
+
+
+class _Refused(yaml.YAMLError):
+    def __init__(self, message: str, mark: yaml.Mark | None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.mark = mark
+
+
+class StrictLoader(yaml.SafeLoader):
+    """SafeLoader that refuses anchors, aliases, duplicate keys and deep nesting."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self._depth = 0
+
+    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
+        event = self.peek_event()
+        if isinstance(event, yaml.AliasEvent):
+            raise _Refused("YAML aliases (*name) are not allowed in board files", event.start_mark)
+        anchor = getattr(event, "anchor", None)
+        if anchor is not None:
+            raise _Refused("YAML anchors (&name) are not allowed in board files", event.start_mark)
+        self._depth += 1
+        if self._depth > MAX_DEPTH:
+            raise _Refused(f"nested deeper than {MAX_DEPTH} levels; a board file is flat", event.start_mark)
+        try:
+            return super().compose_node(parent, index)  # type: ignore[no-any-return]
+        finally:
+            self._depth -= 1
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: dict[Any, yaml.Node] = {}
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)  # type: ignore[no-untyped-call]
+            try:
+                hash(key)
+            except TypeError:
+                raise _Refused("a mapping key must be a plain value", key_node.start_mark) from None
+            if key in seen:
+                first = seen[key].start_mark.line + 1
+                raise _Refused(f"duplicate key {key!r} (first given on line {first})", key_node.start_mark)
+            seen[key] = key_node
+        return super().construct_mapping(node, deep=deep)
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class SupplyModel(_Strict):
+    L: int = Field(DEFAULT_SUPPLY[0], ge=0, le=MAX_SUPPLY)
+    I: int = Field(DEFAULT_SUPPLY[1], ge=0, le=MAX_SUPPLY)  # noqa: E741 - piece name
+    T: int = Field(DEFAULT_SUPPLY[2], ge=0, le=MAX_SUPPLY)
+    S: int = Field(DEFAULT_SUPPLY[3], ge=0, le=MAX_SUPPLY)
+
+
+class ClockModel(_Strict):
+    turn: int = Field(60, ge=0, le=MAX_CLOCK_SECONDS)
+    bank: int = Field(300, ge=0, le=MAX_CLOCK_SECONDS)
+
+
+class BoardFileModel(_Strict):
+    """The schema of a board file; only ``grid`` is required."""
+
+    version: Literal[1] = FORMAT_VERSION
+    name: str = Field("", max_length=200)
+    author: str = Field("", max_length=200)
+    notes: str = Field("", max_length=MAX_TEXT)
+    first: Literal["O", "X"] = "O"
+    pie: bool = True
+    supply: SupplyModel = Field(default_factory=SupplyModel)
+    clock: ClockModel = Field(default_factory=ClockModel)
+    grid: list[str] = Field(max_length=MAX_SIZE + 10)
+
+
+def grid_problems(rows: list[str], lines: list[int] | None = None) -> list[str]:
+    """Every shape problem of a grid at once: size, row lengths, characters."""
+    problems: list[str] = []
+    n = len(rows)
+
+    def where(i: int) -> str:
+        line = f" (line {lines[i]})" if lines and i < len(lines) else ""
+        return f"grid row {i + 1}{line}"
+
+    if n < MIN_SIZE or n > MAX_SIZE:
+        problems.append(f"grid: {n} rows; a board has {MIN_SIZE} to {MAX_SIZE} rows")
+    elif n % 2:
+        problems.append(f"grid: {n} rows, an odd size; boards need an even size so every cell has a distinct partner")
+    for i, row in enumerate(rows):
+        if len(row) != n:
+            problems.append(f"{where(i)}: {len(row)} cells, but the grid has {n} rows and must be square")
+        for j, ch in enumerate(row):
+            if ch not in ".OX":
+                col = COLUMN_LETTERS[j] if j < len(COLUMN_LETTERS) else f"#{j + 1}"
+                shown = repr(ch)
+                problems.append(f"{where(i)}, cell {col}{i + 1}: {shown} is not one of '.', 'O', 'X'")
+                break
+    return problems
+
+
+def _grid_lines(root: yaml.Node | None) -> list[int]:
+    if not isinstance(root, yaml.MappingNode):
+        return []
+    for key_node, value_node in root.value:
+        if isinstance(key_node, yaml.ScalarNode) and key_node.value == "grid" and isinstance(value_node, yaml.SequenceNode):
+            return [item.start_mark.line + 1 for item in value_node.value]
+    return []
+
+
+def _pydantic_details(exc: ValidationError) -> list[str]:
+    out = []
+    for err in exc.errors():
+        loc = ".".join(str(p) for p in err["loc"]) or "(top level)"
+        if err["type"] == "extra_forbidden":
+            out.append(f"key {loc!r}: unknown key (allowed: {', '.join(BoardFileModel.model_fields)})")
+        elif err["type"] == "missing":
+            out.append(f"key {loc!r}: required but missing")
+        else:
+            out.append(f"key {loc!r}: {err['msg']} (got {err.get('input')!r})"[:300])
+    return out
+
+
+def parse_board_text(text: str, path: str = "<text>") -> Board:
+    """Parse board-file text into a Board; raises BoardReadError or BoardContentError."""
+    loader = StrictLoader(text)
+    try:
+        root = loader.get_single_node()
+        data = loader.construct_document(root) if root is not None else None
+    except _Refused as exc:
+        line = f"line {exc.mark.line + 1}: " if exc.mark else ""
+        raise BoardReadError(path, [f"{line}{exc.message}"]) from None
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
+        problem = exc.problem or exc.context or "malformed YAML"
+        raise BoardReadError(path, [f"{line}not valid YAML: {problem}"]) from None
+    except yaml.YAMLError as exc:
+        raise BoardReadError(path, [f"not valid YAML: {exc}"]) from None
+    except RecursionError:
+        raise BoardReadError(path, ["nested too deeply to be a board file"]) from None
+    finally:
+        loader.dispose()
+    if not isinstance(data, dict):
+        kind = "empty" if data is None else f"a {type(data).__name__}"
+        raise BoardContentError(path, [f"the document is {kind}; a board file is a mapping with at least a 'grid' key"])
+    bad_keys = [k for k in data if not isinstance(k, str)]
+    if bad_keys:
+        raise BoardContentError(path, [f"key {k!r}: keys must be text" for k in bad_keys])
+    try:
+        model = BoardFileModel.model_validate(data)
+    except ValidationError as exc:
+        raise BoardContentError(path, _pydantic_details(exc)) from None
+    problems = grid_problems(model.grid, _grid_lines(root))
+    if problems:
+        raise BoardContentError(path, problems)
+    params = GameParams(
+        supply=(model.supply.L, model.supply.I, model.supply.T, model.supply.S),
+        first=Symbol(model.first),
+        pie=model.pie,
+        turn_time=model.clock.turn,
+        bank=model.clock.bank,
+    )
+    return Board.from_rows(model.grid, params=params, name=model.name, author=model.author, notes=model.notes)
+
+
+def load_board(path: str | os.PathLike[str]) -> Board:
+    """Load a board file; every error names the file and what is wrong."""
+    name = os.fspath(path)
+    try:
+        text = read_limited_text(name, MAX_FILE_BYTES, what="board file")
+    except ReadError as exc:
+        raise BoardReadError(name, [str(exc).removeprefix(f"{name}: ")]) from None
+    return parse_board_text(text, name)
+
+
+def board_to_text(board: Board) -> str:
+    """The board file text: stable key order, defaults written out so the file documents itself."""
+    head: dict[str, Any] = {"version": FORMAT_VERSION}
+    for key in ("name", "author", "notes"):
+        value = getattr(board, key)
+        if value:
+            head[key] = value
+    p = board.params
+    head["first"] = p.first.value
+    head["pie"] = p.pie
+    head["supply"] = dict(zip(("L", "I", "T", "S"), p.supply, strict=True))
+    head["clock"] = {"turn": p.turn_time, "bank": p.bank}
+    text = yaml.safe_dump(head, sort_keys=False, allow_unicode=True, default_flow_style=None, width=100)
+    rows = "".join(f'  - "{row}"\n' for row in board.rows())
+    return f"# LITS board file: rows top to bottom, '.' empty, O and X symbols.\n{text}grid:\n{rows}"
+
+
+def save_board(board: Board, path: str | os.PathLike[str]) -> None:
+    """Save through a temporary file and a rename, so a failed save never damages the old file."""
+    atomic_write_text(path, board_to_text(board))

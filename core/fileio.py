@@ -1,0 +1,72 @@
+"""Reading and writing files so that bad input is reported and no work is ever half-written."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+
+class ReadError(ValueError):
+    """A file that cannot be read as the text the caller expects; the message names the file."""
+
+
+def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
+    """Write to a temporary file beside ``path`` and rename it over the target.
+
+    A crash or a full disk leaves either the old file or the new one, never a mix.
+    """
+    target = Path(path)
+    directory = target.parent if str(target.parent) else Path(".")
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if target.exists():
+            try:
+                os.chmod(tmp_name, target.stat().st_mode & 0o777)
+            except OSError:
+                pass
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp_name, 0o666 & ~umask)
+        os.replace(tmp_name, target)
+    except BaseException:
+        try:
+            os.unlink(tmp_name)
+        except OSError:
+            pass
+        raise
+
+
+def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
+    """UTF-8, LF line endings, whatever the platform."""
+    atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def read_limited_text(path: str | os.PathLike[str], limit: int, what: str = "file") -> str:
+    """Read a UTF-8 text file of at most ``limit`` bytes, refusing binary data with a clear reason."""
+    name = os.fspath(path)
+    try:
+        with open(name, "rb") as handle:
+            data = handle.read(limit + 1)
+    except FileNotFoundError:
+        raise ReadError(f"{name}: no such file") from None
+    except IsADirectoryError:
+        raise ReadError(f"{name}: is a folder, not a {what}") from None
+    except PermissionError:
+        raise ReadError(f"{name}: permission denied") from None
+    except OSError as exc:
+        raise ReadError(f"{name}: cannot be read ({exc.strerror or exc})") from None
+    if len(data) > limit:
+        raise ReadError(f"{name}: larger than {limit // 1024} KiB; a {what} is far smaller, so this is not one")
+    if b"\x00" in data:
+        raise ReadError(f"{name}: contains NUL bytes; this is a binary file, not a {what}")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise ReadError(f"{name}: line {line}: not UTF-8 text (byte 0x{data[exc.start]:02x}); is this a {what}?") from None

@@ -1,0 +1,92 @@
+"""Board validation: every problem at once, each naming its cells.
+
+Errors make a board unusable for a match (broken anti-symmetry); warnings are
+what a host wants to know before publishing (no symbols, lopsided counts,
+extreme density).  The designer shows the same list the command line prints.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from core.board import Board, Symbol
+from core.geometry import cell_name
+
+LOW_DENSITY = 0.05
+"""Below this share of symbol cells most placements score nothing and ties dominate."""
+HIGH_DENSITY = 0.65
+"""Above this share almost every placement covers symbols; the board plays like a counting race."""
+
+
+class Severity(str, enum.Enum):
+    ERROR = "error"
+    WARNING = "warning"
+
+
+@dataclass(frozen=True)
+class Problem:
+    severity: Severity
+    code: str
+    message: str
+    cells: tuple[int, ...] = ()
+
+    def as_dict(self, size: int) -> dict[str, object]:
+        return {
+            "severity": self.severity.value,
+            "code": self.code,
+            "message": self.message,
+            "cells": [cell_name(c, size) for c in self.cells],
+        }
+
+
+def describe_pair(board: Board, cell: int, other: int) -> str:
+    """Plain words for one broken pair, e.g. ``C3 holds O but its partner J10 is empty``."""
+    n = board.size
+    a, b = board[cell], board[other]
+
+    def holds(s: Symbol) -> str:
+        return "is empty" if s is Symbol.EMPTY else f"holds {s.value}"
+
+    if a is Symbol.EMPTY:
+        cell, other, a, b = other, cell, b, a
+    return f"{cell_name(cell, n)} {holds(a)} but its partner {cell_name(other, n)} {holds(b)}" + (
+        f" (it should hold {a.other.value})" if a is not Symbol.EMPTY else ""
+    )
+
+
+def validate(board: Board) -> list[Problem]:
+    """All problems of a board, errors first, in reading order of their first cell."""
+    problems: list[Problem] = []
+    for cell, other in board.broken_pairs():
+        problems.append(Problem(Severity.ERROR, "antisymmetry", describe_pair(board, cell, other), (cell, other)))
+
+    o_count, x_count = board.count(Symbol.O), board.count(Symbol.X)
+    total = board.cell_count
+    if o_count == 0 and x_count == 0:
+        problems.append(Problem(Severity.WARNING, "no-symbols",
+                                "the board has no symbols: every game ends in a tie decided by who places last"))
+    else:
+        if o_count != x_count:
+            problems.append(Problem(Severity.WARNING, "symbol-count",
+                                    f"O has {o_count} symbols and X has {x_count}; a fair board gives both the same"))
+        density = (o_count + x_count) / total
+        if density < LOW_DENSITY:
+            problems.append(Problem(Severity.WARNING, "low-density",
+                                    f"only {density:.0%} of cells hold a symbol (below {LOW_DENSITY:.0%}); "
+                                    "most placements score nothing and the tie rule decides many games"))
+        elif density > HIGH_DENSITY:
+            problems.append(Problem(Severity.WARNING, "high-density",
+                                    f"{density:.0%} of cells hold a symbol (above {HIGH_DENSITY:.0%}); "
+                                    "nearly every placement covers symbols"))
+    return problems
+
+
+def summary(board: Board) -> str:
+    o_count, x_count = board.count(Symbol.O), board.count(Symbol.X)
+    return (f"{board.size}x{board.size}, O {o_count}, X {x_count}, "
+            f"density {(o_count + x_count) / board.cell_count:.0%}, first to move {board.params.first.value}")
+
+
+def is_valid(problems: list[Problem]) -> bool:
+    return not any(p.severity is Severity.ERROR for p in problems)

@@ -1,0 +1,1 @@
+"""LITS Board Studio desktop app (PySide6); all Qt code of the project lives here."""
