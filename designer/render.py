@@ -1,0 +1,410 @@
+"""One painter for the board: the editor canvas, PNG/SVG export, ``lits render`` and the play-test window.
+
+Keeping a single drawing routine means a picture posted for a match shows
+exactly what the host saw in the designer.  Symbols are glyphs (O ring, X
+cross) and problems are outlined and hatched, so nothing depends on colour
+alone.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPointF, QRectF, QSize, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QGuiApplication, QImage, QPainter, QPen
+from PySide6.QtSvg import QSvgGenerator
+
+from core.board import PIECE_TYPES, Board, Symbol
+from core.fileio import atomic_write_bytes
+from core.geometry import COLUMN_LETTERS
+
+THEMES: tuple[str, ...] = ("light", "dark")
+
+
+@dataclass(frozen=True)
+class Palette:
+    """Colours of one theme; piece colours are paired with outlines so type is not colour alone."""
+
+    background: str
+    cell: str
+    cell_alt: str
+    grid: str
+    frame: str
+    label: str
+    o: str
+    x: str
+    covered_symbol: str
+    highlight: str
+    partner: str
+    problem: str
+    preview_ok: str
+    preview_bad: str
+    piece_border: str
+    pieces: dict[str, str]
+
+
+PALETTES: dict[str, Palette] = {
+    "light": Palette(
+        background="#f4f1ea", cell="#fffdf8", cell_alt="#f7f3ea", grid="#b9b2a3", frame="#4a4540",
+        label="#4a4540", o="#1f5fa8", x="#b23a1e", covered_symbol="#ffffff",
+        highlight="#111111", partner="#6d6d6d", problem="#c0001a",
+        preview_ok="#2e8b57", preview_bad="#c0001a", piece_border="#222222",
+        pieces={"L": "#e8a33d", "I": "#5aa9e6", "T": "#9b6fd1", "S": "#5cbf7a"},
+    ),
+    "dark": Palette(
+        background="#1e1f22", cell="#2b2d31", cell_alt="#303237", grid="#4b4e55", frame="#9aa0a6",
+        label="#c8ccd2", o="#7fb6ff", x="#ff8a6b", covered_symbol="#101010",
+        highlight="#ffffff", partner="#b0b0b0", problem="#ff4d5e",
+        preview_ok="#58d68d", preview_bad="#ff4d5e", piece_border="#e8e8e8",
+        pieces={"L": "#b07a22", "I": "#2f77b3", "T": "#7450a8", "S": "#3a8f57"},
+    ),
+}
+
+# Colour-blind-safe sequential map (viridis stops) for heatmaps.
+_HEAT_STOPS: tuple[tuple[float, tuple[int, int, int]], ...] = (
+    (0.0, (68, 1, 84)), (0.25, (59, 82, 139)), (0.5, (33, 145, 140)),
+    (0.75, (94, 201, 98)), (1.0, (253, 231, 37)),
+)
+
+
+def heat_color(value: float, alpha: int = 200) -> QColor:
+    """Viridis colour for a value in 0..1 (clamped; NaN counts as 0)."""
+    v = 0.0 if value != value else min(1.0, max(0.0, float(value)))
+    for (a, ca), (b, cb) in zip(_HEAT_STOPS, _HEAT_STOPS[1:], strict=False):
+        if v <= b:
+            t = 0.0 if b == a else (v - a) / (b - a)
+            r, g, bl = (round(x + (y - x) * t) for x, y in zip(ca, cb, strict=True))
+            return QColor(r, g, bl, alpha)
+    r, g, bl = _HEAT_STOPS[-1][1]
+    return QColor(r, g, bl, alpha)
+
+
+@dataclass
+class RenderOptions:
+    """How a board picture looks; the same options serve the screen and the files."""
+
+    grid: bool = True
+    coordinates: bool = True
+    theme: str = "light"
+    symbols: bool = True
+    background: bool = True
+    title: str = ""
+
+    def palette(self) -> Palette:
+        if self.theme not in PALETTES:
+            raise ValueError(f"unknown theme {self.theme!r}: use one of {', '.join(THEMES)}")
+        return PALETTES[self.theme]
+
+
+@dataclass
+class Overlay:
+    """What is drawn on top of the design: pieces, previews, highlights, problems and a heatmap."""
+
+    pieces: dict[int, str] = field(default_factory=dict)
+    piece_ids: dict[int, int] = field(default_factory=dict)
+    preview: tuple[int, ...] = ()
+    preview_ok: bool = True
+    highlight: tuple[int, ...] = ()
+    partner: int | None = None
+    problems: tuple[int, ...] = ()
+    heat: Any = None
+    heat_label: str = ""
+
+
+class BoardGeometry:
+    """Where the cells are inside the painted rectangle; the canvas uses it to hit-test the mouse."""
+
+    def __init__(self, size: int, left: float, top: float, cell: float) -> None:
+        self.size = size
+        self.left = left
+        self.top = top
+        self.cell = cell
+
+    @property
+    def board_rect(self) -> QRectF:
+        return QRectF(self.left, self.top, self.cell * self.size, self.cell * self.size)
+
+    def cell_rect(self, cell: int) -> QRectF:
+        row, col = divmod(cell, self.size)
+        return QRectF(self.left + col * self.cell, self.top + row * self.cell, self.cell, self.cell)
+
+    def cell_at(self, point: QPointF) -> int | None:
+        if self.cell <= 0:
+            return None
+        col = int((point.x() - self.left) // self.cell)
+        row = int((point.y() - self.top) // self.cell)
+        if 0 <= row < self.size and 0 <= col < self.size:
+            return row * self.size + col
+        return None
+
+
+def layout(rect: QRectF, size: int, options: RenderOptions, caption: bool = False) -> BoardGeometry:
+    """Fit the board (plus label margins) into ``rect``, centred, with square cells."""
+    margin = 0.8 if options.coordinates else 0.25
+    bottom = 0.9 if caption else 0.0
+    top_extra = 0.9 if options.title else 0.0
+    units_w = size + margin + (margin if options.coordinates else 0.25)
+    units_h = size + margin + top_extra + max(bottom, 0.4 if options.coordinates else 0.25)
+    cell = max(0.0, min(rect.width() / units_w, rect.height() / units_h))
+    width, height = cell * units_w, cell * units_h
+    left = rect.left() + (rect.width() - width) / 2 + margin * cell
+    top = rect.top() + (rect.height() - height) / 2 + (margin + top_extra) * cell
+    return BoardGeometry(size, left, top, cell)
+
+
+def _font(cell: float, scale: float, bold: bool = False) -> QFont:
+    font = QFont("DejaVu Sans")
+    font.setStyleHint(QFont.StyleHint.SansSerif)
+    font.setPixelSize(max(6, round(cell * scale)))
+    font.setBold(bold)
+    return font
+
+
+def _draw_symbol(painter: QPainter, r: QRectF, symbol: Symbol, color: QColor, covered: bool) -> None:
+    inset = r.width() * (0.22 if not covered else 0.3)
+    inner = r.adjusted(inset, inset, -inset, -inset)
+    pen = QPen(color, max(1.0, r.width() * (0.11 if not covered else 0.07)))
+    pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+    painter.setPen(pen)
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+    if symbol is Symbol.O:
+        painter.drawEllipse(inner)
+    elif symbol is Symbol.X:
+        painter.drawLine(inner.topLeft(), inner.bottomRight())
+        painter.drawLine(inner.topRight(), inner.bottomLeft())
+
+
+def paint_board(painter: QPainter, rect: QRectF, board: Board, options: RenderOptions,
+                overlay: Overlay | None = None) -> BoardGeometry:
+    """Paint ``board`` into ``rect``; returns the geometry so callers can map the mouse to cells."""
+    pal = options.palette()
+    ov = overlay or Overlay()
+    n = board.size
+    geo = layout(rect, n, options, caption=bool(ov.heat_label) and ov.heat is not None)
+    c = geo.cell
+    painter.save()
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+    painter.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
+    if options.background:
+        painter.fillRect(rect, QColor(pal.background))
+    if c <= 0:
+        painter.restore()
+        return geo
+
+    # Cells, heat and pieces.
+    painter.setPen(Qt.PenStyle.NoPen)
+    heat = ov.heat
+    for cell in range(n * n):
+        r = geo.cell_rect(cell)
+        row, col = divmod(cell, n)
+        base = pal.cell if (row + col) % 2 == 0 else pal.cell_alt
+        painter.fillRect(r, QColor(base))
+        if heat is not None:
+            painter.fillRect(r, heat_color(float(heat[row][col])))
+        piece = ov.pieces.get(cell)
+        if piece is not None:
+            painter.fillRect(r, QColor(pal.pieces.get(piece, pal.grid)))
+
+    # Grid lines.
+    if options.grid:
+        painter.setPen(QPen(QColor(pal.grid), max(1.0, c * 0.03)))
+        for i in range(1, n):
+            painter.drawLine(QPointF(geo.left + i * c, geo.top), QPointF(geo.left + i * c, geo.top + n * c))
+            painter.drawLine(QPointF(geo.left, geo.top + i * c), QPointF(geo.left + n * c, geo.top + i * c))
+
+    # Piece borders: thick lines wherever two neighbouring cells belong to different pieces.
+    ids = ov.piece_ids or ({cell: 0 for cell in ov.pieces} if ov.pieces else {})
+    if ids:
+        painter.setPen(QPen(QColor(pal.piece_border), max(1.5, c * 0.09), Qt.PenStyle.SolidLine,
+                            Qt.PenCapStyle.SquareCap))
+        for cell, pid in ids.items():
+            row, col = divmod(cell, n)
+            r = geo.cell_rect(cell)
+            if row == 0 or ids.get(cell - n) != pid:
+                painter.drawLine(r.topLeft(), r.topRight())
+            if row == n - 1 or ids.get(cell + n) != pid:
+                painter.drawLine(r.bottomLeft(), r.bottomRight())
+            if col == 0 or ids.get(cell - 1) != pid:
+                painter.drawLine(r.topLeft(), r.bottomLeft())
+            if col == n - 1 or ids.get(cell + 1) != pid:
+                painter.drawLine(r.topRight(), r.bottomRight())
+        # Type letter in the middle of each piece's first cell keeps type readable without colour.
+        painter.setFont(_font(c, 0.28, bold=True))
+        painter.setPen(QColor(pal.piece_border))
+        seen: set[int] = set()
+        for cell in sorted(ids):
+            pid = ids[cell]
+            if pid in seen or cell not in ov.pieces:
+                continue
+            seen.add(pid)
+            r = geo.cell_rect(cell)
+            painter.drawText(r.adjusted(c * 0.06, c * 0.02, 0, 0),
+                             int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop), ov.pieces[cell])
+
+    # Symbols.
+    if options.symbols:
+        for cell, symbol in enumerate(board.cells):
+            if symbol is Symbol.EMPTY:
+                continue
+            covered = cell in ov.pieces
+            color = QColor(pal.o if symbol is Symbol.O else pal.x)
+            if covered:
+                color = QColor(pal.covered_symbol)
+                color.setAlpha(170)
+            _draw_symbol(painter, geo.cell_rect(cell), symbol, color, covered)
+
+    # Preview of a placement: fill plus a hatch when it is illegal (not colour alone).
+    if ov.preview:
+        col = QColor(pal.preview_ok if ov.preview_ok else pal.preview_bad)
+        col.setAlpha(110)
+        for cell in ov.preview:
+            if 0 <= cell < n * n:
+                r = geo.cell_rect(cell)
+                painter.fillRect(r, col)
+                if not ov.preview_ok:
+                    painter.fillRect(r, QBrush(QColor(pal.preview_bad), Qt.BrushStyle.BDiagPattern))
+        pen = QPen(QColor(pal.preview_ok if ov.preview_ok else pal.preview_bad), max(1.5, c * 0.08),
+                   Qt.PenStyle.SolidLine if ov.preview_ok else Qt.PenStyle.DashLine)
+        painter.setPen(pen)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        for cell in ov.preview:
+            if 0 <= cell < n * n:
+                painter.drawRect(geo.cell_rect(cell).adjusted(c * 0.06, c * 0.06, -c * 0.06, -c * 0.06))
+
+    # Problems: dashed outline plus hatch.
+    if ov.problems:
+        pen = QPen(QColor(pal.problem), max(1.5, c * 0.1), Qt.PenStyle.DashLine)
+        for cell in ov.problems:
+            if 0 <= cell < n * n:
+                r = geo.cell_rect(cell)
+                painter.fillRect(r, QBrush(QColor(pal.problem), Qt.BrushStyle.FDiagPattern))
+                painter.setPen(pen)
+                painter.setBrush(Qt.BrushStyle.NoBrush)
+                painter.drawRect(r.adjusted(c * 0.08, c * 0.08, -c * 0.08, -c * 0.08))
+
+    # Hover / selection and the 180-degree partner.
+    if ov.partner is not None and 0 <= ov.partner < n * n:
+        painter.setPen(QPen(QColor(pal.partner), max(1.5, c * 0.08), Qt.PenStyle.DotLine))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawRect(geo.cell_rect(ov.partner).adjusted(c * 0.05, c * 0.05, -c * 0.05, -c * 0.05))
+    if ov.highlight:
+        painter.setPen(QPen(QColor(pal.highlight), max(2.0, c * 0.1)))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        for cell in ov.highlight:
+            if 0 <= cell < n * n:
+                painter.drawRect(geo.cell_rect(cell).adjusted(c * 0.05, c * 0.05, -c * 0.05, -c * 0.05))
+
+    # Frame.
+    painter.setPen(QPen(QColor(pal.frame), max(1.5, c * 0.06)))
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+    painter.drawRect(geo.board_rect)
+
+    # Coordinates in match notation: letters over the columns, numbers beside the rows.
+    if options.coordinates:
+        painter.setPen(QColor(pal.label))
+        painter.setFont(_font(c, 0.42))
+        for i in range(n):
+            top_r = QRectF(geo.left + i * c, geo.top - 0.8 * c, c, 0.75 * c)
+            painter.drawText(top_r, int(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom),
+                             COLUMN_LETTERS[i])
+            left_r = QRectF(geo.left - 0.8 * c, geo.top + i * c, 0.7 * c, c)
+            painter.drawText(left_r, int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter), str(i + 1))
+
+    if options.title:
+        painter.setPen(QColor(pal.label))
+        painter.setFont(_font(c, 0.5, bold=True))
+        y = geo.top - (1.7 if options.coordinates else 0.9) * c
+        painter.drawText(QRectF(geo.left, y, n * c, 0.8 * c),
+                         int(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignVCenter), options.title)
+
+    if ov.heat is not None and ov.heat_label:
+        painter.setPen(QColor(pal.label))
+        painter.setFont(_font(c, 0.36))
+        y = geo.top + n * c + 0.1 * c
+        bar_w = min(n * c * 0.35, 6 * c)
+        for i in range(40):
+            painter.fillRect(QRectF(geo.left + n * c - bar_w + i * bar_w / 40, y + 0.15 * c, bar_w / 40 + 0.5,
+                                    0.4 * c), heat_color(i / 39, 255))
+        painter.drawText(QRectF(geo.left, y, n * c - bar_w - 0.2 * c, 0.7 * c),
+                         int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
+                         f"{ov.heat_label}   (0 \u2192 1)")
+    painter.restore()
+    return geo
+
+
+def ensure_gui_app() -> QGuiApplication:
+    """A Qt application is needed for fonts; the command line has none, so make an offscreen one."""
+    app = QGuiApplication.instance()
+    if app is None:
+        if not os.environ.get("QT_QPA_PLATFORM") and not os.environ.get("DISPLAY") \
+                and not os.environ.get("WAYLAND_DISPLAY"):
+            os.environ["QT_QPA_PLATFORM"] = "offscreen"
+        app = QGuiApplication(["lits-render"])
+    assert isinstance(app, QGuiApplication)
+    return app
+
+
+def render_image(board: Board, options: RenderOptions, px: int, overlay: Overlay | None = None) -> QImage:
+    """A square ``px`` x ``px`` picture of the board."""
+    if not 16 <= px <= 10000:
+        raise ValueError(f"picture size {px} px is outside 16..10000")
+    ensure_gui_app()
+    image = QImage(px, px, QImage.Format.Format_ARGB32)
+    image.fill(QColor(options.palette().background) if options.background else QColor(0, 0, 0, 0))
+    painter = QPainter(image)
+    try:
+        paint_board(painter, QRectF(0, 0, px, px), board, options, overlay)
+    finally:
+        painter.end()
+    return image
+
+
+def png_bytes(board: Board, options: RenderOptions, px: int, overlay: Overlay | None = None) -> bytes:
+    image = render_image(board, options, px, overlay)
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    if not image.save(buffer, "PNG"):
+        raise OSError("Qt could not encode the PNG picture")
+    buffer.close()
+    return bytes(data.data())
+
+
+def svg_bytes(board: Board, options: RenderOptions, px: int, overlay: Overlay | None = None) -> bytes:
+    if not 16 <= px <= 10000:
+        raise ValueError(f"picture size {px} px is outside 16..10000")
+    ensure_gui_app()
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    generator = QSvgGenerator()
+    generator.setOutputDevice(buffer)
+    generator.setSize(QSize(px, px))
+    generator.setViewBox(QRectF(0, 0, px, px))
+    generator.setTitle(board.name or "LITS board")
+    generator.setDescription(f"{board.size}x{board.size} Battle of LITS board")
+    painter = QPainter(generator)
+    try:
+        paint_board(painter, QRectF(0, 0, px, px), board, options, overlay)
+    finally:
+        painter.end()
+    buffer.close()
+    return bytes(data.data())
+
+
+def render_png(board: Board, path: str | os.PathLike[str], options: RenderOptions | None = None, px: int = 800,
+               overlay: Overlay | None = None) -> None:
+    """Write a ``px`` x ``px`` PNG atomically."""
+    atomic_write_bytes(path, png_bytes(board, options or RenderOptions(), px, overlay))
+
+
+def render_svg(board: Board, path: str | os.PathLike[str], options: RenderOptions | None = None, px: int = 800,
+               overlay: Overlay | None = None) -> None:
+    """Write an SVG whose nominal size is ``px`` x ``px``, atomically."""
+    atomic_write_bytes(path, svg_bytes(board, options or RenderOptions(), px, overlay))
+
+
+def piece_letters() -> tuple[str, ...]:
+    return PIECE_TYPES
