@@ -8,6 +8,7 @@ alone.
 
 from __future__ import annotations
 
+import itertools
 import os
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,7 +17,7 @@ from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPointF, QRectF, QSiz
 from PySide6.QtGui import QBrush, QColor, QFont, QGuiApplication, QImage, QPainter, QPen
 from PySide6.QtSvg import QSvgGenerator
 
-from core.board import PIECE_TYPES, Board, Symbol
+from core.board import Board, Symbol
 from core.fileio import atomic_write_bytes
 from core.geometry import COLUMN_LETTERS
 
@@ -72,7 +73,7 @@ _HEAT_STOPS: tuple[tuple[float, tuple[int, int, int]], ...] = (
 def heat_color(value: float, alpha: int = 200) -> QColor:
     """Viridis colour for a value in 0..1 (clamped; NaN counts as 0)."""
     v = 0.0 if value != value else min(1.0, max(0.0, float(value)))
-    for (a, ca), (b, cb) in zip(_HEAT_STOPS, _HEAT_STOPS[1:], strict=False):
+    for (a, ca), (b, cb) in itertools.pairwise(_HEAT_STOPS):
         if v <= b:
             t = 0.0 if b == a else (v - a) / (b - a)
             r, g, bl = (round(x + (y - x) * t) for x, y in zip(ca, cb, strict=True))
@@ -257,12 +258,12 @@ def paint_board(painter: QPainter, rect: QRectF, board: Board, options: RenderOp
 
     # Preview of a placement: fill plus a hatch when it is illegal (not colour alone).
     if ov.preview:
-        col = QColor(pal.preview_ok if ov.preview_ok else pal.preview_bad)
-        col.setAlpha(110)
+        fill = QColor(pal.preview_ok if ov.preview_ok else pal.preview_bad)
+        fill.setAlpha(110)
         for cell in ov.preview:
             if 0 <= cell < n * n:
                 r = geo.cell_rect(cell)
-                painter.fillRect(r, col)
+                painter.fillRect(r, fill)
                 if not ov.preview_ok:
                     painter.fillRect(r, QBrush(QColor(pal.preview_bad), Qt.BrushStyle.BDiagPattern))
         pen = QPen(QColor(pal.preview_ok if ov.preview_ok else pal.preview_bad), max(1.5, c * 0.08),
@@ -366,7 +367,7 @@ def png_bytes(board: Board, options: RenderOptions, px: int, overlay: Overlay | 
     data = QByteArray()
     buffer = QBuffer(data)
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    if not image.save(buffer, "PNG"):
+    if not image.save(buffer, b"PNG"):
         raise OSError("Qt could not encode the PNG picture")
     buffer.close()
     return bytes(data.data())
@@ -404,7 +405,3 @@ def render_svg(board: Board, path: str | os.PathLike[str], options: RenderOption
                overlay: Overlay | None = None) -> None:
     """Write an SVG whose nominal size is ``px`` x ``px``, atomically."""
     atomic_write_bytes(path, svg_bytes(board, options or RenderOptions(), px, overlay))
-
-
-def piece_letters() -> tuple[str, ...]:
-    return PIECE_TYPES
