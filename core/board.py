@@ -9,9 +9,9 @@ broken pairs instead of assuming they cannot happen.
 from __future__ import annotations
 
 import enum
-import random
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from random import Random
 
 from core.geometry import DEFAULT_SIZE, check_size, partner
 
@@ -23,7 +23,7 @@ MAX_SUPPLY = 99
 MAX_CLOCK_SECONDS = 24 * 3600
 
 
-class Symbol(str, enum.Enum):
+class Symbol(enum.StrEnum):
     """What a cell of the design holds; the value is the character used in files."""
 
     EMPTY = "."
@@ -109,7 +109,8 @@ class Board:
         if not self.cells:
             self.cells = [Symbol.EMPTY] * (self.size * self.size)
         elif len(self.cells) != self.size * self.size:
-            raise ValueError(f"a {self.size}x{self.size} board needs {self.size * self.size} cells, got {len(self.cells)}")
+            need = self.size * self.size
+            raise ValueError(f"a {self.size}x{self.size} board needs {need} cells, got {len(self.cells)}")
 
     # -- construction -----------------------------------------------------------------
     @classmethod
@@ -127,7 +128,7 @@ class Board:
                params: GameParams | None = None) -> Board:
         """A board with ``pairs`` mirrored symbol pairs on random cells."""
         board = cls(size=size, params=params or GameParams())
-        board.random_fill(pairs, random.Random(seed))
+        board.random_fill(pairs, Random(seed))
         return board
 
     def copy(self) -> Board:
@@ -204,7 +205,7 @@ class Board:
     def clear(self) -> list[CellChange]:
         return self._apply([(cell, Symbol.EMPTY) for cell in range(self.cell_count)])
 
-    def random_fill(self, pairs: int, rng: random.Random) -> list[CellChange]:
+    def random_fill(self, pairs: int, rng: Random) -> list[CellChange]:
         """Clear the board, then place ``pairs`` O symbols each with its mirrored X."""
         half = self.cell_count // 2
         if not 0 <= pairs <= half:

@@ -44,7 +44,7 @@ class BoardContentError(BoardFileError):
 
 
 class _Refused(yaml.YAMLError):
-    def __init__(self, message: str, mark: yaml.Mark | None) -> None:
+    def __init__(self, message: str, mark: Any) -> None:
         super().__init__(message)
         self.message = message
         self.mark = mark
@@ -58,7 +58,7 @@ class StrictLoader(yaml.SafeLoader):
         self._depth = 0
 
     def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
-        event = self.peek_event()
+        event = self.peek_event()  # type: ignore[no-untyped-call]
         if isinstance(event, yaml.AliasEvent):
             raise _Refused("YAML aliases (*name) are not allowed in board files", event.start_mark)
         anchor = getattr(event, "anchor", None)
@@ -106,14 +106,14 @@ class ClockModel(_Strict):
 class BoardFileModel(_Strict):
     """The schema of a board file; only ``grid`` is required."""
 
-    version: Literal[1] = FORMAT_VERSION
+    version: Literal[1] = 1
     name: str = Field("", max_length=200)
     author: str = Field("", max_length=200)
     notes: str = Field("", max_length=MAX_TEXT)
     first: Literal["O", "X"] = "O"
     pie: bool = True
-    supply: SupplyModel = Field(default_factory=SupplyModel)
-    clock: ClockModel = Field(default_factory=ClockModel)
+    supply: SupplyModel = Field(default_factory=lambda: SupplyModel())
+    clock: ClockModel = Field(default_factory=lambda: ClockModel())
     grid: list[str] = Field(max_length=MAX_SIZE + 10)
 
 
@@ -146,7 +146,8 @@ def _grid_lines(root: yaml.Node | None) -> list[int]:
     if not isinstance(root, yaml.MappingNode):
         return []
     for key_node, value_node in root.value:
-        if isinstance(key_node, yaml.ScalarNode) and key_node.value == "grid" and isinstance(value_node, yaml.SequenceNode):
+        is_grid = isinstance(key_node, yaml.ScalarNode) and key_node.value == "grid"
+        if is_grid and isinstance(value_node, yaml.SequenceNode):
             return [item.start_mark.line + 1 for item in value_node.value]
     return []
 
@@ -164,6 +165,20 @@ def _pydantic_details(exc: ValidationError) -> list[str]:
     return out
 
 
+def _describe_yaml_error(exc: yaml.MarkedYAMLError) -> str:
+    def at(mark: yaml.Mark) -> str:
+        return f"line {mark.line + 1}, column {mark.column + 1}"
+
+    mark = exc.problem_mark or exc.context_mark
+    text = f"{at(mark)}: " if mark else ""
+    text += f"not valid YAML: {exc.problem or exc.context or 'malformed document'}"
+    if exc.context and exc.context_mark and exc.problem_mark and exc.context_mark.line != exc.problem_mark.line:
+        text += f" ({exc.context} that starts on {at(exc.context_mark)})"
+    if exc.problem and "end of stream" in exc.problem:
+        text += "; is the file truncated?"
+    return text
+
+
 def parse_board_text(text: str, path: str = "<text>") -> Board:
     """Parse board-file text into a Board; raises BoardReadError or BoardContentError."""
     loader = StrictLoader(text)
@@ -174,10 +189,7 @@ def parse_board_text(text: str, path: str = "<text>") -> Board:
         line = f"line {exc.mark.line + 1}: " if exc.mark else ""
         raise BoardReadError(path, [f"{line}{exc.message}"]) from None
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
-        problem = exc.problem or exc.context or "malformed YAML"
-        raise BoardReadError(path, [f"{line}not valid YAML: {problem}"]) from None
+        raise BoardReadError(path, [_describe_yaml_error(exc)]) from None
     except yaml.YAMLError as exc:
         raise BoardReadError(path, [f"not valid YAML: {exc}"]) from None
     except RecursionError:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 from pathlib import Path
@@ -25,20 +26,16 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
             handle.flush()
             os.fsync(handle.fileno())
         if target.exists():
-            try:
+            with contextlib.suppress(OSError):
                 os.chmod(tmp_name, target.stat().st_mode & 0o777)
-            except OSError:
-                pass
         else:
             umask = os.umask(0)
             os.umask(umask)
             os.chmod(tmp_name, 0o666 & ~umask)
         os.replace(tmp_name, target)
     except BaseException:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(tmp_name)
-        except OSError:
-            pass
         raise
 
 
@@ -69,4 +66,5 @@ def read_limited_text(path: str | os.PathLike[str], limit: int, what: str = "fil
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
-        raise ReadError(f"{name}: line {line}: not UTF-8 text (byte 0x{data[exc.start]:02x}); is this a {what}?") from None
+        byte = data[exc.start]
+        raise ReadError(f"{name}: line {line}: not UTF-8 text (byte 0x{byte:02x}); is this a {what}?") from None

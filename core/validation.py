@@ -19,7 +19,7 @@ HIGH_DENSITY = 0.65
 """Above this share almost every placement covers symbols; the board plays like a counting race."""
 
 
-class Severity(str, enum.Enum):
+class Severity(enum.StrEnum):
     ERROR = "error"
     WARNING = "warning"
 

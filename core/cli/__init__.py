@@ -67,7 +67,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return EXIT_OK
-    except Exception as exc:  # noqa: BLE001 - last line of defence: no traceback for users
+    except Exception as exc:  # last line of defence: no traceback for users
         if os.environ.get("LITS_DEBUG"):
             traceback.print_exc()
         print(f"lits {args.command}: internal error: {type(exc).__name__}: {exc} "

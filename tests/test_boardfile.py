@@ -1,0 +1,164 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from core.board import Board, GameParams, Symbol
+from core.boardfile import (
+    BoardContentError,
+    BoardReadError,
+    board_to_text,
+    load_board,
+    parse_board_text,
+    save_board,
+)
+
+BOARDS = Path(__file__).resolve().parent.parent / "boards"
+EMPTY_ROW = "." * 12
+
+
+def grid_yaml(rows: list[str]) -> str:
+    return "grid:\n" + "".join(f"  - '{r}'\n" for r in rows)
+
+
+def test_grid_only_file_loads_with_defaults(tmp_path: Path) -> None:
+    rows = [EMPTY_ROW] * 12
+    rows[0] = "O" + "." * 11
+    rows[11] = "." * 11 + "X"
+    path = tmp_path / "b.yaml"
+    path.write_text(grid_yaml(rows))
+    board = load_board(path)
+    assert board.size == 12
+    assert board.params == GameParams()
+    assert board[0] is Symbol.O and board[143] is Symbol.X
+    assert board.name == ""
+
+
+def test_save_load_round_trip_keeps_everything(tmp_path: Path) -> None:
+    board = Board.random(size=10, pairs=17, seed=2,
+                         params=GameParams(supply=(4, 3, 2, 1), first=Symbol.X, pie=False, turn_time=45, bank=120))
+    board.name = "Round: trip"
+    board.author = "Zoë"
+    board.notes = "multi\nline: notes with 'quotes' and # hashes"
+    path = tmp_path / "rt.yaml"
+    save_board(board, path)
+    assert load_board(path) == board
+    assert [p.name for p in tmp_path.iterdir()] == ["rt.yaml"]  # no temporary file left behind
+
+
+def test_save_replaces_atomically(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "keep.yaml"
+    original = Board.random(pairs=5, seed=1)
+    save_board(original, path)
+    before = path.read_bytes()
+
+    def broken_replace(src: str, dst: str) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("core.fileio.os.replace", broken_replace)
+    with pytest.raises(OSError):
+        save_board(Board.random(pairs=30, seed=2), path)
+    assert path.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["keep.yaml"]
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in BOARDS.glob("*.yaml")))
+def test_shipped_boards_load_and_round_trip(name: str) -> None:
+    board = load_board(BOARDS / name)
+    assert board.is_antisymmetric()
+    assert parse_board_text(board_to_text(board)) == board
+
+
+def test_original_board_has_x_first() -> None:
+    board = load_board(BOARDS / "original-10x10.yaml")
+    assert board.size == 10 and board.params.first is Symbol.X
+
+
+BAD_READ = {
+    "truncated": ("grid:\n  - '....\n", "that starts on line 2, column 5); is the file truncated?"),
+    "alias bomb": ("a: &a ['x','x']\nb: [*a, *a]\ngrid: []\n", "anchors"),
+    "alias only": ("grid: *nothing\n", "aliases"),
+    "duplicate key": ("pie: true\npie: false\ngrid: []\n", "duplicate key 'pie' (first given on line 1)"),
+    "deep nesting": ("grid: " + "[" * 50 + "]" * 50 + "\n", "nested deeper"),
+    "tab indentation": ("grid:\n\t- '....'\n", "not valid YAML"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_READ))
+def test_unreadable_yaml_names_file_and_line(tmp_path: Path, case: str) -> None:
+    text, fragment = BAD_READ[case]
+    path = tmp_path / "bad.yaml"
+    path.write_text(text)
+    with pytest.raises(BoardReadError) as info:
+        load_board(path)
+    message = str(info.value)
+    assert message.startswith(f"{path}: ")
+    assert fragment in message
+
+
+def test_huge_file_is_refused_before_parsing(tmp_path: Path) -> None:
+    path = tmp_path / "huge.yaml"
+    path.write_bytes(b"grid:\n" + b"  - '" + b"." * (10 * 1024 * 1024) + b"'\n")
+    with pytest.raises(BoardReadError, match="larger than 256 KiB"):
+        load_board(path)
+
+
+def test_binary_file_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "image.png"
+    path.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)))
+    with pytest.raises(BoardReadError, match="binary file"):
+        load_board(path)
+
+
+def test_non_utf8_file_names_the_line(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.yaml"
+    path.write_bytes(b"name: caf\xe9\ngrid: []\n")
+    with pytest.raises(BoardReadError, match="line 1: not UTF-8"):
+        load_board(path)
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    with pytest.raises(BoardReadError, match="no such file"):
+        load_board(tmp_path / "nope.yaml")
+
+
+BAD_CONTENT = {
+    "wrong row length": (grid_yaml([EMPTY_ROW] * 5 + ["." * 11] + [EMPTY_ROW] * 6),
+                         "grid row 6 (line 7): 11 cells, but the grid has 12 rows"),
+    "bad character": (grid_yaml([EMPTY_ROW] * 3 + ["...Q........"] + [EMPTY_ROW] * 8),
+                      "grid row 4 (line 5), cell D4: 'Q' is not one of"),
+    "odd size": (grid_yaml(["." * 11] * 11), "11 rows, an odd size"),
+    "too small": (grid_yaml(["."] * 1), "1 rows; a board has 4 to 26 rows"),
+    "unknown key": ("colour: red\n" + grid_yaml([EMPTY_ROW] * 12), "key 'colour': unknown key"),
+    "missing grid": ("name: x\n", "key 'grid': required but missing"),
+    "wrong type": ("pie: 'yes'\n" + grid_yaml([EMPTY_ROW] * 12), "key 'pie'"),
+    "bad supply": ("supply: {L: 500}\n" + grid_yaml([EMPTY_ROW] * 12), "key 'supply.L'"),
+    "bad first": ("first: Z\n" + grid_yaml([EMPTY_ROW] * 12), "key 'first'"),
+    "future version": ("version: 2\n" + grid_yaml([EMPTY_ROW] * 12), "key 'version'"),
+    "a list": ("- 1\n- 2\n", "the document is a list"),
+    "empty": ("", "the document is empty"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_CONTENT))
+def test_bad_content_names_key_or_row(tmp_path: Path, case: str) -> None:
+    text, fragment = BAD_CONTENT[case]
+    path = tmp_path / "bad.yaml"
+    path.write_text(text)
+    with pytest.raises(BoardContentError) as info:
+        load_board(path)
+    assert fragment in str(info.value)
+    assert str(info.value).startswith(f"{path}: ")
+
+
+def test_every_grid_problem_is_reported_at_once(tmp_path: Path) -> None:
+    rows = [EMPTY_ROW] * 12
+    rows[1] = "." * 13
+    rows[4] = "..x........."
+    rows[9] = "." * 3
+    path = tmp_path / "many.yaml"
+    path.write_text(grid_yaml(rows))
+    with pytest.raises(BoardContentError) as info:
+        load_board(path)
+    assert len(info.value.details) == 3
