@@ -1,0 +1,184 @@
+"""The play-test board: shows the game and turns mouse gestures into placements.
+
+The canvas knows nothing of the rules: the window hands it the legal
+placements (as cell tuples) and receives the one the player clicked.  That
+keeps every rule decision in ``core.rules`` and lets the preview only ever
+show a placement that is legal, so a click can never be an illegal attempt.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QWheelEvent
+from PySide6.QtWidgets import QSizePolicy, QWidget
+
+from core.board import Board
+from designer.render import BoardGeometry, Overlay, RenderOptions, paint_board
+
+Cells = tuple[int, ...]
+
+
+class PlayCanvas(QWidget):
+    """Board view with a legal-placement preview that follows the mouse."""
+
+    placement_clicked = Signal(object)
+    """A tuple of four cells: the previewed legal placement the player clicked."""
+    hovered = Signal(object)
+    """The cell under the mouse, or None."""
+
+    def __init__(self, board: Board, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.board = board
+        self.options = RenderOptions()
+        self.pieces: dict[int, str] = {}
+        self.piece_ids: dict[int, int] = {}
+        self.highlight: Cells = ()
+        self.problems: Cells = ()
+        self.heat: list[list[float]] | None = None
+        self.heat_label = ""
+        self.geometry_: BoardGeometry | None = None
+        self._legal: list[Cells] = []
+        self._by_cell: dict[int, list[Cells]] = {}
+        self._interactive = False
+        self._hover: int | None = None
+        self._choices: list[Cells] = []
+        self._index = 0
+        self.setMouseTracking(True)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.setMinimumSize(240, 240)
+
+    def sizeHint(self) -> QSize:
+        return QSize(640, 640)
+
+    # -- what to show -------------------------------------------------------------
+    def set_pieces(self, pieces: dict[int, str], piece_ids: dict[int, int]) -> None:
+        self.pieces = dict(pieces)
+        self.piece_ids = dict(piece_ids)
+        self.update()
+
+    def set_legal(self, placements: Iterable[Sequence[int]], interactive: bool) -> None:
+        """The placements the mouse may preview; ``interactive`` is False while an agent or replay has the board."""
+        self._legal = sorted(tuple(sorted(p)) for p in placements)
+        self._by_cell = {}
+        for cells in self._legal:
+            for cell in cells:
+                self._by_cell.setdefault(cell, []).append(cells)
+        self._interactive = interactive
+        self._choices = []
+        self._index = 0
+        self._refresh_choices(keep=False)
+        self.update()
+
+    def set_marks(self, highlight: Iterable[int] = (), problems: Iterable[int] = ()) -> None:
+        self.highlight = tuple(highlight)
+        self.problems = tuple(problems)
+        self.update()
+
+    def set_heat(self, heat: list[list[float]] | None, label: str = "") -> None:
+        self.heat = heat
+        self.heat_label = label
+        self.update()
+
+    @property
+    def preview(self) -> Cells:
+        """The placement a click would make now (empty when there is none)."""
+        if not self._interactive or not self._choices:
+            return ()
+        return self._choices[self._index % len(self._choices)]
+
+    @property
+    def choice_count(self) -> int:
+        return len(self._choices) if self._interactive else 0
+
+    # -- geometry -----------------------------------------------------------------
+    def board_geometry(self) -> BoardGeometry:
+        """The cell layout for the current widget size (the same one the last paint used)."""
+        if self.geometry_ is None or self.geometry_.size != self.board.size:
+            from designer.render import layout
+
+            return layout(QRectF(self.rect()), self.board.size, self.options)
+        return self.geometry_
+
+    def cell_centre(self, cell: int) -> QPointF:
+        return self.board_geometry().cell_rect(cell).center()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        try:
+            overlay = Overlay(pieces=self.pieces, piece_ids=self.piece_ids, preview=self.preview, preview_ok=True,
+                              highlight=self.highlight, problems=self.problems, heat=self.heat,
+                              heat_label=self.heat_label if self.heat is not None else "")
+            self.geometry_ = paint_board(painter, QRectF(self.rect()), self.board, self.options, overlay)
+        finally:
+            painter.end()
+
+    # -- choosing -----------------------------------------------------------------
+    def _refresh_choices(self, keep: bool) -> None:
+        """Candidates for the hovered cell: those covering it, else those covering a neighbour."""
+        old = self.preview if keep else ()
+        cell = self._hover
+        choices: list[Cells] = []
+        if cell is not None and self._interactive:
+            choices = list(self._by_cell.get(cell, ()))
+            if not choices:
+                n = self.board.size
+                row, col = divmod(cell, n)
+                seen: set[Cells] = set()
+                for dr in (-1, 0, 1):
+                    for dc in (-1, 0, 1):
+                        r, c = row + dr, col + dc
+                        if 0 <= r < n and 0 <= c < n:
+                            for p in self._by_cell.get(r * n + c, ()):
+                                if p not in seen:
+                                    seen.add(p)
+                                    choices.append(p)
+                choices.sort()
+        self._choices = choices
+        self._index = choices.index(old) if old in choices else 0
+
+    def hover_cell(self, cell: int | None) -> None:
+        if cell != self._hover:
+            self._hover = cell
+            self._refresh_choices(keep=True)
+            self.hovered.emit(cell)
+            self.update()
+
+    def cycle(self, step: int) -> None:
+        """Next (or previous) shape and orientation among the candidates at the cursor."""
+        if self._choices:
+            self._index = (self._index + step) % len(self._choices)
+            self.update()
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        self.hover_cell(self.board_geometry().cell_at(event.position()))
+
+    def leaveEvent(self, event: object) -> None:
+        self.hover_cell(None)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        self.hover_cell(self.board_geometry().cell_at(event.position()))
+        if event.button() == Qt.MouseButton.RightButton:
+            self.cycle(-1)
+        elif event.button() == Qt.MouseButton.LeftButton and self.preview:
+            self.placement_clicked.emit(self.preview)
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        delta = event.angleDelta().y() or event.angleDelta().x()
+        if delta and self._choices:
+            self.cycle(-1 if delta > 0 else 1)
+            event.accept()
+        else:
+            event.ignore()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        key = event.key()
+        shift = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
+        if key in (Qt.Key.Key_R, Qt.Key.Key_Space):
+            self.cycle(-1 if shift else 1)
+        elif key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.preview:
+            self.placement_clicked.emit(self.preview)
+        else:
+            super().keyPressEvent(event)
