@@ -1,0 +1,232 @@
+"""The board canvas: paints through designer.render and turns mouse drags into document strokes.
+
+The canvas owns no board state: it reads the document's board, asks the
+document to paint, and repaints when the document says cells changed.  That
+is what lets undo, repairs and file loads show up here with no extra code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QMouseEvent, QPainter, QPaintEvent, QWheelEvent
+from PySide6.QtWidgets import QSizePolicy, QWidget
+
+from core.board import Symbol
+from core.geometry import cell_name
+from core.validation import Severity, validate
+from designer.document import Document
+from designer.render import BoardGeometry, Overlay, RenderOptions, paint_board
+
+MIN_ZOOM = 1.0
+MAX_ZOOM = 4.0
+
+
+def line_cells(a: tuple[int, int], b: tuple[int, int]) -> Iterator[tuple[int, int]]:
+    """Bresenham's line from ``a`` to ``b`` (row, col), both ends included: a fast drag skips no cell."""
+    (r0, c0), (r1, c1) = a, b
+    dr, dc = abs(r1 - r0), abs(c1 - c0)
+    sr, sc = (1 if r1 > r0 else -1), (1 if c1 > c0 else -1)
+    err = dc - dr
+    r, c = r0, c0
+    while True:
+        yield r, c
+        if (r, c) == (r1, c1):
+            return
+        e2 = 2 * err
+        if e2 > -dr:
+            err -= dr
+            c += sc
+        if e2 < dc:
+            err += dc
+            r += sr
+
+
+class BoardView(QWidget):
+    """Interactive canvas for one Document.
+
+    Signals: ``hovered(cell or None)`` as the mouse moves, ``cellClicked(cell)``.
+    """
+
+    hovered = Signal(object)
+    cellClicked = Signal(int)
+    zoomChanged = Signal(float)
+
+    def __init__(self, document: Document, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.document = document
+        self.options = RenderOptions()
+        self.brush = Symbol.O
+        self.hover: int | None = None
+        self.selected: tuple[int, ...] = ()
+        self.heat: object = None
+        self.heat_label = ""
+        self.zoom = 1.0
+        self.geometry_: BoardGeometry | None = None
+        self._problem_cells: tuple[int, ...] = ()
+        self._drag_last: tuple[int, int] | None = None
+        self._drag_button = Qt.MouseButton.NoButton
+        self.setMouseTracking(True)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.setMinimumSize(240, 240)
+        self.setAccessibleName("Board canvas")
+        document.cellsChanged.connect(self._on_cells_changed)
+        document.boardReplaced.connect(self._on_board_replaced)
+        self._refresh_problems()
+
+    # -- state from outside ------------------------------------------------------------
+    def sizeHint(self) -> QSize:
+        return QSize(640, 640)
+
+    def set_options(self, options: RenderOptions) -> None:
+        self.options = options
+        self.update()
+
+    def set_brush(self, symbol: Symbol) -> None:
+        self.brush = symbol
+
+    def set_selected(self, cells: tuple[int, ...]) -> None:
+        self.selected = cells
+        self.update()
+
+    def set_heat(self, heat: object, label: str = "") -> None:
+        """Show a (size x size) array of 0..1 values under the symbols, or None to hide it."""
+        self.heat = heat
+        self.heat_label = label
+        self.update()
+
+    def set_zoom(self, zoom: float) -> None:
+        """Zoom by growing the canvas inside its scroll area; 1.0 fits the board to the window."""
+        self.zoom = max(MIN_ZOOM, min(MAX_ZOOM, zoom))
+        parent = self.parentWidget()
+        base = parent.size() if parent is not None else self.size()
+        side = int(min(base.width(), base.height()) * self.zoom)
+        self.setMinimumSize(QSize(240, 240) if self.zoom == 1.0 else QSize(side, side))
+        self.zoomChanged.emit(self.zoom)
+        self.update()
+
+    def _on_cells_changed(self, _cells: object) -> None:
+        self._refresh_problems()
+        self.update()
+
+    def _on_board_replaced(self) -> None:
+        self.hover = None
+        self.selected = ()
+        self.heat = None
+        self.heat_label = ""
+        self._refresh_problems()
+        self.update()
+
+    def _refresh_problems(self) -> None:
+        cells: list[int] = []
+        for problem in validate(self.document.board):
+            if problem.severity is Severity.ERROR:
+                cells.extend(problem.cells)
+        self._problem_cells = tuple(cells)
+
+    # -- painting ----------------------------------------------------------------------
+    def overlay(self) -> Overlay:
+        board = self.document.board
+        hover_partner = board.partner(self.hover) if self.hover is not None else None
+        highlight = tuple(self.selected) + ((self.hover,) if self.hover is not None else ())
+        heat = self.heat if self.heat is not None and getattr(self.heat, "shape", None) == (board.size, board.size) \
+            else None
+        return Overlay(highlight=highlight, partner=hover_partner, problems=self._problem_cells,
+                       heat=heat, heat_label=self.heat_label if heat is not None else "")
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        try:
+            self.geometry_ = paint_board(painter, QRectF(self.rect()), self.document.board, self.options,
+                                         self.overlay())
+        finally:
+            painter.end()
+
+    def cell_at(self, point: QPointF) -> int | None:
+        if self.geometry_ is None:
+            from designer.render import layout
+            self.geometry_ = layout(QRectF(self.rect()), self.document.board.size, self.options)
+        return self.geometry_.cell_at(point)
+
+    def cell_center(self, cell: int) -> QPointF:
+        """Widget point at the middle of ``cell`` (tests drive real mouse events with it)."""
+        if self.geometry_ is None:
+            from designer.render import layout
+            self.geometry_ = layout(QRectF(self.rect()), self.document.board.size, self.options)
+        return self.geometry_.cell_rect(cell).center()
+
+    # -- mouse -------------------------------------------------------------------------
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        cell = self.cell_at(event.position())
+        button = event.button()
+        if cell is None or button not in (Qt.MouseButton.LeftButton, Qt.MouseButton.RightButton):
+            super().mousePressEvent(event)
+            return
+        # The first cell decides: left on a cell already holding the brush erases for the whole drag.
+        if button == Qt.MouseButton.RightButton or self.brush is Symbol.EMPTY \
+                or self.document.board[cell] is self.brush:
+            symbol = Symbol.EMPTY
+        else:
+            symbol = self.brush
+        self._drag_button = button
+        self.document.begin_stroke(symbol)
+        self.document.stroke_cell(cell)
+        self._drag_last = divmod(cell, self.document.board.size)
+        self.cellClicked.emit(cell)
+        event.accept()
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        cell = self.cell_at(event.position())
+        if cell != self.hover:
+            self.hover = cell
+            self.hovered.emit(cell)
+            self.update()
+        if self._drag_last is None or cell is None:
+            return
+        n = self.document.board.size
+        here = divmod(cell, n)
+        if here == self._drag_last:
+            return
+        for r, c in line_cells(self._drag_last, here):
+            self.document.stroke_cell(r * n + c)
+        self._drag_last = here
+        event.accept()
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        if self._drag_last is not None and event.button() == self._drag_button:
+            self.document.end_stroke()
+            self._drag_last = None
+            self._drag_button = Qt.MouseButton.NoButton
+            event.accept()
+            return
+        super().mouseReleaseEvent(event)
+
+    def leaveEvent(self, event: object) -> None:
+        if self.hover is not None:
+            self.hover = None
+            self.hovered.emit(None)
+            self.update()
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            steps = event.angleDelta().y() / 120
+            if steps:
+                self.set_zoom(self.zoom * (1.15 ** steps))
+            event.accept()
+            return
+        super().wheelEvent(event)
+
+    def describe(self, cell: int | None) -> str:
+        """Status-bar text for a cell: its name, its symbol and its partner."""
+        if cell is None:
+            return ""
+        board = self.document.board
+        n = board.size
+        other = board.partner(cell)
+
+        def show(s: Symbol) -> str:
+            return "empty" if s is Symbol.EMPTY else s.value
+
+        return (f"{cell_name(cell, n)}: {show(board[cell])}   partner {cell_name(other, n)}: {show(board[other])}")

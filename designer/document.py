@@ -1,0 +1,215 @@
+"""The edited board as a Qt model: the Board, its undo stack, its file and whether it is saved.
+
+Views never change the Board directly; they call the document, which records
+an undo command and emits a signal, so the canvas, the validation panel and the
+properties panel all stay in step whatever changed the board (a drag, undo, a
+repair, a file load).
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import random
+from dataclasses import replace
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QUndoStack
+
+from core.board import Board, CellChange, GameParams, Symbol
+from core.boardfile import load_board, save_board
+from core.geometry import cell_name
+from designer.commands import CellsCommand, MetaCommand, ParamsCommand, StrokeCommand
+
+META_KEYS: tuple[str, ...] = ("name", "author", "notes")
+
+
+class Document(QObject):
+    """One board being designed.
+
+    Signals: ``cellsChanged(list[int])`` with the cells that changed (every cell
+    after a new board is loaded), ``paramsChanged()`` for game parameters and
+    name/author/notes, ``fileChanged()`` when the path or the saved state changes,
+    ``boardReplaced()`` when New/Open put a different board in place.
+    """
+
+    cellsChanged = Signal(object)
+    paramsChanged = Signal()
+    fileChanged = Signal()
+    boardReplaced = Signal()
+
+    def __init__(self, board: Board | None = None, path: str | None = None, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.board = board if board is not None else Board()
+        self.path = path
+        self.undo_stack = QUndoStack(self)
+        self.undo_stack.cleanChanged.connect(lambda _clean: self.fileChanged.emit())
+        self._strokes = itertools.count(1)
+        self._stroke: int | None = None
+        self._stroke_symbol = Symbol.EMPTY
+
+    # -- state -------------------------------------------------------------------------
+    @property
+    def dirty(self) -> bool:
+        return not self.undo_stack.isClean()
+
+    @property
+    def display_name(self) -> str:
+        return os.path.basename(self.path) if self.path else "untitled.yaml"
+
+    def snapshot(self) -> Board:
+        """An independent copy, for work that must not see later edits (analysis, play-test, export)."""
+        return self.board.copy()
+
+    # -- low level: used by the commands only -------------------------------------------
+    def apply_cell_changes(self, changes: list[CellChange], undo: bool) -> None:
+        self.board.apply_changes(changes, undo=undo)
+        self.cellsChanged.emit(sorted({ch.cell for ch in changes}))
+
+    def apply_params(self, params: GameParams) -> None:
+        self.board.params = params
+        self.paramsChanged.emit()
+
+    def apply_meta(self, key: str, value: str) -> None:
+        setattr(self.board, key, value)
+        self.paramsChanged.emit()
+
+    # -- drags --------------------------------------------------------------------------
+    def begin_stroke(self, symbol: Symbol) -> None:
+        """Start a drag painting ``symbol`` (EMPTY erases); every cell until end_stroke is one undo step."""
+        self._stroke = next(self._strokes)
+        self._stroke_symbol = symbol
+
+    def stroke_cell(self, cell: int) -> bool:
+        """Paint one cell of the current drag (and its partner); returns whether anything changed."""
+        if self._stroke is None:
+            self.begin_stroke(self._stroke_symbol)
+        assert self._stroke is not None
+        changes = self.board.paint(cell, self._stroke_symbol)
+        if not changes:
+            return False
+        verb = "Erase" if self._stroke_symbol is Symbol.EMPTY else f"Paint {self._stroke_symbol.value}"
+        self.undo_stack.push(StrokeCommand(self, self._stroke, changes,
+                                           f"{verb} from {cell_name(cell, self.board.size)}"))
+        return True
+
+    def end_stroke(self) -> None:
+        self._stroke = None
+
+    def paint(self, cell: int, symbol: Symbol) -> bool:
+        """A single-cell paint as its own undo step (keyboard and tests)."""
+        self.begin_stroke(symbol)
+        changed = self.stroke_cell(cell)
+        self.end_stroke()
+        return changed
+
+    # -- whole-board operations ------------------------------------------------------------
+    def _push_target(self, target: list[Symbol], text: str) -> bool:
+        changes = [CellChange(i, old, new) for i, (old, new) in enumerate(zip(self.board.cells, target, strict=True))
+                   if old is not new]
+        if not changes:
+            return False
+        self.undo_stack.push(CellsCommand(self, changes, text))
+        return True
+
+    def clear(self) -> bool:
+        return self._push_target([Symbol.EMPTY] * self.board.cell_count, "Clear board")
+
+    def random_fill(self, pairs: int, seed: int | None = None) -> bool:
+        """Replace the design by ``pairs`` random mirrored pairs (ValueError when too many for the board)."""
+        scratch = self.board.copy()
+        scratch.random_fill(pairs, random.Random(seed))
+        return self._push_target(scratch.cells, f"Random fill ({pairs} pairs)")
+
+    def transform(self, kind: str) -> bool:
+        """Rotate, flip or swap symbols; each transform keeps anti-symmetric boards anti-symmetric."""
+        labels = {"rot90": "Rotate 90° clockwise", "rot180": "Rotate 180°", "rot270": "Rotate 90° anticlockwise",
+                  "flip_h": "Mirror left-right", "flip_v": "Mirror top-bottom", "transpose": "Mirror on diagonal",
+                  "swap": "Swap O and X"}
+        return self._push_target(self.board.transformed(kind).cells, labels.get(kind, kind))
+
+    def set_cells(self, edits: list[tuple[int, Symbol]], text: str) -> bool:
+        """Set cells exactly (no partner mirroring); repairs use this."""
+        target = list(self.board.cells)
+        for cell, symbol in edits:
+            target[cell] = symbol
+        return self._push_target(target, text)
+
+    def repair_pair(self, keep: int, fix: int) -> bool:
+        """Make ``fix`` mirror ``keep`` (one of the two ways to mend a broken pair)."""
+        n = self.board.size
+        symbol = self.board[keep].other
+        return self.set_cells([(fix, symbol)], f"Repair: {cell_name(fix, n)} mirrors {cell_name(keep, n)}")
+
+    def repair_all(self) -> bool:
+        """Mend every broken pair in one step, keeping the symbol side (or the earlier cell when both hold one)."""
+        edits = []
+        for a, b in self.board.broken_pairs():
+            keep, fix = (b, a) if self.board[a] is Symbol.EMPTY else (a, b)
+            edits.append((fix, self.board[keep].other))
+        return self.set_cells(edits, f"Repair {len(edits)} broken pairs")
+
+    # -- parameters ----------------------------------------------------------------------
+    def set_params(self, params: GameParams, field: str = "parameters") -> bool:
+        if params == self.board.params:
+            return False
+        self.undo_stack.push(ParamsCommand(self, self.board.params, params, field))
+        return True
+
+    def set_param(self, field: str, value: object) -> bool:
+        """Change one GameParams field by name (``first``, ``pie``, ``turn_time``, ``bank``, or ``supply_L`` etc.)."""
+        p = self.board.params
+        if field.startswith("supply_"):
+            assert isinstance(value, int)
+            new = p.with_supply(field.removeprefix("supply_"), value)
+        elif field == "first" and isinstance(value, Symbol):
+            new = replace(p, first=value)
+        elif field == "pie" and isinstance(value, bool):
+            new = replace(p, pie=value)
+        elif field == "turn_time" and isinstance(value, int):
+            new = replace(p, turn_time=value)
+        elif field == "bank" and isinstance(value, int):
+            new = replace(p, bank=value)
+        else:
+            raise ValueError(f"unknown game parameter {field!r} or wrong value {value!r}")
+        return self.set_params(new, field)
+
+    def set_meta(self, key: str, value: str) -> bool:
+        if key not in META_KEYS:
+            raise ValueError(f"unknown board text field {key!r}")
+        old = getattr(self.board, key)
+        if old == value:
+            return False
+        self.undo_stack.push(MetaCommand(self, key, old, value))
+        return True
+
+    # -- files ---------------------------------------------------------------------------
+    def replace_board(self, board: Board, path: str | None) -> None:
+        """Put another board in place (New/Open): the undo history belongs to the old board, so it goes."""
+        self.board = board
+        self.path = path
+        self.undo_stack.clear()
+        self.undo_stack.setClean()
+        self.boardReplaced.emit()
+        self.cellsChanged.emit(list(range(board.cell_count)))
+        self.paramsChanged.emit()
+        self.fileChanged.emit()
+
+    def new_board(self, size: int) -> None:
+        self.replace_board(Board(size=size), None)
+
+    def open(self, path: str) -> None:
+        """Load a board file; raises BoardFileError (naming the file) and leaves the document untouched."""
+        board = load_board(path)
+        self.replace_board(board, os.path.abspath(path))
+
+    def save(self, path: str | None = None) -> str:
+        """Save (atomically) to ``path`` or the current file; returns the path written."""
+        target = path or self.path
+        if not target:
+            raise ValueError("this board has no file yet: use Save As")
+        save_board(self.board, target)
+        self.path = os.path.abspath(target)
+        self.undo_stack.setClean()
+        self.fileChanged.emit()
+        return self.path
