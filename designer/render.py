@@ -203,7 +203,9 @@ def paint_board(painter: QPainter, rect: QRectF, board: Board, options: RenderOp
         base = pal.cell if (row + col) % 2 == 0 else pal.cell_alt
         painter.fillRect(r, QColor(base))
         if heat is not None:
-            painter.fillRect(r, heat_color(float(heat[row][col])))
+            value = float(heat[row][col])
+            if value == value:  # NaN means "no data here" (e.g. survival of an empty cell): leave it plain
+                painter.fillRect(r, heat_color(value))
         piece = ov.pieces.get(cell)
         if piece is not None:
             painter.fillRect(r, QColor(pal.pieces.get(piece, pal.grid)))

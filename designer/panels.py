@@ -1,0 +1,259 @@
+"""Side panels: live validation with repairs, and the board's properties and game parameters.
+
+Both panels only talk to the Document, so every change they make is an undo
+step and every change made elsewhere (undo, a file load) shows up in them.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPlainTextEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.board import MAX_CLOCK_SECONDS, MAX_SUPPLY, PIECE_TYPES, Symbol
+from core.geometry import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, cell_name
+from core.validation import Problem, Severity, summary, validate
+from designer.document import Document
+
+
+class ValidationPanel(QWidget):
+    """Every problem of the board, refreshed on each edit; errors offer both ways to mend their pair."""
+
+    cellSelected = Signal(object)  # tuple of cells to highlight
+
+    def __init__(self, document: Document, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.document = document
+        self.problems: list[Problem] = []
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        self.list = QListWidget()
+        self.list.setWordWrap(True)
+        self.list.setAccessibleName("Problems")
+        self.keep_this = QPushButton("Fix partner")
+        self.keep_partner = QPushButton("Fix this cell")
+        self.repair_all_button = QPushButton("Repair all")
+        self.keep_this.setToolTip("Make the partner cell mirror the selected cell")
+        self.keep_partner.setToolTip("Make the selected cell mirror its partner")
+        self.repair_all_button.setToolTip("Mend every broken pair, keeping the side that holds a symbol")
+        buttons = QHBoxLayout()
+        for b in (self.keep_this, self.keep_partner, self.repair_all_button):
+            buttons.addWidget(b)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.status)
+        layout.addWidget(self.list, 1)
+        layout.addLayout(buttons)
+        self.list.currentRowChanged.connect(self._on_row)
+        self.list.itemClicked.connect(lambda _item: self._on_row(self.list.currentRow()))
+        self.keep_this.clicked.connect(lambda: self._repair(keep_first=True))
+        self.keep_partner.clicked.connect(lambda: self._repair(keep_first=False))
+        self.repair_all_button.clicked.connect(self.document.repair_all)
+        document.cellsChanged.connect(lambda _c: self.refresh())
+        document.paramsChanged.connect(self.refresh)
+        self.refresh()
+
+    def refresh(self) -> None:
+        board = self.document.board
+        current = self.list.currentRow()
+        self.problems = validate(board)
+        self.list.blockSignals(True)
+        self.list.clear()
+        errors = 0
+        for p in self.problems:
+            tag = "ERROR" if p.severity is Severity.ERROR else "warning"
+            errors += p.severity is Severity.ERROR
+            item = QListWidgetItem(f"{tag}: {p.message}")
+            if p.cells:
+                item.setToolTip(", ".join(cell_name(c, board.size) for c in p.cells))
+            self.list.addItem(item)
+        if 0 <= current < self.list.count():
+            self.list.setCurrentRow(current)
+        self.list.blockSignals(False)
+        self.summary.setText(summary(board))
+        if errors:
+            self.status.setText(f"✖ {errors} broken pair(s): not fit for a match until repaired")
+        elif self.problems:
+            self.status.setText("✔ valid (with warnings)")
+        else:
+            self.status.setText("✔ valid")
+        self.repair_all_button.setEnabled(errors > 0)
+        self._update_buttons()
+
+    def selected_problem(self) -> Problem | None:
+        row = self.list.currentRow()
+        return self.problems[row] if 0 <= row < len(self.problems) else None
+
+    def _update_buttons(self) -> None:
+        p = self.selected_problem()
+        pair = p is not None and p.code == "antisymmetry" and len(p.cells) == 2
+        self.keep_this.setEnabled(pair)
+        self.keep_partner.setEnabled(pair)
+        if p is not None and pair:
+            n = self.document.board.size
+            a, b = p.cells
+            board = self.document.board
+            self.keep_this.setText(f"Set {cell_name(b, n)} to {board[a].other.value}")
+            self.keep_this.setToolTip(f"Make {cell_name(b, n)} mirror {cell_name(a, n)}")
+            self.keep_partner.setText(f"Set {cell_name(a, n)} to {board[b].other.value}")
+            self.keep_partner.setToolTip(f"Make {cell_name(a, n)} mirror {cell_name(b, n)}")
+        else:
+            self.keep_this.setText("Fix partner")
+            self.keep_partner.setText("Fix this cell")
+
+    def _on_row(self, row: int) -> None:
+        self._update_buttons()
+        p = self.selected_problem()
+        if p is not None and p.cells:
+            self.cellSelected.emit(tuple(p.cells))
+
+    def select_problem(self, row: int) -> None:
+        self.list.setCurrentRow(row)
+
+    def _repair(self, keep_first: bool) -> None:
+        p = self.selected_problem()
+        if p is None or len(p.cells) != 2:
+            return
+        a, b = p.cells
+        if keep_first:
+            self.document.repair_pair(keep=a, fix=b)
+        else:
+            self.document.repair_pair(keep=b, fix=a)
+
+
+class PropertiesPanel(QWidget):
+    """Name, author, notes and game parameters (undoable), plus the size used by New."""
+
+    newBoardRequested = Signal(int)
+
+    def __init__(self, document: Document, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.document = document
+        self._updating = False
+        layout = QVBoxLayout(self)
+
+        about = QGroupBox("Board")
+        form = QFormLayout(about)
+        self.name = QLineEdit()
+        self.author = QLineEdit()
+        self.notes = QPlainTextEdit()
+        self.notes.setMaximumHeight(70)
+        form.addRow("Name", self.name)
+        form.addRow("Author", self.author)
+        form.addRow("Notes", self.notes)
+        self.size_label = QLabel()
+        form.addRow("Size", self.size_label)
+        layout.addWidget(about)
+
+        game = QGroupBox("Game")
+        gform = QFormLayout(game)
+        self.supply: dict[str, QSpinBox] = {}
+        for t in PIECE_TYPES:
+            spin = QSpinBox()
+            spin.setRange(0, MAX_SUPPLY)
+            spin.setAccessibleName(f"Supply of {t}")
+            self.supply[t] = spin
+            gform.addRow(f"Supply {t}", spin)
+            spin.valueChanged.connect(lambda v, t=t: self._param(f"supply_{t}", int(v)))
+        self.first = QComboBox()
+        self.first.addItems(["O", "X"])
+        gform.addRow("First to move", self.first)
+        self.pie = QCheckBox("Pie rule (second player may swap)")
+        gform.addRow("", self.pie)
+        self.turn_time = QSpinBox()
+        self.turn_time.setRange(0, MAX_CLOCK_SECONDS)
+        self.turn_time.setSuffix(" s")
+        self.bank = QSpinBox()
+        self.bank.setRange(0, MAX_CLOCK_SECONDS)
+        self.bank.setSuffix(" s")
+        gform.addRow("Turn time", self.turn_time)
+        gform.addRow("Bank", self.bank)
+        layout.addWidget(game)
+
+        new = QGroupBox("New board")
+        nrow = QHBoxLayout(new)
+        self.new_size = QSpinBox()
+        self.new_size.setRange(MIN_SIZE, MAX_SIZE)
+        self.new_size.setSingleStep(2)
+        self.new_size.setValue(DEFAULT_SIZE)
+        self.new_button = QPushButton("New empty board")
+        nrow.addWidget(QLabel("Size"))
+        nrow.addWidget(self.new_size)
+        nrow.addWidget(self.new_button)
+        layout.addWidget(new)
+        layout.addStretch(1)
+
+        self.name.editingFinished.connect(lambda: self._meta("name", self.name.text()))
+        self.author.editingFinished.connect(lambda: self._meta("author", self.author.text()))
+        self.notes.textChanged.connect(lambda: self._meta("notes", self.notes.toPlainText()))
+        self.first.currentTextChanged.connect(lambda text: self._param("first", Symbol(text)))
+        self.pie.toggled.connect(lambda on: self._param("pie", bool(on)))
+        self.turn_time.valueChanged.connect(lambda v: self._param("turn_time", int(v)))
+        self.bank.valueChanged.connect(lambda v: self._param("bank", int(v)))
+        self.new_size.editingFinished.connect(self._even_size)
+        self.new_button.clicked.connect(lambda: self.newBoardRequested.emit(self._even_size()))
+        document.paramsChanged.connect(self.refresh)
+        document.boardReplaced.connect(self.refresh)
+        self.refresh()
+
+    def _even_size(self) -> int:
+        value = self.new_size.value()
+        if value % 2:
+            value += 1 if value < MAX_SIZE else -1
+            self.new_size.setValue(value)
+        return value
+
+    def _meta(self, key: str, value: str) -> None:
+        if not self._updating:
+            self.document.set_meta(key, value)
+
+    def _param(self, key: str, value: object) -> None:
+        if not self._updating:
+            self.document.set_param(key, value)
+
+    def refresh(self) -> None:
+        """Show the document's values without feeding them back as edits."""
+        self._updating = True
+        try:
+            b = self.document.board
+            p = b.params
+            if self.name.text() != b.name:
+                self.name.setText(b.name)
+            if self.author.text() != b.author:
+                self.author.setText(b.author)
+            if self.notes.toPlainText() != b.notes:
+                self.notes.setPlainText(b.notes)
+            self.size_label.setText(f"{b.size} x {b.size}")
+            for t, spin in self.supply.items():
+                spin.setValue(p.supply_of(t))
+            self.first.setCurrentText(p.first.value)
+            self.pie.setChecked(p.pie)
+            self.turn_time.setValue(p.turn_time)
+            self.bank.setValue(p.bank)
+        finally:
+            self._updating = False
+
+
+def align_top(widget: QWidget) -> QWidget:
+    """Wrap a panel so it sits at the top of a dock instead of stretching."""
+    box = QWidget()
+    lay = QVBoxLayout(box)
+    lay.setContentsMargins(0, 0, 0, 0)
+    lay.addWidget(widget, 0, Qt.AlignmentFlag.AlignTop)
+    return box
