@@ -1,0 +1,206 @@
+"""``lits seal``, ``verify``, ``reveal-bundle`` and ``unseal``: commit to boards before the season, prove them after."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from core import sealcheck
+from core.board import Board
+from core.boardfile import BoardContentError, BoardReadError, load_board, save_board
+from core.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE, CliError
+from core.seal import (
+    SEALED_SUFFIX,
+    SUMS_NAME,
+    SealedBoard,
+    SealError,
+    board_from_fields,
+    read_sealed,
+    seal_board,
+    verify_bytes,
+    write_bundle,
+    write_sealed,
+)
+from core.validation import Severity, validate
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = subparsers.add_parser(
+        "seal",
+        help="seal board files for a season: sealed files, SHA256SUMS and the season fingerprint",
+        description="Seal each board under a fresh random nonce into DIR/<slot>.lits-sealed and add its digest to "
+                    "DIR/SHA256SUMS. Publish SHA256SUMS and the season fingerprint before the season; keep the "
+                    "sealed files secret until each match. Existing sealed files and published slots are never "
+                    "replaced without --force. Exit 0 on success, 1 when a board cannot be sealed, 2 when a file "
+                    "cannot be read or written.",
+    )
+    p.add_argument("boards", nargs="+", metavar="BOARD", help="board files (YAML)")
+    p.add_argument("--season", required=True, metavar="NAME", help="season id, e.g. 2026-spring")
+    p.add_argument("--out", required=True, metavar="DIR", help="folder for the sealed files and SHA256SUMS")
+    p.add_argument("--slot", action="append", default=None, metavar="ID",
+                   help="slot id for each board in order (default: each board file's name without extension)")
+    p.add_argument("--force", action="store_true", help="replace existing sealed files and published slots")
+    p.set_defaults(func=run_seal)
+
+    v = subparsers.add_parser(
+        "verify",
+        help="check sealed files against the published digest and show the revealed boards",
+        description="Strictly check sealed board files and compare their SHA-256 with the published one. "
+                    "Exit 0 when every file matches, 1 on a mismatch or a malformed file, 2 when a file or "
+                    "argument cannot be used.",
+    )
+    v.add_argument("files", nargs="+", metavar="SEALED", help=f"sealed board files (*{SEALED_SUFFIX})")
+    group = v.add_mutually_exclusive_group()
+    group.add_argument("--sums", metavar=SUMS_NAME, help="the published SHA256SUMS file")
+    group.add_argument("--digest", metavar="HEX", help="the published digest (64 hex digits; upper case is fine)")
+    v.add_argument("--json", action="store_true", help="print one JSON object for machines")
+    v.set_defaults(func=run_verify)
+
+    b = subparsers.add_parser(
+        "reveal-bundle",
+        help="assemble what to post at a match: sealed file, SHA256SUMS, VERIFY.txt, verify_sealed.py",
+        description="Verify the sealed files against SHA256SUMS, then copy both byte for byte into DIR together "
+                    "with VERIFY.txt (commands for Linux, macOS, Windows and Python) and verify_sealed.py "
+                    "(a standard-library-only verifier).",
+    )
+    b.add_argument("files", nargs="+", metavar="SEALED", help="the sealed files to reveal")
+    b.add_argument("--sums", required=True, metavar=SUMS_NAME, help="the SHA256SUMS published before the season")
+    b.add_argument("--out", required=True, metavar="DIR", help="folder for the bundle")
+    b.add_argument("--force", action="store_true", help="replace files in DIR that have other content")
+    b.set_defaults(func=run_bundle)
+
+    u = subparsers.add_parser(
+        "unseal",
+        help="turn a revealed sealed file back into an editable board file",
+        description="Verify a sealed file strictly (and against a published digest if given) and save it as a "
+                    "board file (YAML). Never overwrites without --force.",
+    )
+    u.add_argument("file", metavar="SEALED", help="the sealed board file")
+    u.add_argument("-o", "--output", required=True, metavar="BOARD", help="board file to write (YAML)")
+    ugroup = u.add_mutually_exclusive_group()
+    ugroup.add_argument("--sums", metavar=SUMS_NAME, help="also check against this SHA256SUMS")
+    ugroup.add_argument("--digest", metavar="HEX", help="also check against this digest")
+    u.add_argument("--force", action="store_true", help="overwrite an existing board file")
+    u.set_defaults(func=run_unseal)
+
+
+def _load(path: str) -> Board:
+    try:
+        return load_board(path)
+    except BoardReadError as exc:
+        raise CliError(str(exc), EXIT_UNREADABLE) from None
+    except BoardContentError as exc:
+        raise CliError(str(exc), EXIT_PROBLEMS) from None
+
+
+def _slot_ids(boards: list[str], slots: list[str] | None) -> list[str]:
+    if slots is not None:
+        if len(slots) != len(boards):
+            raise CliError(f"{len(boards)} board(s) but {len(slots)} --slot id(s); give one --slot per board, "
+                           "in order, or none", EXIT_UNREADABLE)
+        return slots
+    out = []
+    for path in boards:
+        stem = Path(path).stem
+        if not sealcheck.ID_RE.match(stem):
+            raise CliError(f"{path}: the file name {stem!r} cannot be a slot id (1-64 of A-Z a-z 0-9 . _ - starting "
+                           "with a letter or digit); rename the file or give --slot", EXIT_UNREADABLE)
+        out.append(stem)
+    return out
+
+
+def run_seal(args: argparse.Namespace) -> int:
+    if not sealcheck.ID_RE.match(args.season):
+        raise CliError(f"season id {args.season!r} is not allowed: use 1-64 of A-Z a-z 0-9 . _ - starting with "
+                       "a letter or digit", EXIT_UNREADABLE)
+    slots = _slot_ids(args.boards, args.slot)
+    sealed: list[SealedBoard] = []
+    warnings: list[str] = []
+    for path, slot in zip(args.boards, slots, strict=True):
+        board = _load(path)
+        try:
+            sealed.append(seal_board(board, args.season, slot))
+        except SealError as exc:
+            raise CliError(f"{path}: {exc}", EXIT_PROBLEMS) from None
+        warnings += [f"{path}: warning: {p.message}" for p in validate(board) if p.severity is Severity.WARNING]
+    try:
+        paths, sums_path, fingerprint = write_sealed(args.out, sealed, force=args.force)
+    except SealError as exc:
+        raise CliError(str(exc), EXIT_PROBLEMS) from None
+    except OSError as exc:
+        raise CliError(f"{args.out}: cannot write ({exc.strerror or exc})", EXIT_UNREADABLE) from None
+    for line in warnings:
+        print(line)
+    print(f"sealed {len(sealed)} board(s) for season {args.season} into {args.out}")
+    for item, path in zip(sealed, paths, strict=True):
+        print(f"  slot {item.slot}: {path}")
+        print(f"    SHA-256     {item.digest}")
+        print(f"    check code  {item.check_code}")
+    print(f"{SUMS_NAME}: {sums_path}")
+    print(f"season fingerprint (SHA-256 of {SUMS_NAME}): {fingerprint}")
+    print(f"Publish {SUMS_NAME} and the season fingerprint now. Keep the {SEALED_SUFFIX} files secret until each "
+          "match (they contain the nonce), and reveal every slot, spares too, at the end of the season.")
+    return EXIT_OK
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    reports, code = sealcheck.check_files(args.files, sums_path=args.sums, digest=args.digest)
+    if args.json:
+        files = [{k: v for k, v in r.items() if k != "text"} for r in reports]
+        print(json.dumps({"ok": code == EXIT_OK, "files": files}, indent=2))
+        return code
+    for report in reports:
+        if report.get("readable") is False:
+            print(f"lits verify: {report['text']}", file=sys.stderr)
+        else:
+            print(report["text"])
+    return code
+
+
+def run_bundle(args: argparse.Namespace) -> int:
+    try:
+        result = write_bundle(args.files, args.sums, args.out, force=args.force)
+    except SealError as exc:
+        raise CliError(str(exc), EXIT_PROBLEMS) from None
+    except OSError as exc:
+        raise CliError(f"{args.out}: cannot write ({exc.strerror or exc})", EXIT_UNREADABLE) from None
+    print(f"reveal bundle in {result.folder}:")
+    for path in result.files:
+        print(f"  {path.name}")
+    print(f"season fingerprint (SHA-256 of {SUMS_NAME}): {result.fingerprint}")
+    return EXIT_OK
+
+
+def run_unseal(args: argparse.Namespace) -> int:
+    try:
+        data = read_sealed(args.file)
+    except IsADirectoryError:
+        raise CliError(f"{args.file}: is a folder, not a sealed board file", EXIT_UNREADABLE) from None
+    except OSError as exc:
+        raise CliError(f"{args.file}: cannot be read ({exc.strerror or exc})", EXIT_UNREADABLE) from None
+    expected = args.digest
+    if args.sums is not None:
+        reports, code = sealcheck.check_files([args.file], sums_path=args.sums)
+        if code == EXIT_UNREADABLE:
+            raise CliError(str(reports[0]["text"]), EXIT_UNREADABLE)
+        if code != EXIT_OK:
+            raise CliError(f"not unsealed:\n{reports[0]['text']}", EXIT_PROBLEMS)
+    try:
+        result = verify_bytes(data, expected)
+    except ValueError as exc:
+        raise CliError(f"--digest: {exc}", EXIT_UNREADABLE) from None
+    if not result.ok or result.fields is None:
+        raise CliError(f"not unsealed:\n{sealcheck.describe(result, args.file)}", EXIT_PROBLEMS)
+    if os.path.exists(args.output) and not args.force:
+        raise CliError(f"{args.output}: already exists; use --force to overwrite it", EXIT_PROBLEMS)
+    try:
+        save_board(board_from_fields(result.fields), args.output)
+    except OSError as exc:
+        raise CliError(f"{args.output}: cannot write ({exc.strerror or exc})", EXIT_UNREADABLE) from None
+    f = result.fields
+    print(f"{args.file}: season {f.season}, slot {f.slot}, SHA-256 {result.digest}")
+    print(f"saved as {args.output}")
+    return EXIT_OK

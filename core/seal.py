@@ -1,0 +1,388 @@
+"""Sealed boards: commit to a secret board before the season, reveal it at the match.
+
+The format itself (render, strict parse, verification) lives in
+:mod:`core.sealcheck`, a standard-library-only file that is also shipped to
+players as ``verify_sealed.py``; this module connects it to the app's
+:class:`~core.board.Board`, writes sealed files and ``SHA256SUMS`` without ever
+overwriting a commitment by accident, and assembles reveal bundles.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from core import sealcheck
+from core.board import Board, GameParams, Symbol
+from core.fileio import atomic_write_bytes, atomic_write_text
+from core.sealcheck import (
+    SEALED_SUFFIX,
+    SUMS_NAME,
+    SealedFields,
+    SealedFormatError,
+    VerifyResult,
+    check_code,
+    digest_hex,
+    parse,
+    verify_bytes,
+)
+from core.validation import Severity, validate
+
+__all__ = [
+    "SEALED_SUFFIX",
+    "SUMS_NAME",
+    "BundleResult",
+    "SealError",
+    "SealedBoard",
+    "VerifyResult",
+    "board_from_fields",
+    "fields_from_board",
+    "parse",
+    "read_sealed",
+    "seal_board",
+    "sealed_file_name",
+    "verify_bytes",
+    "write_bundle",
+    "write_sealed",
+]
+
+NONCE_BYTES = 32
+VERIFY_SCRIPT_NAME = "verify_sealed.py"
+VERIFY_TEXT_NAME = "VERIFY.txt"
+
+
+class SealError(ValueError):
+    """A request the sealing code refuses; the message names the board, slot or file and the reason."""
+
+
+@dataclass(frozen=True)
+class SealedBoard:
+    """One sealed board: the canonical bytes and the digest that commits to them."""
+
+    fields: SealedFields
+    data: bytes
+
+    @property
+    def text(self) -> str:
+        return self.data.decode("ascii")
+
+    @property
+    def digest(self) -> str:
+        return digest_hex(self.data)
+
+    @property
+    def check_code(self) -> str:
+        return check_code(self.digest)
+
+    @property
+    def slot(self) -> str:
+        return self.fields.slot
+
+    @property
+    def file_name(self) -> str:
+        return sealed_file_name(self.fields.slot)
+
+
+def sealed_file_name(slot: str) -> str:
+    return f"{slot}{SEALED_SUFFIX}"
+
+
+def check_id(kind: str, value: str) -> str:
+    """Season and slot ids are file names and sealed text, so only a safe charset is allowed."""
+    if not sealcheck.ID_RE.match(value):
+        raise SealError(f"{kind} id {value!r} is not allowed: use 1-64 of A-Z a-z 0-9 . _ - "
+                        "starting with a letter or digit")
+    return value
+
+
+def fields_from_board(board: Board, season: str, slot: str, nonce_hex: str) -> SealedFields:
+    p = board.params
+    return SealedFields(
+        size=board.size, supply=p.supply, first=p.first.value, pie=p.pie, turn_seconds=p.turn_time,
+        bank_seconds=p.bank, season=season, slot=slot, nonce=nonce_hex, rows=tuple(board.rows()),
+    )
+
+
+def seal_board(board: Board, season: str, slot: str, nonce: bytes | None = None) -> SealedBoard:
+    """Seal one board under a fresh 256-bit nonce.
+
+    ``nonce`` exists for known-answer tests only: a real seal must always draw a
+    new one, because boards have so little entropy that an unsalted or reused
+    salt lets anyone brute-force the board from its digest.
+    """
+    check_id("season", season)
+    check_id("slot", slot)
+    errors = [p.message for p in validate(board) if p.severity is Severity.ERROR]
+    if errors:
+        shown = "; ".join(errors[:5]) + (f"; and {len(errors) - 5} more" if len(errors) > 5 else "")
+        raise SealError(f"slot {slot}: the board is not rotationally anti-symmetric and cannot be sealed: {shown}")
+    if nonce is None:
+        nonce = secrets.token_bytes(NONCE_BYTES)
+    if len(nonce) != NONCE_BYTES:
+        raise SealError(f"a nonce is {NONCE_BYTES} random bytes, not {len(nonce)}")
+    fields = fields_from_board(board, season, slot, nonce.hex())
+    return SealedBoard(fields=fields, data=sealcheck.render(fields))
+
+
+def board_from_fields(fields: SealedFields) -> Board:
+    """The editable board a sealed file describes (its name records where it came from)."""
+    params = GameParams(supply=fields.supply, first=Symbol(fields.first), pie=fields.pie,
+                        turn_time=fields.turn_seconds, bank=fields.bank_seconds)
+    return Board.from_rows(list(fields.rows), params=params, name=f"{fields.season} {fields.slot}")
+
+
+def read_sealed(path: str | os.PathLike[str]) -> bytes:
+    """The raw bytes of a sealed file (capped); OSError is left to the caller, which knows the exit code."""
+    return sealcheck.read_capped(os.fspath(path), sealcheck.MAX_SEALED_BYTES)
+
+
+def read_sums(path: Path) -> tuple[list[tuple[str, str]], bytes]:
+    """Entries (digest, file name) in file order plus the raw bytes; raises SealError naming the line."""
+    try:
+        raw = sealcheck.read_capped(str(path), sealcheck.MAX_SUMS_BYTES)
+    except OSError as exc:
+        raise SealError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    if len(raw) > sealcheck.MAX_SUMS_BYTES:
+        raise SealError(f"{path}: larger than {sealcheck.MAX_SUMS_BYTES // 1024} KiB; not a {SUMS_NAME} file")
+    try:
+        text = raw.decode("ascii")
+        sealcheck.parse_sums(text, str(path))
+    except UnicodeDecodeError:
+        raise SealError(f"{path}: not ASCII text; not a {SUMS_NAME} file") from None
+    except ValueError as exc:
+        raise SealError(str(exc)) from None
+    entries = []
+    for line in text.splitlines():
+        if line.strip():
+            digest, name = line[:64].lower(), line[66:]
+            entries.append((digest, name))
+    return entries, raw
+
+
+def _existing_sealed(out_dir: Path) -> tuple[dict[str, str], dict[str, str]]:
+    """Nonces and seasons of sealed files already in the folder: a nonce is never used twice, seasons never mix."""
+    nonces: dict[str, str] = {}
+    seasons: dict[str, str] = {}
+    if not out_dir.is_dir():
+        return nonces, seasons
+    for path in sorted(out_dir.glob(f"*{SEALED_SUFFIX}")):
+        try:
+            data = read_sealed(path)
+        except OSError:
+            continue
+        nonce = re.search(rb"^nonce ([0-9a-f]{64})$", data, re.MULTILINE)
+        if nonce:
+            nonces[nonce.group(1).decode("ascii")] = path.name
+        season = re.search(rb"^season (\S+)$", data, re.MULTILINE)
+        if season:
+            seasons[path.name] = season.group(1).decode("ascii", errors="replace")
+    return nonces, seasons
+
+
+def write_sealed(out_dir: str | os.PathLike[str], sealed_list: Sequence[SealedBoard],
+                 force: bool = False) -> tuple[list[Path], Path, str]:
+    """Write each sealed file and merge its line into ``SHA256SUMS``; returns (paths, sums path, fingerprint).
+
+    Everything is checked before anything is written, so a refusal leaves the
+    folder untouched: an existing sealed file, or a slot already in
+    ``SHA256SUMS`` with another digest, is a published commitment and is only
+    replaced with ``force``.
+    """
+    folder = Path(out_dir)
+    if folder.exists() and not folder.is_dir():
+        raise SealError(f"{folder}: exists and is not a folder")
+    if not sealed_list:
+        raise SealError("nothing to seal")
+    slots = [s.slot for s in sealed_list]
+    dupes = sorted({s for s in slots if slots.count(s) > 1})
+    if dupes:
+        raise SealError(f"slot ids must be unique; given more than once: {', '.join(dupes)}")
+    nonces = [s.fields.nonce for s in sealed_list]
+    if len(set(nonces)) != len(nonces):
+        raise SealError("two sealed boards share a nonce; every board needs its own fresh nonce")
+    seasons = sorted({s.fields.season for s in sealed_list})
+    if len(seasons) > 1:
+        raise SealError(f"one folder holds one season; got {', '.join(seasons)}")
+    sums_path = folder / SUMS_NAME
+    entries: list[tuple[str, str]] = []
+    sums_raw = b""
+    if sums_path.exists():
+        entries, sums_raw = read_sums(sums_path)
+    listed = {name: digest for digest, name in entries}
+    used, old_seasons = _existing_sealed(folder)
+    problems: list[str] = []
+    for name, season in old_seasons.items():
+        if season != seasons[0] and not (force and name in {s.file_name for s in sealed_list}):
+            problems.append(f"{folder / name}: belongs to season {season}, not {seasons[0]}; "
+                            "one folder (and one SHA256SUMS) holds one season")
+            break
+    for sealed in sealed_list:
+        path = folder / sealed.file_name
+        if path.exists() and not force:
+            problems.append(f"{path}: already exists (a sealed board is a commitment; use --force to replace it)")
+        old = listed.get(sealed.file_name)
+        if old is not None and old != sealed.digest and not force:
+            problems.append(f"{sums_path}: slot {sealed.slot} is already listed with digest {old}; "
+                            "replacing a published commitment needs --force")
+        if sealed.fields.nonce in used and used[sealed.fields.nonce] != sealed.file_name:
+            problems.append(f"slot {sealed.slot}: its nonce is already used by {used[sealed.fields.nonce]}")
+    if problems:
+        raise SealError("\n".join(problems))
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for sealed in sealed_list:
+        path = folder / sealed.file_name
+        atomic_write_bytes(path, sealed.data)
+        paths.append(path)
+    sums = merge_sums(sums_raw, sealed_list)
+    atomic_write_bytes(sums_path, sums)
+    return paths, sums_path, hashlib.sha256(sums).hexdigest()
+
+
+def merge_sums(raw: bytes, sealed_list: Sequence[SealedBoard]) -> bytes:
+    """Keep every existing line byte for byte, replace the lines of re-sealed slots, append new slots.
+
+    Rewriting the whole file would change the published season fingerprint for
+    no reason, e.g. if the host's copy used ``*name`` or CRLF lines.
+    """
+    lines = raw.decode("ascii").splitlines(keepends=True)
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += "\n"
+    new = {s.file_name: s.digest for s in sealed_list}
+    out = []
+    for line in lines:
+        name = line.rstrip("\r\n")[66:] if len(line) > 66 else None
+        if name is not None and name in new:
+            digest = new.pop(name)
+            out.append(f"{digest}  {name}\n")
+        else:
+            out.append(line)
+    out.extend(f"{digest}  {name}\n" for name, digest in new.items())
+    return "".join(out).encode("ascii")
+
+
+@dataclass(frozen=True)
+class BundleResult:
+    folder: Path
+    files: list[Path]
+    fingerprint: str
+
+
+def verify_script_source() -> bytes:
+    """The exact bytes of core/sealcheck.py, shipped as the players' verifier."""
+    return Path(sealcheck.__file__).read_bytes()
+
+
+def verify_text(items: Sequence[tuple[str, SealedFields, str]], fingerprint: str) -> str:
+    """VERIFY.txt: how a player checks each revealed file with stock tools on every OS."""
+    first_name = items[0][0]
+    season = items[0][1].season
+    lines = [
+        "How to check the revealed LITS board(s) yourself",
+        "=================================================",
+        "",
+        f"Season: {season}",
+        f"Season fingerprint (SHA-256 of {SUMS_NAME}): {fingerprint}",
+        f"First make sure this {SUMS_NAME} is the one the host published before the season: its SHA-256",
+        "must equal the season fingerprint that was published then (not just the line above).",
+        "",
+    ]
+    for name, fields, digest in items:
+        lines += [
+            f"File: {name}   (season {fields.season}, slot {fields.slot}, {fields.size}x{fields.size})",
+            f"  expected SHA-256: {digest}",
+            f"  check code:       {check_code(digest)}",
+            "",
+        ]
+    lines += [
+        "Linux:",
+        f"  sha256sum -c --ignore-missing {SUMS_NAME}",
+        f"  sha256sum {SUMS_NAME}            (compare with the season fingerprint)",
+        "macOS:",
+        f"  shasum -a 256 -c {SUMS_NAME}",
+        "  (slots that are not revealed yet are reported as missing files; only the lines for the files",
+        "  in this folder must say OK)",
+        "Windows (Command Prompt):",
+        f"  certutil -hashfile {first_name} SHA256",
+        "Windows (PowerShell):",
+        f"  Get-FileHash {first_name} -Algorithm SHA256",
+        "  (Windows prints the digest in upper case and certutil may space it out; compare the digits,",
+        "  ignoring case and spaces, with the expected SHA-256 above)",
+        "Python 3 (any system, nothing to install; also explains damage and prints the board):",
+        f"  python3 {VERIFY_SCRIPT_NAME} {first_name} --sums {SUMS_NAME}",
+        "  python3 -c \"import hashlib,sys;print(hashlib.sha256(open(sys.argv[1],'rb').read()).hexdigest())\" "
+        f"{first_name}",
+        "",
+        "Keep the sealed file byte for byte: do not open and save it in an editor or let git or e-mail",
+        "convert its line endings (in git: `*.lits-sealed -text` in .gitattributes). Any changed byte,",
+        "even a line ending, changes the digest.",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def write_bundle(sealed_paths: Sequence[str | os.PathLike[str]], sums_path: str | os.PathLike[str],
+                 out_dir: str | os.PathLike[str], force: bool = False) -> BundleResult:
+    """Copy the revealed files and SHA256SUMS byte for byte and add VERIFY.txt and the verify script.
+
+    Every file is verified against SHA256SUMS first: a bundle that does not
+    check out would only make the host look like a cheat. Existing files in the
+    folder with identical bytes are fine; different ones need ``force``.
+    """
+    sums_file = Path(sums_path)
+    entries, sums_raw = read_sums(sums_file)
+    listed = {name: digest for digest, name in entries}
+    items: list[tuple[str, SealedFields, str]] = []
+    copies: list[tuple[Path, bytes]] = []
+    folder = Path(out_dir)
+    for raw_path in sealed_paths:
+        path = Path(raw_path)
+        try:
+            data = read_sealed(path)
+        except OSError as exc:
+            raise SealError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+        expected = listed.get(path.name)
+        if expected is None:
+            raise SealError(f"{path}: {path.name} is not listed in {sums_file}")
+        result = verify_bytes(data, expected)
+        if not result.ok or result.fields is None:
+            why = "; ".join(p.text() for p in result.problems)
+            raise SealError(f"{path}: does not verify against {sums_file}: {why}")
+        items.append((path.name, result.fields, result.digest))
+        copies.append((folder / path.name, data))
+    if len({f.season for _, f, _ in items}) > 1:
+        raise SealError("the files belong to different seasons; make one bundle per season")
+    fingerprint = hashlib.sha256(sums_raw).hexdigest()
+    copies.append((folder / SUMS_NAME, sums_raw))
+    copies.append((folder / VERIFY_SCRIPT_NAME, verify_script_source()))
+    verify_txt = verify_text(items, fingerprint)
+    copies.append((folder / VERIFY_TEXT_NAME, verify_txt.encode("ascii")))
+    if folder.exists() and not folder.is_dir():
+        raise SealError(f"{folder}: exists and is not a folder")
+    clashes = []
+    for target, data in copies:
+        if target.exists() and not force:
+            try:
+                same = target.read_bytes() == data
+            except OSError:
+                same = False
+            if not same:
+                clashes.append(str(target))
+    if clashes:
+        raise SealError(f"would overwrite files with different content (use --force): {', '.join(clashes)}")
+    folder.mkdir(parents=True, exist_ok=True)
+    for target, data in copies:
+        if target.name == VERIFY_TEXT_NAME:
+            atomic_write_text(target, verify_txt)
+        else:
+            atomic_write_bytes(target, data)
+    return BundleResult(folder=folder, files=[t for t, _ in copies], fingerprint=fingerprint)
+
+
+def explain(exc: SealedFormatError) -> str:
+    return "; ".join(p.text() for p in exc.problems)

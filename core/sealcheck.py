@@ -1,0 +1,625 @@
+#!/usr/bin/env python3
+"""Verify a sealed Battle of LITS board: is this file exactly the board the host committed to?
+
+This one file is the only definition of the sealed-board format (version 1). The
+LITS Board Studio imports it, and every reveal bundle carries a verbatim copy
+named ``verify_sealed.py``, so players check a reveal with nothing but Python 3
+(standard library only, no install):
+
+    python3 verify_sealed.py BOARD.lits-sealed --sums SHA256SUMS
+    python3 verify_sealed.py BOARD.lits-sealed --digest 64HEX
+
+The commitment is the SHA-256 of the sealed file's exact bytes, so the same check
+also works with sha256sum, shasum, certutil or Get-FileHash. This script adds a
+strict parse (every line must match its exact pattern, the file must re-render to
+the same bytes) and explains damage such as CRLF line endings, a byte-order mark
+or trailing spaces instead of only saying "mismatch".
+
+Exit status: 0 every file matches, 1 a mismatch or a malformed file, 2 a file or
+argument that cannot be used. A new meaning of the format gets a new version
+line; the version 1 rules here must never change.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import hmac
+import json
+import re
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+FORMAT_NAME = "lits-sealed-board"
+FORMAT_VERSION = 1
+VERSION_LINE = f"{FORMAT_NAME} v{FORMAT_VERSION}"
+GAME = "battle-of-lits"
+SEALED_SUFFIX = ".lits-sealed"
+SUMS_NAME = "SHA256SUMS"
+
+MAX_SEALED_BYTES = 4096
+"""The largest v1 file (26x26) is under 1 KiB; anything much bigger is not a sealed board."""
+MAX_SUMS_BYTES = 1024 * 1024
+
+MIN_SIZE = 4
+MAX_SIZE = 26
+MAX_SUPPLY = 99
+MAX_CLOCK_SECONDS = 24 * 3600
+PIECE_TYPES = ("L", "I", "T", "S")
+COLUMN_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+ID_PATTERN = r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}"
+ID_RE = re.compile(f"^{ID_PATTERN}$")
+HEX64_RE = re.compile(r"^[0-9a-f]{64}$")
+_NUM = r"(0|[1-9][0-9]{0,5})"
+_SUMS_LINE_RE = re.compile(r"^([0-9A-Fa-f]{64}) [ *](.+)$")
+
+EXIT_OK = 0
+EXIT_PROBLEMS = 1
+EXIT_UNREADABLE = 2
+
+# Each header line in its fixed order: key, exact pattern of the whole line, what a valid line looks like.
+_HEADER: tuple[tuple[str, re.Pattern[str], str], ...] = (
+    ("game", re.compile(f"^game ({GAME})$"), f"game {GAME}"),
+    ("size", re.compile(f"^size {_NUM}$"), f"size N (an even number {MIN_SIZE}..{MAX_SIZE})"),
+    ("supply", re.compile(f"^supply L={_NUM} I={_NUM} T={_NUM} S={_NUM}$"),
+     f"supply L=n I=n T=n S=n (each 0..{MAX_SUPPLY})"),
+    ("first", re.compile(r"^first (O|X)$"), "first O or first X"),
+    ("pie", re.compile(r"^pie (yes|no)$"), "pie yes or pie no"),
+    ("turn-seconds", re.compile(f"^turn-seconds {_NUM}$"), f"turn-seconds N (0..{MAX_CLOCK_SECONDS})"),
+    ("bank-seconds", re.compile(f"^bank-seconds {_NUM}$"), f"bank-seconds N (0..{MAX_CLOCK_SECONDS})"),
+    ("season", re.compile(f"^season ({ID_PATTERN})$"),
+     "season ID (1-64 of A-Z a-z 0-9 . _ -, starting with a letter or digit)"),
+    ("slot", re.compile(f"^slot ({ID_PATTERN})$"),
+     "slot ID (1-64 of A-Z a-z 0-9 . _ -, starting with a letter or digit)"),
+    ("nonce", re.compile(r"^nonce ([0-9a-f]{64})$"), "nonce followed by 64 lower-case hex digits"),
+)
+HEADER_LINES = 1 + len(_HEADER)
+"""Lines before the first grid row (the version line plus the parameters)."""
+
+
+class FieldError(ValueError):
+    """Field values that no v1 sealed file can hold."""
+
+
+@dataclass(frozen=True)
+class SealedFields:
+    """Everything a v1 sealed file says; constructing one checks every rule, so render() never emits a bad file."""
+
+    size: int
+    supply: tuple[int, int, int, int]
+    first: str
+    pie: bool
+    turn_seconds: int
+    bank_seconds: int
+    season: str
+    slot: str
+    nonce: str
+    rows: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        problems = field_problems(self)
+        if problems:
+            raise FieldError("; ".join(problems))
+
+
+def field_problems(f: SealedFields) -> list[str]:
+    """Every rule a v1 file's fields break; an empty list means the fields can be sealed."""
+    out: list[str] = []
+    if isinstance(f.size, bool) or not isinstance(f.size, int) or not MIN_SIZE <= f.size <= MAX_SIZE or f.size % 2:
+        out.append(f"size {f.size!r} is not an even number {MIN_SIZE}..{MAX_SIZE}")
+    if len(f.supply) != len(PIECE_TYPES):
+        out.append(f"supply needs {len(PIECE_TYPES)} counts (L, I, T, S), got {len(f.supply)}")
+    else:
+        for name, count in zip(PIECE_TYPES, f.supply, strict=True):
+            if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_SUPPLY:
+                out.append(f"supply of {name} must be 0..{MAX_SUPPLY}, not {count!r}")
+    if f.first not in ("O", "X"):
+        out.append(f"first player must be O or X, not {f.first!r}")
+    if not isinstance(f.pie, bool):
+        out.append(f"pie must be yes or no, not {f.pie!r}")
+    for name, seconds in (("turn time", f.turn_seconds), ("bank", f.bank_seconds)):
+        if isinstance(seconds, bool) or not isinstance(seconds, int) or not 0 <= seconds <= MAX_CLOCK_SECONDS:
+            out.append(f"{name} must be 0..{MAX_CLOCK_SECONDS} seconds, not {seconds!r}")
+    for name, value in (("season", f.season), ("slot", f.slot)):
+        if not isinstance(value, str) or not ID_RE.match(value):
+            out.append(f"{name} id {value!r} must be 1-64 of A-Z a-z 0-9 . _ - starting with a letter or digit")
+    if not isinstance(f.nonce, str) or not HEX64_RE.match(f.nonce):
+        out.append("nonce must be 64 lower-case hex digits (32 random bytes)")
+    if out:
+        return out
+    if len(f.rows) != f.size:
+        return [f"a {f.size}x{f.size} board needs {f.size} grid rows, got {len(f.rows)}"]
+    for number, row in enumerate(f.rows, start=1):
+        if len(row) != f.size or any(ch not in ".OX" for ch in row):
+            out.append(f"grid row {number} must be {f.size} characters of '.', 'O', 'X'")
+    if not out:
+        out.extend(broken_pairs(f.rows))
+    return out
+
+
+def cell_name(row: int, col: int) -> str:
+    return f"{COLUMN_LETTERS[col]}{row + 1}"
+
+
+def broken_pairs(rows: Sequence[str]) -> list[str]:
+    """Plain words for every cell pair that breaks rotational anti-symmetry (O faces X, empty faces empty)."""
+    n = len(rows)
+    mirror = {".": ".", "O": "X", "X": "O"}
+    out = []
+    for index in range(n * n // 2):
+        r, c = divmod(index, n)
+        r2, c2 = n - 1 - r, n - 1 - c
+        a, b = rows[r][c], rows[r2][c2]
+        if mirror.get(a) != b:
+            def holds(ch: str) -> str:
+                return "is empty" if ch == "." else f"holds {ch}"
+            out.append(f"{cell_name(r, c)} {holds(a)} but its partner {cell_name(r2, c2)} {holds(b)}")
+    return out
+
+
+def render(f: SealedFields) -> bytes:
+    """The canonical sealed bytes: the only thing that is ever hashed."""
+    lines = [
+        VERSION_LINE,
+        f"game {GAME}",
+        f"size {f.size}",
+        "supply " + " ".join(f"{name}={count}" for name, count in zip(PIECE_TYPES, f.supply, strict=True)),
+        f"first {f.first}",
+        f"pie {'yes' if f.pie else 'no'}",
+        f"turn-seconds {f.turn_seconds}",
+        f"bank-seconds {f.bank_seconds}",
+        f"season {f.season}",
+        f"slot {f.slot}",
+        f"nonce {f.nonce}",
+        *f.rows,
+    ]
+    return ("\n".join(lines) + "\n").encode("ascii")
+
+
+def digest_hex(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def check_code(digest: str) -> str:
+    """The first 32 hex digits in groups of four: easy to read aloud, still 128 bits."""
+    return " ".join(digest[i:i + 4] for i in range(0, 32, 4))
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a file; ``code`` is stable for programs, ``message`` is for people."""
+
+    code: str
+    message: str
+    line: int | None = None
+
+    def text(self) -> str:
+        return f"line {self.line}: {self.message}" if self.line else self.message
+
+
+class SealedFormatError(ValueError):
+    """Bytes that are not a well-formed v1 sealed board; ``problems`` says why, most important first."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        self.problems = problems
+        super().__init__("; ".join(p.text() for p in problems))
+
+
+def _encoding_problems(data: bytes) -> list[Problem]:
+    """Damage that transport and editors typically do, each with its usual cause."""
+    out: list[Problem] = []
+    if data.startswith(b"\xef\xbb\xbf"):
+        out.append(Problem("bom", "the file starts with a UTF-8 byte-order mark (BOM), which Notepad and some other "
+                                  "editors add when saving; the sealed file has none, so its digest cannot match"))
+    elif data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        out.append(Problem("utf16", "the file was saved as UTF-16 text; the sealed file is plain ASCII"))
+        return out
+    if b"\r\n" in data:
+        first = data[: data.index(b"\r\n")].count(b"\n") + 1
+        out.append(Problem("crlf", "the file has Windows line endings (CRLF); it was converted after sealing (by git "
+                                   "autocrlf, e-mail or a Windows editor). The sealed file uses LF only", first))
+    elif b"\r" in data:
+        first = data[: data.index(b"\r")].count(b"\n") + 1
+        out.append(Problem("cr", "the file contains carriage returns (old Mac line endings); the sealed file uses LF "
+                                 "only", first))
+    body = data[3:] if data.startswith(b"\xef\xbb\xbf") else data
+    for offset, byte in enumerate(body):
+        if byte > 0x7E or (byte < 0x20 and byte not in (0x0A, 0x0D)):
+            line = body[:offset].count(b"\n") + 1
+            out.append(Problem("not-ascii", f"byte 0x{byte:02x} is not printable ASCII; a sealed file is plain "
+                                            "ASCII text", line))
+            break
+    return out
+
+
+def _whitespace_problems(text: str) -> list[Problem]:
+    out: list[Problem] = []
+    lines = text.split("\n")
+    for number, line in enumerate(lines, start=1):
+        stripped = line.rstrip(" \t\r")
+        if stripped != line.rstrip("\r"):
+            out.append(Problem("trailing-space", "trailing spaces or tabs at the end of the line (an editor or a "
+                                                 "copy-paste added them); the sealed file has none", number))
+            break
+    for number, line in enumerate(lines, start=1):
+        if line.startswith((" ", "\t")):
+            out.append(Problem("leading-space", "the line starts with spaces or tabs; the sealed file has none",
+                               number))
+            break
+    if text.endswith("\n\n"):
+        out.append(Problem("blank-line", "the file ends with an extra empty line; the sealed file ends right after "
+                                         "the last grid row"))
+    return out
+
+
+def _parse_lines(lines: list[str]) -> SealedFields:
+    """Match each line against its exact pattern; the caller guarantees clean ASCII lines without the final LF."""
+    first = lines[0] if lines else ""
+    version = re.match(r"^lits-sealed-board v([0-9]+)$", first)
+    if version is None:
+        hint = ""
+        if first.startswith(("#", "version:", "grid:", "name:", "---")):
+            hint = " (this looks like an editable board file in YAML; a sealed file is made with `lits seal`)"
+        raise SealedFormatError([Problem("not-sealed", f"not a sealed LITS board: the first line must be "
+                                                       f"{VERSION_LINE!r}, found {first[:60]!r}{hint}", 1)])
+    if version.group(1) != str(FORMAT_VERSION):
+        raise SealedFormatError([Problem(
+            "unknown-version", f"format version v{version.group(1)} is unknown to this verifier, which knows only "
+                               f"v{FORMAT_VERSION}; use a newer verifier", 1)])
+    values: dict[str, tuple[str, ...]] = {}
+    for index, (key, pattern, shape) in enumerate(_HEADER):
+        number = index + 2
+        if number > len(lines):
+            raise SealedFormatError([Problem("truncated", f"the file is truncated: it ends after line {len(lines)}, "
+                                                          f"before the {key!r} line")])
+        line = lines[number - 1]
+        match = pattern.match(line)
+        if match is None:
+            found = line.split(" ", 1)[0]
+            if found != key:
+                message = f"expected the {key!r} line ({shape}), found {line[:60]!r}"
+            else:
+                message = f"malformed {key!r} line {line[:80]!r}; it must read: {shape}"
+            raise SealedFormatError([Problem("bad-line", message, number)])
+        values[key] = match.groups()
+    size = int(values["size"][0])
+    supply = tuple(int(v) for v in values["supply"])
+    turn, bank = int(values["turn-seconds"][0]), int(values["bank-seconds"][0])
+    problems: list[Problem] = []
+    if not MIN_SIZE <= size <= MAX_SIZE or size % 2:
+        problems.append(Problem("bad-value", f"size {size} is not an even number {MIN_SIZE}..{MAX_SIZE}", 3))
+    for name, count in zip(PIECE_TYPES, supply, strict=True):
+        if count > MAX_SUPPLY:
+            problems.append(Problem("bad-value", f"supply of {name} is {count}, above {MAX_SUPPLY}", 4))
+    for name, seconds, number in (("turn-seconds", turn, 7), ("bank-seconds", bank, 8)):
+        if seconds > MAX_CLOCK_SECONDS:
+            problems.append(Problem("bad-value", f"{name} {seconds} is above {MAX_CLOCK_SECONDS}", number))
+    if problems:
+        raise SealedFormatError(problems)
+    rows = lines[HEADER_LINES:]
+    for offset, row in enumerate(rows[:size]):
+        number = HEADER_LINES + offset + 1
+        if len(row) != size or any(ch not in ".OX" for ch in row):
+            bad = next((j for j, ch in enumerate(row) if ch not in ".OX"), None)
+            if bad is not None and bad < size:
+                detail = f"cell {cell_name(offset, bad)} holds {row[bad]!r}, not one of '.', 'O', 'X'"
+            else:
+                detail = f"{len(row)} cells where the {size}x{size} board needs {size}"
+            raise SealedFormatError([Problem("bad-row", f"grid row {offset + 1}: {detail}", number)])
+    if len(rows) < size:
+        raise SealedFormatError([Problem("truncated", f"the file is truncated: the {size}x{size} board needs {size} "
+                                                      f"grid rows after the header, found {len(rows)}")])
+    if len(rows) > size:
+        raise SealedFormatError([Problem("extra-lines", f"unexpected text after the last grid row: "
+                                                        f"{rows[size][:60]!r}", HEADER_LINES + size + 1)])
+    broken = broken_pairs(rows)
+    if broken:
+        shown = "; ".join(broken[:3]) + (f"; and {len(broken) - 3} more" if len(broken) > 3 else "")
+        raise SealedFormatError([Problem("antisymmetry", f"the grid was edited after sealing: {shown}. Every sealed "
+                                                         "board is rotationally anti-symmetric")])
+    return SealedFields(
+        size=size, supply=(supply[0], supply[1], supply[2], supply[3]), first=values["first"][0],
+        pie=values["pie"][0] == "yes", turn_seconds=turn, bank_seconds=bank, season=values["season"][0],
+        slot=values["slot"][0], nonce=values["nonce"][0], rows=tuple(rows),
+    )
+
+
+def parse(data: bytes) -> SealedFields:
+    """Strictly parse sealed bytes; raises SealedFormatError explaining the most likely damage first."""
+    if len(data) > MAX_SEALED_BYTES:
+        raise SealedFormatError([Problem("too-large", f"{len(data)} bytes; a sealed board is at most "
+                                                      f"{MAX_SEALED_BYTES} bytes, so this is not one")])
+    if not data:
+        raise SealedFormatError([Problem("empty", "the file is empty")])
+    problems = _encoding_problems(data)
+    if any(p.code in ("utf16", "not-ascii") for p in problems):
+        raise SealedFormatError(problems)
+    text = data.decode("ascii", errors="replace")
+    problems += _whitespace_problems(text)
+    if not text.endswith("\n"):
+        problems.append(_missing_newline_problem(text))
+    if problems:
+        raise SealedFormatError(problems)
+    fields = _parse_lines(text[:-1].split("\n"))
+    if render(fields) != data:  # cannot happen with the patterns above; kept as the final guarantee
+        raise SealedFormatError([Problem("not-canonical", "the file does not re-render to the same bytes")])
+    return fields
+
+
+def _missing_newline_problem(text: str) -> Problem:
+    """Tell a cut-off file from one whose final newline an editor dropped."""
+    try:
+        _parse_lines(text.split("\n"))
+    except SealedFormatError:
+        return Problem("truncated", "the file is truncated: it stops in the middle of a line (no final newline)")
+    return Problem("no-final-newline", "the last line has no newline after it (an editor removed it); the sealed "
+                                       "file ends with one newline")
+
+
+def repaired(data: bytes) -> bytes:
+    """Undo the usual transport damage (BOM, CRLF, trailing spaces, final newline) to tell the user what it hid."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    data = data.replace(b"\r\n", b"\n")
+    lines = [line.rstrip(b" \t") for line in data.split(b"\n")]
+    while lines and not lines[-1]:
+        lines.pop()
+    return b"\n".join(lines) + b"\n"
+
+
+def normalize_digest(text: str) -> str:
+    """Accept a digest as sha256sum, shasum, certutil (spaced) or Get-FileHash (upper case) print it."""
+    compact = "".join(text.split()).lower()
+    if re.fullmatch(r"[0-9a-f]{64}", compact):
+        return compact
+    if re.fullmatch(r"[0-9a-f]{32}", compact):
+        raise ValueError("that is a 32-digit check code, not the full digest; verification needs all 64 hex digits")
+    raise ValueError(f"{text.strip()[:80]!r} is not a SHA-256 digest (64 hex digits)")
+
+
+def digests_equal(a_hex: str, b_hex: str) -> bool:
+    """Constant-time comparison of two digests given as hex (either case)."""
+    return hmac.compare_digest(bytes.fromhex(a_hex), bytes.fromhex(b_hex))
+
+
+@dataclass
+class VerifyResult:
+    """The outcome for one file; ``ok`` only for a well-formed file with no problem that matches any expected digest."""
+
+    digest: str
+    expected: str | None
+    fields: SealedFields | None
+    problems: list[Problem] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def well_formed(self) -> bool:
+        return self.fields is not None
+
+    @property
+    def matched(self) -> bool | None:
+        """Whether the digest matches the expected one; None when nothing was expected."""
+        return None if self.expected is None else digests_equal(self.digest, self.expected)
+
+    @property
+    def ok(self) -> bool:
+        return self.well_formed and not self.problems and self.matched is not False
+
+    def as_dict(self) -> dict[str, object]:
+        f = self.fields
+        return {
+            "ok": self.ok,
+            "well_formed": self.well_formed,
+            "digest": self.digest,
+            "check_code": check_code(self.digest),
+            "expected": self.expected,
+            "matched": self.matched,
+            "problems": [{"code": p.code, "line": p.line, "message": p.message} for p in self.problems],
+            "notes": self.notes,
+            "board": None if f is None else {
+                "season": f.season, "slot": f.slot, "size": f.size,
+                "supply": dict(zip(PIECE_TYPES, f.supply, strict=True)), "first": f.first, "pie": f.pie,
+                "turn_seconds": f.turn_seconds, "bank_seconds": f.bank_seconds, "nonce": f.nonce,
+                "grid": list(f.rows),
+            },
+        }
+
+
+def verify_bytes(data: bytes, expected_digest: str | None = None) -> VerifyResult:
+    """Strict parse plus constant-time digest check; never raises for bad data."""
+    expected = None if expected_digest is None else normalize_digest(expected_digest)
+    result = VerifyResult(digest=digest_hex(data), expected=expected, fields=None)
+    try:
+        result.fields = parse(data)
+    except SealedFormatError as exc:
+        result.problems = exc.problems
+        fixed = repaired(data)
+        if fixed != data and len(data) <= MAX_SEALED_BYTES:
+            try:
+                parse(fixed)
+            except SealedFormatError:
+                pass
+            else:
+                note = "with that damage undone the file is a well-formed sealed board"
+                if expected is not None and digests_equal(digest_hex(fixed), expected):
+                    note += (" whose digest MATCHES the published one: the board is the committed one, but ask "
+                             "the host for the original file (players need the exact bytes)")
+                elif expected is not None:
+                    note += ", but even so its digest does not match the published one"
+                result.notes.append(note)
+        if expected is not None and digests_equal(result.digest, expected):
+            result.notes.append("the bytes match the published digest, but they are not a valid v1 sealed board")
+        return result
+    if result.matched is False:
+        result.problems.append(Problem(
+            "digest-mismatch", "the file is a well-formed sealed board but NOT the committed one: its SHA-256 differs "
+                               "from the published digest, so the grid, a game parameter, the season, the slot or "
+                               "the nonce was changed"))
+    return result
+
+
+def parse_sums(text: str, name: str = SUMS_NAME) -> dict[str, str]:
+    """Parse a coreutils SHA256SUMS text into {file name: lower-case digest}; errors name the line."""
+    out: dict[str, str] = {}
+    for number, line in enumerate(text.split("\n"), start=1):
+        line = line.rstrip("\r")
+        if not line.strip():
+            continue
+        match = _SUMS_LINE_RE.match(line)
+        if match is None:
+            raise ValueError(f"{name}: line {number}: not a '<64 hex digits>  <file name>' line: {line[:80]!r}")
+        digest, file_name = match.group(1).lower(), match.group(2)
+        if file_name in out and out[file_name] != digest:
+            raise ValueError(f"{name}: line {number}: {file_name!r} is listed twice with different digests")
+        out[file_name] = digest
+    return out
+
+
+def render_sums(entries: Sequence[tuple[str, str]]) -> bytes:
+    """coreutils format, text mode: digest, two spaces, file name, LF."""
+    return "".join(f"{digest}  {file_name}\n" for digest, file_name in entries).encode("ascii")
+
+
+def format_grid(rows: Sequence[str]) -> str:
+    """The grid with column letters on top and row numbers on the left, as match notation names cells."""
+    n = len(rows)
+    width = len(str(n))
+    lines = [" " * (width + 2) + " ".join(COLUMN_LETTERS[:n])]
+    for number, row in enumerate(rows, start=1):
+        lines.append(f"{number:>{width}}  " + " ".join(row))
+    return "\n".join(lines)
+
+
+def describe(result: VerifyResult, label: str) -> str:
+    """The human report for one verified file."""
+    lines: list[str] = []
+    f = result.fields
+    if result.ok:
+        status = "OK, matches the published digest" if result.matched else "well-formed (no published digest given)"
+    elif f is None:
+        status = "FAILED: not a valid sealed board"
+    elif any(p.code == "not-listed" for p in result.problems):
+        status = f"FAILED: not listed in {SUMS_NAME}"
+    else:
+        status = "FAILED: digest mismatch"
+    lines.append(f"{label}: {status}")
+    for p in result.problems:
+        lines.append(f"  problem: {p.text()}")
+    for note in result.notes:
+        lines.append(f"  note: {note}")
+    lines.append(f"  SHA-256:    {result.digest}")
+    if result.expected is not None:
+        lines.append(f"  published:  {result.expected}")
+    lines.append(f"  check code: {check_code(result.digest)}")
+    if f is not None:
+        supply = " ".join(f"{name}={count}" for name, count in zip(PIECE_TYPES, f.supply, strict=True))
+        lines.append(f"  season {f.season}, slot {f.slot}, {f.size}x{f.size}, supply {supply}, first {f.first}, "
+                     f"pie {'yes' if f.pie else 'no'}, turn {f.turn_seconds}s, bank {f.bank_seconds}s")
+        lines.append("")
+        lines.extend("  " + line for line in format_grid(f.rows).split("\n"))
+        lines.append("")
+    return "\n".join(lines)
+
+
+def read_capped(path: str, limit: int) -> bytes:
+    """Read at most ``limit`` + 1 bytes so a huge or endless file is never loaded whole; OSError propagates."""
+    with open(path, "rb") as handle:
+        return handle.read(limit + 1)
+
+
+def _basename(path: str) -> str:
+    return re.split(r"[\\/]", path)[-1]
+
+
+def expected_from_sums(sums: dict[str, str], path: str, digest: str) -> tuple[str | None, str | None]:
+    """The published digest for a file by its name, plus a hint when the name is not listed."""
+    name = _basename(path)
+    if name in sums:
+        return sums[name], None
+    for other, value in sums.items():
+        if digests_equal(value, digest):
+            return None, (f"{name} is not listed in {SUMS_NAME}, but its digest is the one listed for {other}: "
+                          f"the file was renamed; rename it back to {other}")
+    return None, f"{name} is not listed in {SUMS_NAME} (listed: {', '.join(sorted(sums)) or 'nothing'})"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="verify_sealed.py",
+        description="Check that sealed LITS board files are exactly the committed ones. Exit 0 when every file "
+                    "matches, 1 on a mismatch or malformed file, 2 when a file or argument cannot be used.",
+    )
+    parser.add_argument("files", nargs="+", metavar="FILE", help=f"sealed board files (*{SEALED_SUFFIX})")
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--sums", metavar=SUMS_NAME, help="the published SHA256SUMS file")
+    group.add_argument("--digest", metavar="HEX", help="the published SHA-256 digest (64 hex digits, any case)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object for machines")
+    args = parser.parse_args(argv)
+    reports, code = check_files(args.files, sums_path=args.sums, digest=args.digest)
+    if args.json:
+        files = [{k: v for k, v in report.items() if k != "text"} for report in reports]
+        print(json.dumps({"ok": code == EXIT_OK, "files": files}, indent=2))
+    else:
+        for report in reports:
+            print(report["text"], file=sys.stdout if report.get("readable", True) else sys.stderr)
+    return code
+
+
+def check_files(paths: Sequence[str], sums_path: str | None = None,
+                digest: str | None = None) -> tuple[list[dict[str, object]], int]:
+    """Verify files against a SHA256SUMS file or one digest; returns one report per file and the exit code.
+
+    A bad SHA256SUMS or digest argument is reported as a single report with exit code 2.
+    """
+    sums: dict[str, str] | None = None
+    try:
+        if digest is not None:
+            digest = normalize_digest(digest)
+        if sums_path is not None:
+            raw = read_capped(sums_path, MAX_SUMS_BYTES)
+            if len(raw) > MAX_SUMS_BYTES:
+                raise ValueError(f"{sums_path}: larger than {MAX_SUMS_BYTES // 1024} KiB; not a SHA256SUMS file")
+            try:
+                text = raw.decode("ascii")
+            except UnicodeDecodeError:
+                raise ValueError(f"{sums_path}: not ASCII text; not a SHA256SUMS file") from None
+            sums = parse_sums(text, sums_path)
+    except OSError as exc:
+        return [_error_report(sums_path or "", f"{sums_path}: cannot be read ({exc.strerror or exc})")], EXIT_UNREADABLE
+    except ValueError as exc:
+        return [_error_report(sums_path or "--digest", str(exc))], EXIT_UNREADABLE
+    reports: list[dict[str, object]] = []
+    code = EXIT_OK
+    for path in paths:
+        try:
+            data = read_capped(path, MAX_SEALED_BYTES)
+        except IsADirectoryError:
+            reports.append(_error_report(path, f"{path}: is a folder, not a sealed board file"))
+            code = max(code, EXIT_UNREADABLE)
+            continue
+        except OSError as exc:
+            reports.append(_error_report(path, f"{path}: cannot be read ({exc.strerror or exc})"))
+            code = max(code, EXIT_UNREADABLE)
+            continue
+        expected = digest
+        hint = None
+        if sums is not None:
+            expected, hint = expected_from_sums(sums, path, digest_hex(data))
+        result = verify_bytes(data, expected)
+        if hint is not None:
+            result.problems.append(Problem("not-listed", hint))
+        reports.append({"file": path, **result.as_dict(), "text": describe(result, path)})
+        if not result.ok:
+            code = max(code, EXIT_PROBLEMS)
+    return reports, code
+
+
+def _error_report(path: str, message: str) -> dict[str, object]:
+    return {"file": path, "ok": False, "readable": False, "problems": [{"code": "unreadable", "line": None,
+                                                                        "message": message}], "text": message}
+
+
+if __name__ == "__main__":
+    sys.exit(main())
