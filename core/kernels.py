@@ -1,0 +1,404 @@
+"""Compiled game kernels (numba) over the placement tables of ``core.pieces``.
+
+The Python :class:`core.rules.GameState` applies placements through :func:`k_apply`
+too, so the compiled playouts and the interactive game follow one implementation
+of the incremental rules.  Compile results are cached on disk (``cache=True``).
+
+Low-level API (for agents written in numba, e.g. ``core/agents.py``)
+-------------------------------------------------------------------
+``kt = kernel_tables(board)`` returns a :class:`KTables` named tuple (pass it to
+every ``k_*`` function; it is hashable by numba as a tuple of arrays and ints).
+Placement ``i`` is the ``i``-th row of ``core.pieces.placement_table(size)``.
+
+A game state is ONE flat ``uint64`` array of length ``kt.state_len``:
+
+=====================  ===========================================================
+``s[H_NPLACED]``       placements made so far
+``s[H_TO_MOVE]``       symbol to move: 0 = O, 1 = X
+``s[H_LAST]``          symbol that made the last placement: 0 = O, 1 = X, 2 = none
+``s[H_SUPPLY + t]``    pieces of type t (L, I, T, S order) still in the supply
+``s[kt.off_cov:...]``  ``kt.ncw`` words: covered cells (bit = cell index)
+``s[kt.off_tch:...]``  ``kt.npw`` words: placements sharing an edge with a placed
+                       piece (before the first placement: every placement)
+``s[kt.off_blk:...]``  ``kt.npw`` words: placements ruled out for good (overlap,
+                       same type sharing an edge, 2x2, type out of supply); only grows
+=====================  ===========================================================
+
+legal = touching & ~blocked.  Copy a state with ``dst[:] = src`` (or ``k_copy_state``).
+
+Functions (all ``@njit``; ``kt`` first):
+
+* ``k_new_state(kt) -> uint64[state_len]``: the start position.
+* ``k_copy_state(src, dst)``: copy without allocating.
+* ``k_legal_count(kt, s) -> int``; ``k_legal_list(kt, s, out) -> int``: writes legal
+  placement indices ascending into ``out`` (int32/int64, length >= kt.nplace), returns how many.
+* ``k_is_legal(kt, s, p) -> bool``.
+* ``k_apply(kt, s, p)``: place placement ``p`` (must be legal; not re-checked).
+* ``k_score(kt, s) -> (o, x)``: uncovered O and X symbols.
+* ``k_winner(kt, s) -> int``: 0 = O, 1 = X for a finished game (higher score wins,
+  a tie goes to the last placer, i.e. the side NOT to move).
+* ``k_random_playout(kt, s, rng, moves) -> int``: play uniformly random legal
+  placements until none is left, writing them into ``moves`` (length >= 64 suffices
+  for supply <= 16 per type; use ``kt.nplace`` to be safe); returns how many.
+* ``rng`` is a ``uint64[1]`` xorshift64* state: ``k_seed(seed) -> uint64[1]``,
+  ``k_rand(rng) -> uint64``, ``k_rand_below(rng, n) -> int`` (uniform in 0..n-1).
+
+Python wrappers: :func:`random_playouts` and :func:`playout_from`.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from core.board import PIECE_TYPES, Board, Symbol
+from core.pieces import placement_table
+
+if TYPE_CHECKING:
+    from core.rules import GameState
+
+H_NPLACED = 0
+H_TO_MOVE = 1
+H_LAST = 2
+H_SUPPLY = 3
+HEADER = 8
+NO_SYMBOL = 2
+
+U64 = npt.NDArray[np.uint64]
+I64 = npt.NDArray[np.int64]
+
+
+class KTables(NamedTuple):
+    """Everything the kernels read: the size's placement tables plus this board's symbols and supply."""
+
+    size: int
+    nplace: int
+    """Number of placements (rows of the table)."""
+    ncw: int
+    npw: int
+    off_cov: int
+    off_tch: int
+    off_blk: int
+    state_len: int
+    ptype: npt.NDArray[np.int8]
+    cell_words: U64
+    blk_ptr: I64
+    blk_w: npt.NDArray[np.int32]
+    blk_v: U64
+    tch_ptr: I64
+    tch_w: npt.NDArray[np.int32]
+    tch_v: U64
+    win_cells: npt.NDArray[np.int16]
+    pwin: npt.NDArray[np.int16]
+    pwin_n: npt.NDArray[np.int16]
+    sub_ptr: I64
+    sub_w: npt.NDArray[np.int32]
+    sub_v: U64
+    tmask: U64
+    valid: U64
+    sym_o: U64
+    """ncw words: cells holding O."""
+    sym_x: U64
+    supply: I64
+    """Starting supply per type."""
+    first: int
+    """Symbol that places first: 0 = O, 1 = X."""
+
+
+def _cell_words(mask: int, ncw: int) -> U64:
+    return np.frombuffer(mask.to_bytes(ncw * 8, "little"), dtype=np.uint64).copy()
+
+
+@functools.lru_cache(maxsize=64)
+def _kernel_tables_cached(size: int, rows: tuple[str, ...], supply: tuple[int, ...], first: int) -> KTables:
+    tb = placement_table(size)
+    board = Board.from_rows(list(rows))
+    off_cov = HEADER
+    off_tch = off_cov + tb.ncw
+    off_blk = off_tch + tb.npw
+    return KTables(
+        size=size, nplace=tb.count, ncw=tb.ncw, npw=tb.npw, off_cov=off_cov, off_tch=off_tch, off_blk=off_blk,
+        state_len=off_blk + tb.npw, ptype=tb.ptype, cell_words=tb.cell_words,
+        blk_ptr=tb.blk_ptr, blk_w=tb.blk_w, blk_v=tb.blk_v, tch_ptr=tb.tch_ptr, tch_w=tb.tch_w, tch_v=tb.tch_v,
+        win_cells=tb.win_cells, pwin=tb.pwin, pwin_n=tb.pwin_n, sub_ptr=tb.sub_ptr, sub_w=tb.sub_w, sub_v=tb.sub_v,
+        tmask=tb.tmask, valid=tb.valid,
+        sym_o=_cell_words(board.symbol_mask(Symbol.O), tb.ncw), sym_x=_cell_words(board.symbol_mask(Symbol.X), tb.ncw),
+        supply=np.array(supply, dtype=np.int64), first=first,
+    )
+
+
+def kernel_tables(board: Board) -> KTables:
+    """Kernel tables for a board (cached by its grid, supply and first player)."""
+    first = 0 if board.params.first is Symbol.O else 1
+    return _kernel_tables_cached(board.size, tuple(board.rows()), tuple(board.params.supply), first)
+
+
+# ---------------------------------------------------------------------------------- primitives
+
+
+@njit(cache=True, inline="always")
+def popcount64(x: Any) -> Any:
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return (x * np.uint64(0x0101010101010101)) >> np.uint64(56)
+
+
+@njit(cache=True)
+def k_seed(seed: int) -> U64:
+    """A fresh RNG state from any integer seed (splitmix64 so nearby seeds diverge)."""
+    z = np.uint64(seed & 0xFFFFFFFFFFFFFFFF) + np.uint64(0x9E3779B97F4A7C15)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    z = z ^ (z >> np.uint64(31))
+    if z == 0:
+        z = np.uint64(0x2545F4914F6CDD1D)
+    rng = np.empty(1, dtype=np.uint64)
+    rng[0] = z
+    return rng
+
+
+@njit(cache=True, inline="always")
+def k_rand(rng: U64) -> Any:
+    x = rng[0]
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    rng[0] = x
+    return x * np.uint64(0x2545F4914F6CDD1D)
+
+
+@njit(cache=True, inline="always")
+def k_rand_below(rng: U64, n: int) -> int:
+    """Uniform in 0..n-1 (n < 2**32) by multiply-shift of the top 32 bits."""
+    r = k_rand(rng) >> np.uint64(32)
+    return int((r * np.uint64(n)) >> np.uint64(32))
+
+
+# ---------------------------------------------------------------------------------- state
+
+
+@njit(cache=True)
+def k_new_state(kt: KTables) -> U64:
+    s = np.zeros(kt.state_len, dtype=np.uint64)
+    s[H_NPLACED] = 0
+    s[H_TO_MOVE] = kt.first
+    s[H_LAST] = NO_SYMBOL
+    for t in range(4):
+        s[H_SUPPLY + t] = kt.supply[t]
+    for w in range(kt.npw):
+        s[kt.off_tch + w] = kt.valid[w]
+    for t in range(4):
+        if kt.supply[t] == 0:
+            for w in range(kt.npw):
+                s[kt.off_blk + w] |= kt.tmask[t, w]
+    return s
+
+
+@njit(cache=True, inline="always")
+def k_copy_state(src: U64, dst: U64) -> None:
+    for i in range(src.shape[0]):
+        dst[i] = src[i]
+
+
+@njit(cache=True, inline="always")
+def k_is_legal(kt: KTables, s: U64, p: int) -> bool:
+    w = p >> 6
+    bit = np.uint64(1) << np.uint64(p & 63)
+    return bool((s[kt.off_tch + w] & ~s[kt.off_blk + w] & bit) != 0)
+
+
+@njit(cache=True)
+def k_legal_count(kt: KTables, s: U64) -> int:
+    total = 0
+    for w in range(kt.npw):
+        total += popcount64(s[kt.off_tch + w] & ~s[kt.off_blk + w])
+    return int(total)
+
+
+@njit(cache=True)
+def k_legal_list(kt: KTables, s: U64, out: Any) -> int:
+    k = 0
+    for w in range(kt.npw):
+        x = s[kt.off_tch + w] & ~s[kt.off_blk + w]
+        while x != 0:
+            low = x & (~x + np.uint64(1))
+            out[k] = w * 64 + int(popcount64(low - np.uint64(1)))
+            k += 1
+            x ^= low
+    return k
+
+
+@njit(cache=True)
+def k_apply(kt: KTables, s: U64, p: int) -> None:
+    off_cov = kt.off_cov
+    off_tch = kt.off_tch
+    off_blk = kt.off_blk
+    for w in range(kt.ncw):
+        s[off_cov + w] |= kt.cell_words[p, w]
+    for k in range(kt.blk_ptr[p], kt.blk_ptr[p + 1]):
+        s[off_blk + kt.blk_w[k]] |= kt.blk_v[k]
+    if s[H_NPLACED] == 0:
+        for w in range(kt.npw):
+            s[off_tch + w] = 0
+    for k in range(kt.tch_ptr[p], kt.tch_ptr[p + 1]):
+        s[off_tch + kt.tch_w[k]] |= kt.tch_v[k]
+    # 2x2 rule: in each window this piece touches, block placements covering all cells still open.
+    for j in range(kt.pwin_n[p]):
+        win = kt.pwin[p, j]
+        m = 0
+        for q in range(4):
+            c = kt.win_cells[win, q]
+            if (s[off_cov + (c >> 6)] >> np.uint64(c & 63)) & np.uint64(1) == 0:
+                m |= 1 << q
+        if m != 0:
+            e = win * 16 + m
+            for k in range(kt.sub_ptr[e], kt.sub_ptr[e + 1]):
+                s[off_blk + kt.sub_w[k]] |= kt.sub_v[k]
+    t = kt.ptype[p]
+    s[H_SUPPLY + t] -= 1
+    if s[H_SUPPLY + t] == 0:
+        for w in range(kt.npw):
+            s[off_blk + w] |= kt.tmask[t, w]
+    s[H_NPLACED] += 1
+    s[H_LAST] = s[H_TO_MOVE]
+    s[H_TO_MOVE] = np.uint64(1) - s[H_TO_MOVE]
+
+
+@njit(cache=True)
+def k_score(kt: KTables, s: U64) -> tuple[int, int]:
+    o = 0
+    x = 0
+    for w in range(kt.ncw):
+        free = ~s[kt.off_cov + w]
+        o += popcount64(kt.sym_o[w] & free)
+        x += popcount64(kt.sym_x[w] & free)
+    return int(o), int(x)
+
+
+@njit(cache=True)
+def k_winner(kt: KTables, s: U64) -> int:
+    o, x = k_score(kt, s)
+    if o > x:
+        return 0
+    if x > o:
+        return 1
+    return int(np.uint64(1) - s[H_TO_MOVE])
+
+
+@njit(cache=True)
+def k_random_playout(kt: KTables, s: U64, rng: U64, moves: Any) -> int:
+    n = 0
+    off_tch = kt.off_tch
+    off_blk = kt.off_blk
+    npw = kt.npw
+    while True:
+        total = 0
+        for w in range(npw):
+            total += popcount64(s[off_tch + w] & ~s[off_blk + w])
+        if total == 0:
+            return n
+        r = k_rand_below(rng, int(total))
+        p = -1
+        for w in range(npw):
+            x = s[off_tch + w] & ~s[off_blk + w]
+            c = int(popcount64(x))
+            if r < c:
+                for _ in range(r):
+                    x &= x - np.uint64(1)
+                low = x & (~x + np.uint64(1))
+                p = w * 64 + int(popcount64(low - np.uint64(1)))
+                break
+            r -= c
+        k_apply(kt, s, p)
+        moves[n] = p
+        n += 1
+
+
+@njit(cache=True)
+def _many_playouts(kt: KTables, start: U64, n_games: int, seed: int, out: I64) -> None:
+    """out[g] = (length, score_o, score_x, winner, last_mover) for game g."""
+    s = np.empty_like(start)
+    moves = np.empty(kt.nplace, dtype=np.int32)
+    for g in range(n_games):
+        k_copy_state(start, s)
+        rng = k_seed(seed * 1000003 + g)
+        length = k_random_playout(kt, s, rng, moves)
+        o, x = k_score(kt, s)
+        out[g, 0] = length
+        out[g, 1] = o
+        out[g, 2] = x
+        out[g, 3] = k_winner(kt, s)
+        out[g, 4] = s[H_LAST]
+
+
+class PlayoutStats(NamedTuple):
+    """Per-game arrays; winner and last_mover are 0 = O, 1 = X (last_mover 2 = nobody placed)."""
+
+    length: I64
+    score_o: I64
+    score_x: I64
+    winner: I64
+    last_mover: I64
+
+
+def _stats(out: I64) -> PlayoutStats:
+    return PlayoutStats(out[:, 0].copy(), out[:, 1].copy(), out[:, 2].copy(), out[:, 3].copy(), out[:, 4].copy())
+
+
+def random_playouts(board: Board, n_games: int, seed: int = 0) -> PlayoutStats:
+    """Uniformly random games from the start of ``board``; deterministic for a seed."""
+    kt = kernel_tables(board)
+    out = np.zeros((max(n_games, 0), 5), dtype=np.int64)
+    _many_playouts(kt, k_new_state(kt), max(n_games, 0), seed, out)
+    return _stats(out)
+
+
+def playout_from(state: GameState, seed: int = 0) -> PlayoutStats:
+    """One uniformly random continuation of a Python game state (the state itself is untouched)."""
+    kt = kernel_tables(state.board)
+    out = np.zeros((1, 5), dtype=np.int64)
+    _many_playouts(kt, state.kernel_state().copy(), 1, seed, out)
+    return _stats(out)
+
+
+def playout_moves(board: Board, seed: int, start: U64 | None = None) -> list[int]:
+    """The placement indices of the single game ``random_playouts(board, 1, seed)`` plays (for checking)."""
+    kt = kernel_tables(board)
+    s = (k_new_state(kt) if start is None else start).copy()
+    moves = np.empty(kt.nplace, dtype=np.int32)
+    n = k_random_playout(kt, s, k_seed(seed * 1000003), moves)
+    return [int(m) for m in moves[:n]]
+
+
+__all__ = [
+    "HEADER",
+    "H_LAST",
+    "H_NPLACED",
+    "H_SUPPLY",
+    "H_TO_MOVE",
+    "NO_SYMBOL",
+    "PIECE_TYPES",
+    "KTables",
+    "PlayoutStats",
+    "k_apply",
+    "k_copy_state",
+    "k_is_legal",
+    "k_legal_count",
+    "k_legal_list",
+    "k_new_state",
+    "k_rand",
+    "k_rand_below",
+    "k_random_playout",
+    "k_score",
+    "k_seed",
+    "k_winner",
+    "kernel_tables",
+    "playout_from",
+    "playout_moves",
+    "random_playouts",
+]

@@ -1,0 +1,104 @@
+"""Game records: plain text, one action per line, so a host can write or fix one by hand.
+
+Each line is a placement in the notation of ``core.rules`` (four cell names, any
+order, spaces or commas) or the word ``swap`` for the pie-rule swap.  Blank lines
+and lines starting with ``#`` are ignored.  Parsing checks notation only; whether
+the actions obey the rules is what :func:`replay` answers, naming the first
+offending action by its ply (1-based, placements and swap counted alike).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from core.board import Board
+from core.fileio import ReadError, atomic_write_text, read_limited_text
+from core.rules import SWAP, GameState, IllegalMoveError, IllegalReason, NotationError, Placement
+
+MAX_RECORD_BYTES = 1024 * 1024
+
+Action = Placement | str
+
+
+class RecordError(ValueError):
+    """A record that cannot be read; the message names the file and line."""
+
+    def __init__(self, message: str, path: str = "<record>", line: int | None = None) -> None:
+        super().__init__(message)
+        self.path = path
+        self.line = line
+
+
+@dataclass(frozen=True)
+class ReplayError:
+    """The first action of a record that breaks a rule."""
+
+    ply: int
+    """1-based position in the record, counting placements and the swap."""
+    action: Action
+    reason: IllegalReason
+
+    def message(self, size: int) -> str:
+        shown = self.action if isinstance(self.action, str) else self.action.notation()
+        return f"action {self.ply} ({shown}): {self.reason.message}"
+
+
+def parse_record(text: str, size: int, path: str = "<record>") -> list[Action]:
+    """The actions of a record's text; RecordError naming the line for anything unreadable."""
+    actions: list[Action] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.lower() == SWAP:
+            actions.append(SWAP)
+            continue
+        try:
+            actions.append(Placement.parse(line, size))
+        except NotationError as exc:
+            raise RecordError(f"{path}: line {number}: {exc}", path, number) from None
+    return actions
+
+
+def load_record(path: str | os.PathLike[str], size: int) -> list[Action]:
+    name = os.fspath(path)
+    try:
+        text = read_limited_text(name, MAX_RECORD_BYTES, what="game record")
+    except ReadError as exc:
+        raise RecordError(str(exc), name) from None
+    return parse_record(text, size, name)
+
+
+def record_to_text(actions: Iterable[Action], size: int, header_comments: Sequence[str] = ()) -> str:
+    lines = [f"# {c}" if c else "#" for comment in header_comments for c in comment.splitlines() or [""]]
+    for action in actions:
+        if isinstance(action, str):
+            lines.append(SWAP)
+        else:
+            if action.size != size:
+                raise ValueError(f"{action.notation()} belongs to a {action.size}x{action.size} board, "
+                                 f"not {size}x{size}")
+            lines.append(action.notation())
+    return "\n".join(lines) + "\n"
+
+
+def save_record(path: str | os.PathLike[str], actions: Iterable[Action], size: int,
+                header_comments: Sequence[str] = ()) -> None:
+    atomic_write_text(path, record_to_text(actions, size, header_comments))
+
+
+def replay(board: Board, actions: Iterable[Action]) -> tuple[GameState, ReplayError | None]:
+    """Play the actions from the start; stops at the first illegal one and says which and why."""
+    state = GameState(board)
+    for ply, action in enumerate(actions, start=1):
+        try:
+            state.push_action(action)
+        except IllegalMoveError as exc:
+            return state, ReplayError(ply, action, exc.reason)
+    return state, None
+
+
+__all__ = ["MAX_RECORD_BYTES", "Action", "RecordError", "ReplayError", "load_record", "parse_record",
+           "record_to_text", "replay", "save_record"]

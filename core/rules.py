@@ -1,0 +1,489 @@
+"""The game at symbol level: placements, notation, legality with reasons, push/pop, result.
+
+Legality is decided by the compiled incremental tables (``core.kernels.k_apply``
+over ``core.pieces.placement_table``), the same code the random playouts run; this
+module adds what people need around it: notation, undo, the pie-rule swap, and
+``why_illegal``, which names the broken rule and the cells involved.
+
+The pie-rule swap only exchanges which person owns which symbol, so at symbol
+level the placements still alternate first symbol, other symbol, first symbol, ...
+and ``swapped`` merely records that the people changed sides.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from core.board import PIECE_TYPES, Board, GameParams, Symbol
+from core.geometry import CellNameError, cell_name, parse_cell
+from core.kernels import H_LAST, H_NPLACED, NO_SYMBOL, k_apply, k_new_state, kernel_tables
+from core.pieces import PlacementTable, classify, placement_table
+
+SWAP = "swap"
+"""The pie-rule swap as it appears in ``GameState.actions`` and in game records."""
+
+RULES: tuple[str, ...] = ("off-board", "occupied", "not-touching", "same-type-adjacent", "2x2", "supply",
+                          "game-over", "swap-not-allowed")
+
+_SPLIT_RE = re.compile(r"[\s,]+")
+
+
+# ---------------------------------------------------------------------------------- errors
+
+
+class NotationError(ValueError):
+    """Text that does not describe a placement (regardless of any position)."""
+
+
+class UnknownCellError(NotationError):
+    """A token that is not a cell of the board."""
+
+
+class NotFourCellsError(NotationError):
+    """Not exactly four distinct cells."""
+
+
+class NotAPieceError(NotationError):
+    """Four cells that are not an L, I, T or S tetromino (a 2x2 square, disconnected cells)."""
+
+
+@dataclass(frozen=True)
+class IllegalReason:
+    """Why an action is illegal now: the rule (one of RULES), plain words, and the cells to highlight."""
+
+    rule: str
+    message: str
+    cells: tuple[int, ...] = ()
+
+
+class IllegalMoveError(ValueError):
+    """An action that breaks a rule in the current position."""
+
+    def __init__(self, reason: IllegalReason) -> None:
+        super().__init__(reason.message)
+        self.reason = reason
+
+
+# ---------------------------------------------------------------------------------- placements
+
+
+def names(cells: Iterable[int], size: int) -> str:
+    """Cells in reading order as space-separated names."""
+    return " ".join(cell_name(c, size) for c in sorted(cells))
+
+
+@dataclass(frozen=True)
+class Placement:
+    """One tetromino placement: four cells (ascending), its type letter and its index in the size's table."""
+
+    cells: tuple[int, int, int, int]
+    ptype: str
+    index: int
+    size: int
+
+    @classmethod
+    def from_index(cls, index: int, size: int) -> Placement:
+        table = all_placements(size)
+        if not 0 <= index < len(table):
+            raise IndexError(f"placement index {index} is outside 0..{len(table) - 1} for a {size}x{size} board")
+        return table[index]
+
+    @classmethod
+    def from_cells(cls, cells: Iterable[int], size: int) -> Placement:
+        """The placement covering these four cell indices (any order); NotationError subclasses otherwise."""
+        items = list(cells)
+        for c in items:
+            if isinstance(c, bool) or not isinstance(c, int | np.integer) or not 0 <= int(c) < size * size:
+                raise UnknownCellError(f"{c!r} is not a cell index of a {size}x{size} board")
+        return _from_cell_indices([int(c) for c in items], size)
+
+    @classmethod
+    def parse(cls, text: str, size: int) -> Placement:
+        """Four cell names in any order, separated by spaces and/or commas, any case (e.g. ``a1,B1 c1 D1``)."""
+        tokens = [t for t in _SPLIT_RE.split(text.strip()) if t]
+        if not tokens:
+            raise NotFourCellsError("no cells given: a placement is four cell names such as 'A1 B1 C1 D1'")
+        cells = []
+        for token in tokens:
+            try:
+                cells.append(parse_cell(token, size))
+            except CellNameError as exc:
+                raise UnknownCellError(str(exc)) from None
+        return _from_cell_indices(cells, size)
+
+    def notation(self) -> str:
+        """Canonical form: the four cell names in reading order, e.g. ``A1 B1 C1 D1``."""
+        return names(self.cells, self.size)
+
+    def cell_names(self) -> list[str]:
+        return [cell_name(c, self.size) for c in self.cells]
+
+    @property
+    def mask(self) -> int:
+        return sum(1 << c for c in self.cells)
+
+    def __str__(self) -> str:
+        return self.notation()
+
+
+def _from_cell_indices(cells: list[int], size: int) -> Placement:
+    if len(cells) != 4:
+        listed = names(cells, size) if cells else "nothing"
+        raise NotFourCellsError(f"{listed}: {len(cells)} cell{'s' if len(cells) != 1 else ''} given; "
+                                "a placement covers exactly four")
+    seen: set[int] = set()
+    for c in cells:
+        if c in seen:
+            raise NotFourCellsError(f"{cell_name(c, size)} is named twice; a placement covers four different cells")
+        seen.add(c)
+    table = placement_table(size)
+    index = table.index_of(cells)
+    if index is None:
+        listed = names(cells, size)
+        rcs = [divmod(c, size) for c in cells]
+        rows = {r for r, _ in rcs}
+        cols = {c for _, c in rcs}
+        if len(rows) == 2 and len(cols) == 2 and max(rows) - min(rows) == 1 and max(cols) - min(cols) == 1:
+            raise NotAPieceError(f"{listed} form a 2x2 square, which is not a LITS piece")
+        if classify(cells, size) is None:
+            raise NotAPieceError(f"{listed} are not connected edge to edge as one L, I, T or S piece")
+        raise NotAPieceError(f"{listed} is not a LITS piece")  # pragma: no cover - table holds every tetromino
+    return all_placements(size)[index]
+
+
+@functools.cache
+def all_placements(size: int) -> tuple[Placement, ...]:
+    """Placement objects for every table index (shared, immutable)."""
+    table = placement_table(size)
+    out = []
+    for i in range(table.count):
+        a, b, c, d = (int(x) for x in table.cells[i])
+        out.append(Placement((a, b, c, d), table.ptype_letter(i), i, size))
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------------------- result
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """A finished game: ``reason`` is "score" (higher score won) or "tie-rule" (equal, last placer won)."""
+
+    winner: Symbol
+    reason: str
+    score: dict[Symbol, int]
+    last_mover: Symbol | None
+    placements: int
+
+    def explain(self) -> str:
+        o, x = self.score[Symbol.O], self.score[Symbol.X]
+        head = f"Game over after {self.placements} placement{'s' if self.placements != 1 else ''}: O {o}, X {x}."
+        if self.reason == "score":
+            return f"{head} {self.winner.value} wins with more uncovered symbols."
+        if self.last_mover is None:
+            return f"{head} Tie and nobody could place a piece; {self.winner.value} wins because the other side " \
+                   "could not move."
+        return f"{head} Tie; {self.winner.value} wins by the tie rule as the side that made the last placement."
+
+
+# ---------------------------------------------------------------------------------- legal view
+
+
+class LegalPlacements:
+    """Live view of the legal placements of a state: ``in``, ``len``, ``count()``, iteration, truth."""
+
+    def __init__(self, state: GameState) -> None:
+        self._state = state
+
+    def words(self) -> npt.NDArray[np.uint64]:
+        return self._state._legal_words()
+
+    def indices(self) -> npt.NDArray[np.intp]:
+        """Legal placement indices, ascending (type, then cells)."""
+        bits = np.unpackbits(self.words().view(np.uint8), bitorder="little")
+        return np.flatnonzero(bits)
+
+    def count(self) -> int:
+        return int(np.bitwise_count(self.words()).sum())
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __bool__(self) -> bool:
+        return bool(self.words().any())
+
+    def __contains__(self, item: object) -> bool:
+        if not isinstance(item, Placement) or item.size != self._state.size:
+            return False
+        words = self.words()
+        return bool((int(words[item.index >> 6]) >> (item.index & 63)) & 1)
+
+    def __iter__(self) -> Iterator[Placement]:
+        table = all_placements(self._state.size)
+        for i in self.indices():
+            yield table[int(i)]
+
+    def __repr__(self) -> str:
+        return f"<LegalPlacements {self.count()}>"
+
+
+# ---------------------------------------------------------------------------------- game state
+
+
+class GameState:
+    """A game in progress on a board: push/pop placements and the swap, ask what is legal and why not."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.size = board.size
+        self.params: GameParams = board.params
+        self.table: PlacementTable = placement_table(board.size)
+        self._kt = kernel_tables(board)
+        self._s = k_new_state(self._kt)
+        self._stack: list[npt.NDArray[np.uint64]] = []
+        self.actions: list[Placement | str] = []
+        self.placements: list[Placement] = []
+        self.swapped = False
+        self.covered = 0
+        self._owner: list[int] = [-1] * (board.size * board.size)
+        self._o_mask = board.symbol_mask(Symbol.O)
+        self._x_mask = board.symbol_mask(Symbol.X)
+
+    # -- copying ----------------------------------------------------------------------
+    def copy(self) -> GameState:
+        new = GameState.__new__(GameState)
+        new.board = self.board
+        new.size = self.size
+        new.params = self.params
+        new.table = self.table
+        new._kt = self._kt
+        new._s = self._s.copy()
+        new._stack = [s.copy() for s in self._stack]
+        new.actions = list(self.actions)
+        new.placements = list(self.placements)
+        new.swapped = self.swapped
+        new.covered = self.covered
+        new._owner = list(self._owner)
+        new._o_mask = self._o_mask
+        new._x_mask = self._x_mask
+        return new
+
+    def kernel_state(self) -> npt.NDArray[np.uint64]:
+        """A copy of the compact kernel state (see ``core.kernels``) for compiled agents."""
+        return self._s.copy()
+
+    # -- whose turn -------------------------------------------------------------------
+    def placement_owner(self, i: int) -> Symbol:
+        """The symbol that makes (or made) placement number ``i`` (0-based)."""
+        first = self.params.first
+        return first if i % 2 == 0 else first.other
+
+    @property
+    def to_move(self) -> Symbol:
+        return self.placement_owner(len(self.placements))
+
+    @property
+    def last_mover(self) -> Symbol | None:
+        return self.placement_owner(len(self.placements) - 1) if self.placements else None
+
+    def supply_left(self, ptype: str) -> int:
+        t = PIECE_TYPES.index(ptype)
+        return self.params.supply[t] - sum(1 for p in self.placements if p.ptype == ptype)
+
+    def piece_at(self, cell: int) -> int | None:
+        """Index into ``placements`` of the piece covering ``cell``, or None."""
+        i = self._owner[cell]
+        return None if i < 0 else i
+
+    # -- legality ---------------------------------------------------------------------
+    def _legal_words(self) -> npt.NDArray[np.uint64]:
+        kt = self._kt
+        tch = self._s[kt.off_tch:kt.off_tch + kt.npw]
+        blk = self._s[kt.off_blk:kt.off_blk + kt.npw]
+        return tch & ~blk
+
+    def legal_placements(self) -> LegalPlacements:
+        return LegalPlacements(self)
+
+    def is_legal(self, p: Placement) -> bool:
+        return p in LegalPlacements(self)
+
+    def is_over(self) -> bool:
+        return not self._legal_words().any()
+
+    def can_swap(self) -> bool:
+        """The pie rule: only as the second player's first turn, i.e. right after the first placement."""
+        return self.params.pie and len(self.actions) == 1 and not self.is_over()
+
+    def why_illegal(self, p: Placement) -> IllegalReason | None:
+        """None when ``p`` is legal now, else the first broken rule with plain words and cells."""
+        if p.size != self.size:
+            return IllegalReason("off-board", f"{p.notation()} was written for a {p.size}x{p.size} board; this board "
+                                 f"is {self.size}x{self.size}", ())
+        if p in LegalPlacements(self):
+            return None
+        reason = self._specific_reason(p)
+        if self.is_over():
+            return IllegalReason("game-over", f"the game is over: no legal placement is left ({reason.message})",
+                                 reason.cells)
+        return reason
+
+    def _describe_piece(self, i: int) -> str:
+        q = self.placements[i]
+        return f"the {q.ptype} at {q.notation()}"
+
+    def _specific_reason(self, p: Placement) -> IllegalReason:
+        n = self.size
+        covered = self.covered
+        hit = [c for c in p.cells if covered >> c & 1]
+        if hit:
+            pieces = sorted({self._owner[c] for c in hit})
+            which = " and ".join(self._describe_piece(i) for i in pieces)
+            return IllegalReason("occupied", f"{p.notation()} covers {names(hit, n)}, already covered by {which}",
+                                 tuple(hit) + tuple(c for i in pieces for c in self.placements[i].cells))
+        nbrs = self.table.neighbours[p.index]
+        if self.placements and not any(covered >> c & 1 for c in nbrs):
+            return IllegalReason("not-touching", f"{p.notation()} shares no edge with any placed piece; every piece "
+                                 "after the first must touch one", p.cells)
+        for own in p.cells:
+            for other in _edge_neighbours(own, n):
+                i = self._owner[other]
+                if i >= 0 and self.placements[i].ptype == p.ptype:
+                    q = self.placements[i]
+                    return IllegalReason(
+                        "same-type-adjacent",
+                        f"{p.notation()} touches {self._describe_piece(i)} along "
+                        f"{cell_name(own, n)}-{cell_name(other, n)}; two pieces of the same type "
+                        f"({p.ptype}, mirror images included) may not share an edge",
+                        tuple(sorted(set(p.cells) | set(q.cells))))
+        after = covered | p.mask
+        for r in range(n - 1):
+            for c in range(n - 1):
+                quad = (r * n + c, r * n + c + 1, (r + 1) * n + c, (r + 1) * n + c + 1)
+                if any(q in p.cells for q in quad) and all(after >> q & 1 for q in quad):
+                    others = sorted({self._owner[q] for q in quad if self._owner[q] >= 0})
+                    with_ = " and ".join(self._describe_piece(i) for i in others)
+                    return IllegalReason("2x2", f"{p.notation()} would fill the 2x2 area {names(quad, n)} together "
+                                         f"with {with_}; no 2x2 area may be fully covered", quad)
+        left = self.supply_left(p.ptype)
+        if left <= 0:
+            total = self.params.supply_of(p.ptype)
+            return IllegalReason("supply", f"no {p.ptype} piece is left (all {total} have been placed)", p.cells)
+        raise AssertionError(f"{p.notation()} is illegal in the tables but breaks no rule here")  # pragma: no cover
+
+    # -- actions ----------------------------------------------------------------------
+    def push(self, p: Placement) -> None:
+        """Make a placement for the side to move; IllegalMoveError (with the reason) if it breaks a rule."""
+        if p.size != self.size or p not in LegalPlacements(self):
+            reason = self.why_illegal(p)
+            assert reason is not None
+            raise IllegalMoveError(reason)
+        self._stack.append(self._s.copy())
+        k_apply(self._kt, self._s, p.index)
+        i = len(self.placements)
+        self.placements.append(p)
+        self.actions.append(p)
+        self.covered |= p.mask
+        for c in p.cells:
+            self._owner[c] = i
+
+    def swap_refusal(self) -> IllegalReason | None:
+        """None when the pie-rule swap is allowed now, else why not."""
+        if not self.params.pie:
+            return IllegalReason("swap-not-allowed", "this board is played without the pie rule, so no swap")
+        if self.swapped:
+            return IllegalReason("swap-not-allowed", "the sides have already been swapped once")
+        if len(self.actions) != 1:
+            when = "before the first placement" if not self.actions else "after the second player's first turn"
+            return IllegalReason("swap-not-allowed", f"a swap is only allowed as the second player's first turn, "
+                                 f"right after the first placement, not {when}")
+        if self.is_over():
+            return IllegalReason("game-over", "the game is over: no legal placement is left")
+        return None
+
+    def push_swap(self) -> None:
+        """The pie rule: the second player takes over the first placement (and its symbol)."""
+        reason = self.swap_refusal()
+        if reason is not None:
+            raise IllegalMoveError(reason)
+        self._stack.append(self._s.copy())
+        self.actions.append(SWAP)
+        self.swapped = True
+
+    def push_action(self, action: Placement | str) -> None:
+        if isinstance(action, str):
+            if action != SWAP:
+                raise ValueError(f"unknown action {action!r}")
+            self.push_swap()
+        else:
+            self.push(action)
+
+    def pop(self) -> Placement | str:
+        """Undo the last action (a placement or ``"swap"``) and return it."""
+        if not self.actions:
+            raise IndexError("nothing to undo: no action has been made")
+        action = self.actions.pop()
+        self._s = self._stack.pop()
+        if isinstance(action, str):
+            self.swapped = False
+            return action
+        self.placements.pop()
+        self.covered &= ~action.mask
+        for c in action.cells:
+            self._owner[c] = -1
+        return action
+
+    # -- scoring ----------------------------------------------------------------------
+    def score(self) -> dict[Symbol, int]:
+        """Uncovered symbols of each side."""
+        free = ~self.covered
+        return {Symbol.O: (self._o_mask & free).bit_count(), Symbol.X: (self._x_mask & free).bit_count()}
+
+    def result(self) -> GameResult | None:
+        if not self.is_over():
+            return None
+        score = self.score()
+        o, x = score[Symbol.O], score[Symbol.X]
+        last = self.last_mover
+        if o != x:
+            return GameResult(Symbol.O if o > x else Symbol.X, "score", score, last, len(self.placements))
+        # Tie: the last placer wins; with no placement at all the side to move (who cannot) loses.
+        winner = last if last is not None else self.to_move.other
+        return GameResult(winner, "tie-rule", score, last, len(self.placements))
+
+    def check_consistency(self) -> None:
+        """Assert the Python bookkeeping matches the kernel state (used by tests)."""
+        assert int(self._s[H_NPLACED]) == len(self.placements)
+        last = int(self._s[H_LAST])
+        assert (last == NO_SYMBOL) == (self.last_mover is None)
+
+    def __repr__(self) -> str:
+        return (f"<GameState {self.size}x{self.size} placements={len(self.placements)} "
+                f"to_move={self.to_move.value} swapped={self.swapped}>")
+
+
+def _edge_neighbours(cell: int, n: int) -> list[int]:
+    r, c = divmod(cell, n)
+    out = []
+    if r > 0:
+        out.append(cell - n)
+    if c > 0:
+        out.append(cell - 1)
+    if c < n - 1:
+        out.append(cell + 1)
+    if r < n - 1:
+        out.append(cell + n)
+    return out
+
+
+__all__ = [
+    "RULES", "SWAP", "GameResult", "GameState", "IllegalMoveError", "IllegalReason", "LegalPlacements",
+    "NotAPieceError", "NotFourCellsError", "NotationError", "Placement", "UnknownCellError", "all_placements",
+    "names",
+]
