@@ -1,0 +1,248 @@
+"""Export: pictures (PNG/SVG), a plain-text grid for chat, and sealed files with their digests.
+
+The text grid is plain monospace so it survives any chat or forum; the sealed
+export delegates to ``core.seal`` so the designer and ``lits seal`` produce the
+same bytes.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QMessageBox,
+    QPlainTextEdit,
+    QPushButton,
+    QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.board import PIECE_TYPES, Board
+from core.boardfile import BoardFileError, load_board
+from core.geometry import COLUMN_LETTERS
+from designer.render import THEMES, RenderOptions, render_png, render_svg
+
+
+def text_grid(board: Board, header: bool = True) -> str:
+    """The board as monospace text: column letters on top, row numbers on the left, ``.`` for empty."""
+    n = board.size
+    width = len(str(n))
+    lines: list[str] = []
+    if header:
+        title = board.name or "LITS board"
+        p = board.params
+        supply = " ".join(f"{t}{c}" for t, c in zip(PIECE_TYPES, p.supply, strict=True))
+        lines.append(f"{title} ({n}x{n}, {p.first.value} moves first, pie {'on' if p.pie else 'off'}, "
+                     f"supply {supply})")
+    lines.append(" " * (width + 1) + " ".join(COLUMN_LETTERS[:n]))
+    for r, row in enumerate(board.rows()):
+        lines.append(f"{r + 1:>{width}} " + " ".join(row))
+    return "\n".join(lines) + "\n"
+
+
+def export_picture(board: Board, path: str, options: RenderOptions, px: int) -> None:
+    """Write PNG or SVG by the file's extension."""
+    ext = Path(path).suffix.lower()
+    if ext == ".png":
+        render_png(board, path, options, px)
+    elif ext == ".svg":
+        render_svg(board, path, options, px)
+    else:
+        raise ValueError(f"{path}: unknown picture type {ext or '(none)'!r}; use .png or .svg")
+
+
+class PictureDialog(QDialog):
+    """Size, grid, coordinates and theme for a PNG or SVG export."""
+
+    def __init__(self, options: RenderOptions, px: int = 800, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Export picture")
+        self.px = QSpinBox()
+        self.px.setRange(64, 8000)
+        self.px.setValue(px)
+        self.px.setSuffix(" px")
+        self.grid = QCheckBox("Grid lines")
+        self.grid.setChecked(options.grid)
+        self.coords = QCheckBox("Column letters and row numbers")
+        self.coords.setChecked(options.coordinates)
+        self.theme = QComboBox()
+        self.theme.addItems(list(THEMES))
+        self.theme.setCurrentText(options.theme)
+        self.title = QCheckBox("Board name as a title")
+        form = QFormLayout(self)
+        form.addRow("Size", self.px)
+        form.addRow("", self.grid)
+        form.addRow("", self.coords)
+        form.addRow("", self.title)
+        form.addRow("Theme", self.theme)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+
+    def options(self, board: Board) -> RenderOptions:
+        return RenderOptions(grid=self.grid.isChecked(), coordinates=self.coords.isChecked(),
+                             theme=self.theme.currentText(),
+                             title=(board.name or "LITS board") if self.title.isChecked() else "")
+
+
+class TextGridDialog(QDialog):
+    """Shows the text grid, with copy to clipboard and save."""
+
+    def __init__(self, board: Board, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Text grid for chat")
+        self.text = text_grid(board)
+        edit = QPlainTextEdit(self.text)
+        edit.setReadOnly(True)
+        font = edit.font()
+        font.setFamily("DejaVu Sans Mono")
+        font.setStyleHint(font.StyleHint.Monospace)
+        edit.setFont(font)
+        edit.setMinimumSize(420, 360)
+        copy = QPushButton("Copy to clipboard")
+        copy.clicked.connect(lambda: QGuiApplication.clipboard().setText(self.text))
+        close = QPushButton("Close")
+        close.clicked.connect(self.accept)
+        row = QHBoxLayout()
+        row.addWidget(copy)
+        row.addStretch(1)
+        row.addWidget(close)
+        lay = QVBoxLayout(self)
+        lay.addWidget(edit)
+        lay.addLayout(row)
+
+
+def slot_from_path(path: str | None, fallback: str) -> str:
+    """A slot id suggestion from a file name: letters, digits, ``.``, ``_`` and ``-`` only."""
+    stem = Path(path).stem if path else fallback
+    clean = "".join(ch if ch.isalnum() or ch in "._-" else "-" for ch in stem).strip("-._")
+    return clean[:64] or fallback
+
+
+class SealDialog(QDialog):
+    """Seal the current board (and optionally more board files) into a season folder with SHA256SUMS."""
+
+    def __init__(self, board: Board, path: str | None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Seal boards for a season")
+        self.entries: list[tuple[Board, str]] = [(board, path or "(current board)")]
+        self.digest_text = ""
+        self.written: list[Path] = []
+        self.sums_path: Path | None = None
+        self.season = QLineEdit("season-1")
+        self.folder = QLineEdit(str(Path(path).parent / "sealed") if path else os.path.join(os.getcwd(), "sealed"))
+        browse = QPushButton("…")
+        browse.clicked.connect(self._browse)
+        folder_row = QHBoxLayout()
+        folder_row.addWidget(self.folder, 1)
+        folder_row.addWidget(browse)
+        self.force = QCheckBox("Replace existing sealed files (only before publishing!)")
+        self.table = QTableWidget(0, 2)
+        self.table.setHorizontalHeaderLabels(["Board", "Slot id"])
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self._add_row(path or "(current board)", slot_from_path(path, "board-1"))
+        add = QPushButton("Add board files…")
+        add.clicked.connect(self._add_files)
+        self.output = QPlainTextEdit()
+        self.output.setReadOnly(True)
+        self.output.setPlaceholderText("Digests appear here after sealing.")
+        self.copy = QPushButton("Copy digests")
+        self.copy.setEnabled(False)
+        self.copy.clicked.connect(lambda: QGuiApplication.clipboard().setText(self.digest_text))
+        self.seal_button = QPushButton("Seal")
+        self.seal_button.clicked.connect(self.seal)
+        close = QPushButton("Close")
+        close.clicked.connect(self.accept)
+        form = QFormLayout()
+        form.addRow("Season id", self.season)
+        form.addRow("Folder", folder_row)
+        form.addRow("", self.force)
+        buttons = QHBoxLayout()
+        buttons.addWidget(add)
+        buttons.addStretch(1)
+        buttons.addWidget(self.seal_button)
+        buttons.addWidget(self.copy)
+        buttons.addWidget(close)
+        lay = QVBoxLayout(self)
+        lay.addLayout(form)
+        lay.addWidget(self.table)
+        lay.addLayout(buttons)
+        lay.addWidget(QLabel("Publish the digests (or the SHA256SUMS file) before the match; keep the sealed files "
+                             "secret until the reveal."))
+        lay.addWidget(self.output)
+        self.resize(640, 480)
+
+    def _add_row(self, label: str, slot: str) -> None:
+        row = self.table.rowCount()
+        self.table.insertRow(row)
+        item = QTableWidgetItem(label)
+        item.setFlags(item.flags() & ~item.flags().ItemIsEditable)
+        self.table.setItem(row, 0, item)
+        self.table.setItem(row, 1, QTableWidgetItem(slot))
+
+    def _browse(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, "Folder for the sealed files", self.folder.text())
+        if folder:
+            self.folder.setText(folder)
+
+    def _add_files(self) -> None:
+        paths, _ = QFileDialog.getOpenFileNames(self, "Boards to seal", "", "Board files (*.yaml *.yml)")
+        self.add_board_files(paths)
+
+    def add_board_files(self, paths: list[str]) -> list[str]:
+        """Add boards to seal; returns the problems of files that could not be read."""
+        problems = []
+        for p in paths:
+            try:
+                board = load_board(p)
+            except BoardFileError as exc:
+                problems.append(str(exc))
+                continue
+            self.entries.append((board, p))
+            self._add_row(p, slot_from_path(p, f"board-{len(self.entries)}"))
+        if problems:
+            QMessageBox.warning(self, "Boards not added", "\n".join(problems))
+        return problems
+
+    def seal(self) -> bool:
+        try:
+            from core.seal import SealError, seal_board, write_sealed
+        except ImportError as exc:
+            QMessageBox.information(self, "Sealing not available", f"core.seal is not installed yet: {exc}")
+            return False
+        season = self.season.text().strip()
+        sealed: list[Any] = []
+        try:
+            for row, (board, _label) in enumerate(self.entries):
+                slot_item = self.table.item(row, 1)
+                slot = slot_item.text().strip() if slot_item is not None else ""
+                sealed.append(seal_board(board, season, slot))
+            paths, sums_path, fingerprint = write_sealed(self.folder.text().strip(), sealed,
+                                                         force=self.force.isChecked())
+        except (SealError, OSError) as exc:
+            QMessageBox.warning(self, "Not sealed", str(exc))
+            return False
+        lines = [f"{s.slot}: {s.digest}  (check code {s.check_code})" for s in sealed]
+        self.digest_text = "\n".join(lines) + f"\nseason {season} fingerprint: {fingerprint}\n"
+        self.output.setPlainText(self.digest_text + "\nWritten:\n" +
+                                 "\n".join(str(p) for p in [*paths, sums_path]))
+        self.written = list(paths)
+        self.sums_path = sums_path
+        self.copy.setEnabled(True)
+        return True
