@@ -1,0 +1,540 @@
+"""The designer's main window: canvas in the middle, validation/properties/analysis docks around it.
+
+The window wires views to the Document and owns everything that needs the
+user's say-so: file dialogs, the unsaved-changes prompt, settings.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QFile, QIODevice, QSettings, QSize, Qt
+from PySide6.QtGui import (
+    QAction,
+    QActionGroup,
+    QCloseEvent,
+    QColor,
+    QIcon,
+    QKeySequence,
+    QPainter,
+    QPalette,
+    QPixmap,
+)
+from PySide6.QtSvg import QSvgRenderer
+from PySide6.QtWidgets import (
+    QApplication,
+    QDockWidget,
+    QFileDialog,
+    QInputDialog,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QMessageBox,
+    QScrollArea,
+    QWidget,
+)
+
+from core.board import Board, Symbol
+from core.boardfile import BoardFileError
+from core.geometry import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE
+from designer.analysis_panel import AnalysisPanel
+from designer.board_view import BoardView
+from designer.document import Document
+from designer.export import PictureDialog, SealDialog, TextGridDialog, export_picture
+from designer.panels import PropertiesPanel, ValidationPanel, align_top
+from designer.render import THEMES, RenderOptions
+
+APP_NAME = "LITS Board Studio"
+MAX_RECENT = 10
+ICON_STROKE = "#3b4252"
+
+
+def load_icon(name: str, dark: bool = False) -> QIcon:
+    """An icon from ``icons:NAME.svg``, recoloured for the dark theme so it stays visible."""
+    file = QFile(f"icons:{name}.svg")
+    if not file.open(QIODevice.OpenModeFlag.ReadOnly):
+        return QIcon()
+    data = bytes(file.readAll().data())
+    file.close()
+    if dark:
+        data = data.replace(ICON_STROKE.encode(), b"#d8dee9")
+    renderer = QSvgRenderer(QByteArray(data))
+    icon = QIcon()
+    for px in (16, 24, 32, 48):
+        pixmap = QPixmap(px, px)
+        pixmap.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(pixmap)
+        renderer.render(painter)
+        painter.end()
+        icon.addPixmap(pixmap)
+    return icon
+
+
+def apply_theme(app: QApplication, theme: str) -> None:
+    """Fusion style with a light or dark palette (the canvas follows through RenderOptions)."""
+    app.setStyle("Fusion")
+    if theme == "dark":
+        pal = QPalette()
+        roles = {
+            QPalette.ColorRole.Window: "#2b2d31", QPalette.ColorRole.WindowText: "#e6e6e6",
+            QPalette.ColorRole.Base: "#1e1f22", QPalette.ColorRole.AlternateBase: "#2b2d31",
+            QPalette.ColorRole.ToolTipBase: "#2b2d31", QPalette.ColorRole.ToolTipText: "#e6e6e6",
+            QPalette.ColorRole.Text: "#e6e6e6", QPalette.ColorRole.Button: "#35373c",
+            QPalette.ColorRole.ButtonText: "#e6e6e6", QPalette.ColorRole.BrightText: "#ff6b6b",
+            QPalette.ColorRole.Highlight: "#3d7bd9", QPalette.ColorRole.HighlightedText: "#ffffff",
+            QPalette.ColorRole.Link: "#7fb6ff", QPalette.ColorRole.PlaceholderText: "#8a8f98",
+        }
+        for role, color in roles.items():
+            pal.setColor(role, QColor(color))
+        for role in (QPalette.ColorRole.WindowText, QPalette.ColorRole.Text, QPalette.ColorRole.ButtonText):
+            pal.setColor(QPalette.ColorGroup.Disabled, role, QColor("#777b82"))
+        app.setPalette(pal)
+    else:
+        app.setPalette(app.style().standardPalette())
+
+
+class MainWindow(QMainWindow):
+    """One document per window."""
+
+    def __init__(self, document: Document | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.document = document or Document(Board())
+        self.settings = QSettings()
+        self.theme = str(self.settings.value("theme", "light"))
+        if self.theme not in THEMES:
+            self.theme = "light"
+        self.view = BoardView(self.document)
+        self.view.set_options(RenderOptions(theme=self.theme,
+                                            grid=_bool(self.settings.value("view/grid", True)),
+                                            coordinates=_bool(self.settings.value("view/coordinates", True))))
+        self.scroll_area = QScrollArea()
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setWidget(self.view)
+        self.scroll_area.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.setCentralWidget(self.scroll_area)
+
+        self.validation = ValidationPanel(self.document)
+        self.properties = PropertiesPanel(self.document)
+        self.analysis = AnalysisPanel(self.document)
+        self.validation_dock = self._dock("Validation", self.validation, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.properties_dock = self._dock("Properties", align_top(self.properties),
+                                          Qt.DockWidgetArea.RightDockWidgetArea)
+        self.analysis_dock = self._dock("Analysis", self.analysis, Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.tabifyDockWidget(self.validation_dock, self.properties_dock)
+        self.validation_dock.raise_()
+
+        self.hover_label = QLabel()
+        self.brush_label = QLabel()
+        self.statusBar().addWidget(self.hover_label, 1)
+        self.statusBar().addPermanentWidget(self.brush_label)
+
+        self._build_actions()
+        self._build_menus()
+        self._build_toolbar()
+
+        self.view.hovered.connect(self._on_hover)
+        self.view.cellClicked.connect(lambda _c: self.view.set_selected(()))
+        self.validation.cellSelected.connect(self._on_problem_selected)
+        self.properties.newBoardRequested.connect(self.new_board)
+        self.analysis.heatChanged.connect(self.view.set_heat)
+        self.document.fileChanged.connect(self._update_title)
+        self.document.paramsChanged.connect(self._update_title)
+        self.document.boardReplaced.connect(self._update_title)
+        self.set_brush(Symbol.O)
+        self._update_title()
+        self.setWindowIcon(load_icon("app"))
+        geometry = self.settings.value("window/geometry")
+        if isinstance(geometry, QByteArray) and not geometry.isEmpty():
+            self.restoreGeometry(geometry)
+        else:
+            self.resize(1280, 820)
+        state = self.settings.value("window/state")
+        if isinstance(state, QByteArray) and not state.isEmpty():
+            self.restoreState(state)
+
+    # -- construction ------------------------------------------------------------------
+    def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(f"dock-{title.lower()}")
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        return dock
+
+    def _action(self, text: str, slot: object, shortcut: QKeySequence | QKeySequence.StandardKey | str | None = None,
+                icon: str | None = None, tip: str = "") -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        if icon:
+            action.setIcon(load_icon(icon, self.theme == "dark"))
+            action.setData(icon)
+        if tip:
+            action.setStatusTip(tip)
+        action.triggered.connect(slot)
+        return action
+
+    def _build_actions(self) -> None:
+        key = QKeySequence.StandardKey
+        self.new_action = self._action("&New…", lambda: self.new_board(None), key.New, "new")
+        self.open_action = self._action("&Open…", lambda: self.open_file(None), key.Open, "open")
+        self.save_action = self._action("&Save", self.save, key.Save, "save")
+        self.save_as_action = self._action("Save &As…", lambda: self.save_as(None), key.SaveAs)
+        self.quit_action = self._action("&Quit", self.close, key.Quit)
+        self.export_png_action = self._action("Picture (PNG)…", lambda: self.export_picture("png"), icon="export")
+        self.export_svg_action = self._action("Picture (SVG)…", lambda: self.export_picture("svg"))
+        self.export_text_action = self._action("Text grid for chat…", self.export_text)
+        self.export_seal_action = self._action("Sealed file for a season…", self.export_sealed)
+
+        self.undo_action = self.document.undo_stack.createUndoAction(self, "&Undo")
+        self.undo_action.setShortcuts(QKeySequence.keyBindings(key.Undo))
+        self.undo_action.setIcon(load_icon("undo", self.theme == "dark"))
+        self.undo_action.setData("undo")
+        self.redo_action = self.document.undo_stack.createRedoAction(self, "&Redo")
+        redo_keys = QKeySequence.keyBindings(key.Redo)
+        for extra in ("Ctrl+Shift+Z", "Ctrl+Y"):
+            if QKeySequence(extra) not in redo_keys:
+                redo_keys.append(QKeySequence(extra))
+        self.redo_action.setShortcuts(redo_keys)
+        self.redo_action.setIcon(load_icon("redo", self.theme == "dark"))
+        self.redo_action.setData("redo")
+
+        self.brush_group = QActionGroup(self)
+        self.brush_actions: dict[Symbol, QAction] = {}
+        for symbol, text, keys, icon in ((Symbol.O, "Brush &O", ("1", "O"), "brush-o"),
+                                         (Symbol.X, "Brush &X", ("2", "X"), "brush-x"),
+                                         (Symbol.EMPTY, "&Eraser", ("0", "E"), "erase")):
+            act = self._action(text, lambda _=False, s=symbol: self.set_brush(s), None, icon)
+            act.setShortcuts([QKeySequence(k) for k in keys])
+            act.setCheckable(True)
+            self.brush_group.addAction(act)
+            self.brush_actions[symbol] = act
+        self.clear_action = self._action("C&lear board", self.document.clear, None, "clear")
+        self.random_action = self._action("&Random fill…", lambda: self.random_fill(None), "Ctrl+R", "random")
+        self.transform_actions = [
+            self._action("Rotate 90° clockwise", lambda: self.document.transform("rot90"), "Ctrl+]", "rotate"),
+            self._action("Rotate 90° anticlockwise", lambda: self.document.transform("rot270"), "Ctrl+["),
+            self._action("Mirror left-right", lambda: self.document.transform("flip_h"), None, "mirror"),
+            self._action("Mirror top-bottom", lambda: self.document.transform("flip_v")),
+            self._action("Mirror on the diagonal", lambda: self.document.transform("transpose")),
+            self._action("Swap O and X", lambda: self.document.transform("swap"), None, "swap"),
+        ]
+        self.repair_action = self._action("Repair all broken pairs", self.document.repair_all)
+
+        self.zoom_in_action = self._action("Zoom &in", lambda: self.view.set_zoom(self.view.zoom * 1.25),
+                                           key.ZoomIn, "zoom-in")
+        self.zoom_in_action.setShortcuts([QKeySequence("Ctrl++"), QKeySequence("Ctrl+=")])
+        self.zoom_out_action = self._action("Zoom &out", lambda: self.view.set_zoom(self.view.zoom / 1.25),
+                                            "Ctrl+-", "zoom-out")
+        self.zoom_reset_action = self._action("&Fit to window", lambda: self.view.set_zoom(1.0), "Ctrl+0")
+        self.grid_action = self._action("&Grid lines", self._toggle_view_options)
+        self.grid_action.setCheckable(True)
+        self.grid_action.setChecked(self.view.options.grid)
+        self.coords_action = self._action("&Coordinates", self._toggle_view_options)
+        self.coords_action.setCheckable(True)
+        self.coords_action.setChecked(self.view.options.coordinates)
+        self.theme_group = QActionGroup(self)
+        self.theme_actions: dict[str, QAction] = {}
+        for theme in THEMES:
+            act = self._action(f"{theme.capitalize()} theme", lambda _=False, t=theme: self.set_theme(t))
+            act.setCheckable(True)
+            act.setChecked(theme == self.theme)
+            self.theme_group.addAction(act)
+            self.theme_actions[theme] = act
+
+        self.analyse_action = self._action("&Analyse balance", self._start_analysis, "Ctrl+Shift+A", "analyse")
+        self.playtest_action = self._action("&Play-test", self.playtest, "Ctrl+T", "playtest",
+                                            "Play the board in a test window")
+        self.about_action = self._action("&About", self._about)
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        file_menu = bar.addMenu("&File")
+        file_menu.addActions([self.new_action, self.open_action])
+        self.recent_menu = QMenu("Open &Recent", self)
+        file_menu.addMenu(self.recent_menu)
+        file_menu.addSeparator()
+        file_menu.addActions([self.save_action, self.save_as_action])
+        export = file_menu.addMenu("&Export")
+        export.addActions([self.export_png_action, self.export_svg_action, self.export_text_action,
+                           self.export_seal_action])
+        file_menu.addSeparator()
+        file_menu.addAction(self.quit_action)
+        self._refresh_recent()
+
+        edit = bar.addMenu("&Edit")
+        edit.addActions([self.undo_action, self.redo_action])
+        edit.addSeparator()
+        edit.addActions(list(self.brush_actions.values()))
+        edit.addSeparator()
+        edit.addActions([self.clear_action, self.random_action])
+        transform = edit.addMenu("&Transform")
+        transform.addActions(self.transform_actions)
+        edit.addAction(self.repair_action)
+
+        view = bar.addMenu("&View")
+        view.addActions([self.zoom_in_action, self.zoom_out_action, self.zoom_reset_action])
+        view.addSeparator()
+        view.addActions([self.grid_action, self.coords_action])
+        view.addSeparator()
+        view.addActions(list(self.theme_actions.values()))
+        view.addSeparator()
+        for dock in (self.validation_dock, self.properties_dock, self.analysis_dock):
+            view.addAction(dock.toggleViewAction())
+
+        tools = bar.addMenu("&Tools")
+        tools.addActions([self.analyse_action, self.playtest_action])
+        bar.addMenu("&Help").addAction(self.about_action)
+
+    def _build_toolbar(self) -> None:
+        tb = self.addToolBar("Main")
+        tb.setObjectName("toolbar-main")
+        tb.setIconSize(QSize(22, 22))
+        tb.addActions([self.new_action, self.open_action, self.save_action])
+        tb.addSeparator()
+        tb.addActions([self.undo_action, self.redo_action])
+        tb.addSeparator()
+        tb.addActions(list(self.brush_actions.values()))
+        tb.addSeparator()
+        tb.addActions([self.clear_action, self.random_action, self.transform_actions[0], self.transform_actions[2]])
+        tb.addSeparator()
+        tb.addActions([self.zoom_in_action, self.zoom_out_action])
+        tb.addSeparator()
+        tb.addActions([self.analyse_action, self.playtest_action])
+
+    # -- small slots -------------------------------------------------------------------
+    def set_brush(self, symbol: Symbol) -> None:
+        self.view.set_brush(symbol)
+        self.brush_actions[symbol].setChecked(True)
+        self.brush_label.setText("Brush: " + ("eraser" if symbol is Symbol.EMPTY else symbol.value))
+
+    def _on_hover(self, cell: object) -> None:
+        self.hover_label.setText(self.view.describe(cell if isinstance(cell, int) else None))
+
+    def _on_problem_selected(self, cells: object) -> None:
+        if isinstance(cells, tuple):
+            self.view.set_selected(tuple(c for c in cells if isinstance(c, int)))
+
+    def _toggle_view_options(self) -> None:
+        opts = self.view.options
+        self.view.set_options(RenderOptions(grid=self.grid_action.isChecked(),
+                                            coordinates=self.coords_action.isChecked(), theme=opts.theme))
+        self.settings.setValue("view/grid", self.grid_action.isChecked())
+        self.settings.setValue("view/coordinates", self.coords_action.isChecked())
+
+    def set_theme(self, theme: str) -> None:
+        self.theme = theme
+        self.settings.setValue("theme", theme)
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            apply_theme(app, theme)
+        opts = self.view.options
+        self.view.set_options(RenderOptions(grid=opts.grid, coordinates=opts.coordinates, theme=theme))
+        for action in self.findChildren(QAction):
+            name = action.data()
+            if isinstance(name, str) and name:
+                action.setIcon(load_icon(name, theme == "dark"))
+        self.theme_actions[theme].setChecked(True)
+
+    def _update_title(self) -> None:
+        name = self.document.board.name or self.document.display_name
+        self.setWindowTitle(f"{name} ({self.document.display_name})[*] - {APP_NAME}")
+        self.setWindowModified(self.document.dirty)
+
+    def _about(self) -> None:
+        QMessageBox.about(self, APP_NAME, f"{APP_NAME}: design, check, analyse, seal and play-test "
+                                          "Battle of LITS boards.")
+
+    # -- files -------------------------------------------------------------------------
+    def maybe_save(self) -> bool:
+        """Ask before unsaved changes are lost; False means the user cancelled."""
+        if not self.document.dirty:
+            return True
+        answer = QMessageBox.question(
+            self, "Unsaved changes",
+            f"{self.document.display_name} has unsaved changes. Save them first?",
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Save)
+        if answer == QMessageBox.StandardButton.Save:
+            return self.save()
+        return answer == QMessageBox.StandardButton.Discard
+
+    def new_board(self, size: int | None) -> bool:
+        if not self.maybe_save():
+            return False
+        if size is None:
+            value, ok = QInputDialog.getInt(self, "New board", f"Board size (even, {MIN_SIZE}-{MAX_SIZE})",
+                                            DEFAULT_SIZE, MIN_SIZE, MAX_SIZE, 2)
+            if not ok:
+                return False
+            size = value
+        if size % 2:
+            QMessageBox.warning(self, "New board", f"{size} is odd; a board needs an even size.")
+            return False
+        self.document.new_board(size)
+        return True
+
+    def open_file(self, path: str | None) -> bool:
+        if not self.maybe_save():
+            return False
+        if path is None:
+            path, _ = QFileDialog.getOpenFileName(self, "Open board", self._last_dir(), "Board files (*.yaml *.yml)")
+            if not path:
+                return False
+        return self.load_path(path)
+
+    def load_path(self, path: str, quiet: bool = False) -> bool:
+        """Open without asking about unsaved changes; a bad file is explained, never a traceback."""
+        try:
+            self.document.open(path)
+        except BoardFileError as exc:
+            if not quiet:
+                QMessageBox.warning(self, "Cannot open board", "\n".join(f"• {d}" for d in exc.details[:20]) +
+                                    f"\n\n({exc.path})")
+            self._remove_recent(path)
+            return False
+        self._add_recent(os.path.abspath(path))
+        errors = [p for p in self.validation.problems if p.severity.value == "error"]
+        if errors:
+            self.validation_dock.raise_()
+            self.statusBar().showMessage(f"{len(errors)} broken pair(s): see the Validation panel to repair", 8000)
+        return True
+
+    def save(self) -> bool:
+        if not self.document.path:
+            return self.save_as(None)
+        return self._write(self.document.path)
+
+    def save_as(self, path: str | None) -> bool:
+        if path is None:
+            start = self.document.path or os.path.join(self._last_dir(), slug(self.document.board.name) + ".yaml")
+            path, _ = QFileDialog.getSaveFileName(self, "Save board", start, "Board files (*.yaml *.yml)")
+            if not path:
+                return False
+            if not path.lower().endswith((".yaml", ".yml")):
+                path += ".yaml"
+        return self._write(path)
+
+    def _write(self, path: str) -> bool:
+        try:
+            written = self.document.save(path)
+        except OSError as exc:
+            QMessageBox.warning(self, "Not saved", f"{path}: {exc.strerror or exc}")
+            return False
+        self._add_recent(written)
+        self.statusBar().showMessage(f"Saved {written}", 4000)
+        return True
+
+    def _last_dir(self) -> str:
+        if self.document.path:
+            return os.path.dirname(self.document.path)
+        return str(self.settings.value("files/last_dir", os.getcwd()))
+
+    def recent_files(self) -> list[str]:
+        value = self.settings.value("files/recent", [])
+        items: list[object] = [value] if isinstance(value, str) else list(value) if isinstance(value, list) else []
+        return [str(v) for v in items if v][:MAX_RECENT]
+
+    def _add_recent(self, path: str) -> None:
+        items = [p for p in self.recent_files() if p != path]
+        self.settings.setValue("files/recent", [path, *items][:MAX_RECENT])
+        self.settings.setValue("files/last_dir", os.path.dirname(path))
+        self._refresh_recent()
+
+    def _remove_recent(self, path: str) -> None:
+        full = os.path.abspath(path)
+        self.settings.setValue("files/recent", [p for p in self.recent_files() if p != full])
+        self._refresh_recent()
+
+    def _refresh_recent(self) -> None:
+        self.recent_menu.clear()
+        files = self.recent_files()
+        for i, path in enumerate(files, start=1):
+            act = self.recent_menu.addAction(f"&{i % 10} {Path(path).name}   ({Path(path).parent})")
+            act.triggered.connect(lambda _=False, p=path: self.open_file(p))
+        self.recent_menu.setEnabled(bool(files))
+
+    # -- export, analysis, play-test ----------------------------------------------------
+    def export_picture(self, kind: str, path: str | None = None, options: RenderOptions | None = None,
+                       px: int | None = None) -> bool:
+        board = self.document.snapshot()
+        if options is None or px is None:
+            dialog = PictureDialog(self.view.options, 800, self)
+            if dialog.exec() != PictureDialog.DialogCode.Accepted:
+                return False
+            options, px = dialog.options(board), dialog.px.value()
+        if path is None:
+            start = os.path.join(self._last_dir(), f"{slug(board.name)}.{kind}")
+            path, _ = QFileDialog.getSaveFileName(self, f"Export {kind.upper()}", start, f"{kind.upper()} (*.{kind})")
+            if not path:
+                return False
+            if not path.lower().endswith(f".{kind}"):
+                path += f".{kind}"
+        try:
+            export_picture(board, path, options, px)
+        except (OSError, ValueError) as exc:
+            QMessageBox.warning(self, "Export failed", f"{path}: {exc}")
+            return False
+        self.statusBar().showMessage(f"Exported {path}", 4000)
+        return True
+
+    def export_text(self) -> None:
+        TextGridDialog(self.document.snapshot(), self).exec()
+
+    def export_sealed(self) -> None:
+        SealDialog(self.document.snapshot(), self.document.path, self).exec()
+
+    def random_fill(self, pairs: int | None) -> bool:
+        half = self.document.board.cell_count // 2
+        if pairs is None:
+            default = min(half, round(self.document.board.cell_count * 0.28 / 2))
+            value, ok = QInputDialog.getInt(self, "Random fill", f"Symbol pairs (0-{half})", default, 0, half)
+            if not ok:
+                return False
+            pairs = value
+        try:
+            return self.document.random_fill(pairs)
+        except ValueError as exc:
+            QMessageBox.warning(self, "Random fill", str(exc))
+            return False
+
+    def _start_analysis(self) -> None:
+        self.analysis_dock.show()
+        self.analysis_dock.raise_()
+        self.analysis.start()
+
+    def playtest(self) -> None:
+        try:
+            from designer.playtest import PlaytestWindow
+        except ImportError as exc:
+            QMessageBox.information(self, "Play-test not available",
+                                    f"The play-test window is not installed yet ({exc}).")
+            return
+        window = PlaytestWindow(self.document.snapshot(), parent=self)
+        window.show()
+
+    # -- closing -----------------------------------------------------------------------
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if not self.maybe_save():
+            event.ignore()
+            return
+        self.analysis.shutdown()
+        self.settings.setValue("window/geometry", self.saveGeometry())
+        self.settings.setValue("window/state", self.saveState())
+        self.settings.sync()
+        event.accept()
+
+
+def slug(name: str) -> str:
+    """A file name from a board name."""
+    clean = "".join(ch.lower() if ch.isalnum() else "-" for ch in name).strip("-")
+    while "--" in clean:
+        clean = clean.replace("--", "-")
+    return clean or "board"
+
+
+def _bool(value: object) -> bool:
+    """QSettings returns 'true'/'false' strings from INI files."""
+    if isinstance(value, str):
+        return value.lower() in ("1", "true", "yes")
+    return bool(value)
