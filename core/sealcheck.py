@@ -226,7 +226,7 @@ def _encoding_problems(data: bytes) -> list[Problem]:
                                  "only", first))
     body = data[3:] if data.startswith(b"\xef\xbb\xbf") else data
     for offset, byte in enumerate(body):
-        if byte > 0x7E or (byte < 0x20 and byte not in (0x0A, 0x0D)):
+        if byte > 0x7E or (byte < 0x20 and byte not in (0x09, 0x0A, 0x0D)):
             line = body[:offset].count(b"\n") + 1
             out.append(Problem("not-ascii", f"byte 0x{byte:02x} is not printable ASCII; a sealed file is plain "
                                             "ASCII text", line))
@@ -237,7 +237,9 @@ def _encoding_problems(data: bytes) -> list[Problem]:
 def _whitespace_problems(text: str) -> list[Problem]:
     out: list[Problem] = []
     lines = text.split("\n")
-    for number, line in enumerate(lines, start=1):
+    # A cut-off last line may end in a space by chance; the truncation is the real story there.
+    complete = lines if text.endswith("\n") else lines[:-1]
+    for number, line in enumerate(complete, start=1):
         stripped = line.rstrip(" \t\r")
         if stripped != line.rstrip("\r"):
             out.append(Problem("trailing-space", "trailing spaces or tabs at the end of the line (an editor or a "
