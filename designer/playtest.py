@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 
 from core.board import PIECE_TYPES, Board, Symbol
 from core.geometry import cell_name
+from core.record import RecordError, load_record, replay, save_record
 from core.rules import SWAP, GameState, IllegalReason, Placement
 from designer.playtest_canvas import PlayCanvas
 from designer.playtest_clock import MatchClock, format_seconds
@@ -96,7 +97,7 @@ class PlaytestWindow(QMainWindow):
         self._timer.setInterval(tick_ms)
         self._timer.timeout.connect(self.tick_clocks)
         self._timer.start()
-        self._refresh()
+        self._after_position_change(new_turn=True)
 
     # ================================================================== UI ==========
     def _build_ui(self) -> None:
@@ -546,8 +547,14 @@ class PlaytestWindow(QMainWindow):
 
     # ============================================================== records =========
     def save_record(self, path: str) -> bool:
+        comments = [f"LITS play-test record, board: {self.board.name or 'untitled'} "
+                    f"({self.board.size}x{self.board.size}, first {self.board.params.first.value})"]
+        state, _problem = replay(self.board, self._moves)
+        result = state.result()
+        if result is not None:
+            comments.append(result.explain())
         try:
-            _save_record(path, self.board, self._moves[: len(self._moves)])
+            save_record(path, self._moves, self.board.size, comments)
         except (OSError, ValueError) as exc:
             self._say(f"Could not save the record to {path}: {exc}", error=True)
             return False
@@ -555,25 +562,30 @@ class PlaytestWindow(QMainWindow):
         return True
 
     def load_record(self, path: str) -> bool:
-        """Load a record and show its final position; agents are switched off and so are the clocks."""
+        """Load a record for this board and show its final position; agents and clocks are switched off."""
         try:
-            board, moves = _load_record(path)
-        except (OSError, ValueError) as exc:
+            moves = load_record(path, self.board.size)
+        except RecordError as exc:
             self._say(str(exc), error=True)
             return False
+        _state, problem = replay(self.board, moves)
+        if problem is not None:
+            self._say(f"{path}: {problem.message(self.board.size)}; the record does not fit this board.", error=True)
+            self.canvas.set_marks(problems=problem.reason.cells)
+            return False
         self._runner.cancel()
+        self._pending_agent_move = None
         for seat in (0, 1):
             self.seat_combos[seat].blockSignals(True)
             self.seat_combos[seat].setCurrentIndex(0)
             self.seat_combos[seat].blockSignals(False)
         self._agents = [None, None]
-        self.board = board
-        self.canvas.board = board
+        self.clock_box.setChecked(False)
+        self.clock.reset(self.turn_spin.value(), self.bank_spin.value())
         self._moves = list(moves)
         self._ply = 0
-        self._state = GameState(board)
-        self.clock_box.setChecked(False)
-        self.clock.reset(board.params.turn_time, board.params.bank)
+        self._state = GameState(self.board)
+        self._announced = False
         self.go_to(len(self._moves))
         self._after_position_change(new_turn=True)
         self._say(f"Loaded {len(moves)} moves from {path}; use the arrows to replay them.")
@@ -712,11 +724,3 @@ def move_texts(board: Board, moves: list[Move]) -> list[str]:
 
 def _agent_choice(spec: str, board: Board, moves: list[Move]) -> Move:
     raise NotImplementedError("agents not landed yet")
-
-
-def _save_record(path: str, board: Board, moves: list[Move]) -> None:
-    raise NotImplementedError("records not landed yet")
-
-
-def _load_record(path: str) -> tuple[Board, list[Move]]:
-    raise NotImplementedError("records not landed yet")

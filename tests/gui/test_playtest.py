@@ -1,0 +1,391 @@
+"""Play-test window: complete games through the GUI, the pie rule, the tie rule, clocks and records."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("PySide6")
+
+from PySide6.QtCore import QPoint, QSettings, Qt
+from PySide6.QtTest import QTest
+
+from core.board import Board, GameParams, Symbol
+from core.geometry import parse_cell
+from core.rules import GameState, Placement
+from designer.playtest import PlaytestWindow
+
+
+class FakeTime:
+    """A time source the test advances by hand, so clock tests never wait."""
+
+    def __init__(self) -> None:
+        self.t = 500.0
+
+    def __call__(self) -> float:
+        return self.t
+
+    def advance(self, seconds: float) -> None:
+        self.t += seconds
+
+
+@pytest.fixture(autouse=True)
+def isolated_settings(tmp_path: Path) -> None:
+    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "settings"))
+
+
+@pytest.fixture
+def fake_time() -> FakeTime:
+    return FakeTime()
+
+
+@pytest.fixture
+def open_window(qtbot, fake_time):  # type: ignore[no-untyped-def]
+    def make(board: Board) -> PlaytestWindow:
+        window = PlaytestWindow(board, time_source=fake_time, tick_ms=60_000)
+        qtbot.addWidget(window)
+        window.resize(1100, 760)
+        window.show()
+        qtbot.waitExposed(window)
+        return window
+
+    return make
+
+
+def small_board(seed: int = 3, size: int = 6, pairs: int = 7, **params: object) -> Board:
+    return Board.random(size=size, pairs=pairs, seed=seed, params=GameParams(**params))  # type: ignore[arg-type]
+
+
+def cell_point(window: PlaytestWindow, cell: int) -> QPoint:
+    return window.canvas.cell_centre(cell).toPoint()
+
+
+def place_by_mouse(window: PlaytestWindow, placement: Placement) -> None:
+    """Hover one of the piece's cells, cycle the preview with R until it shows the piece, click."""
+    canvas = window.canvas
+    QTest.mouseMove(canvas, QPoint(1, 1))
+    QTest.mouseMove(canvas, cell_point(window, placement.cells[0]))
+    for _ in range(canvas.choice_count):
+        if canvas.preview == placement.cells:
+            break
+        QTest.keyClick(canvas, Qt.Key.Key_R)
+    assert canvas.preview == placement.cells, "the piece never showed up among the previews at its cell"
+    QTest.mouseClick(canvas, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                     cell_point(window, placement.cells[0]))
+
+
+def type_move(window: PlaytestWindow, text: str) -> None:
+    edit = window.notation_edit
+    edit.clear()
+    QTest.keyClicks(edit, text)
+    QTest.keyClick(edit, Qt.Key.Key_Return)
+
+
+def expected_result_lines(window: PlaytestWindow) -> GameState:
+    """An independent replay of the window's moves with the rules engine."""
+    state = GameState(window.board)
+    for move in window.moves:
+        state.push_action(move)
+    return state
+
+
+def test_hot_seat_game_entered_by_mouse(open_window) -> None:  # type: ignore[no-untyped-def]
+    board = small_board(seed=11)
+    window = open_window(board)
+    rng = random.Random(5)
+    played: list[Placement] = []
+    while not window.is_over:
+        legal = list(window.state.legal_placements())
+        choice = rng.choice(legal)
+        before = window.ply
+        place_by_mouse(window, choice)
+        assert window.ply == before + 1, window.message_label.text()
+        played.append(choice)
+    assert window.moves == played
+    state = expected_result_lines(window)
+    result = state.result()
+    assert result is not None and state.is_over()
+    text = window.result_text()
+    assert window.result_box.isVisible()
+    assert f"O {result.score[Symbol.O]}, X {result.score[Symbol.X]}" in text
+    assert f"{result.winner.value} wins" in text
+    assert window.move_list.count() == len(played)
+    first = board.params.first
+    assert window.move_list.item(0).text().startswith(f"1. {first.value} {played[0].notation()}")
+    if len(played) > 1:
+        assert window.move_list.item(1).text().startswith(f"2. {first.other.value} ")
+    assert window.canvas.preview == ()  # game over: nothing to place
+
+
+def test_hot_seat_game_entered_by_notation(open_window) -> None:  # type: ignore[no-untyped-def]
+    board = small_board(seed=4, first=Symbol.X)
+    window = open_window(board)
+    rng = random.Random(9)
+    played = []
+    while not window.is_over:
+        choice = rng.choice(list(window.state.legal_placements()))
+        names = choice.cell_names()
+        rng.shuffle(names)  # any order, any case, commas or spaces
+        type_move(window, ", ".join(n.lower() for n in names))
+        played.append(choice)
+        assert window.notation_edit.text() == ""
+    assert window.moves == played
+    assert window.move_list.item(0).text().startswith("1. X ")  # the board's first-moving symbol starts
+    result = expected_result_lines(window).result()
+    assert result is not None
+    assert f"{result.winner.value} wins" in window.result_text()
+
+
+def test_illegal_attempt_names_the_rule_and_highlights_cells(open_window) -> None:  # type: ignore[no-untyped-def]
+    window = open_window(Board(size=8))
+    type_move(window, "A1 B1 C1 A2")  # L
+    assert window.ply == 1
+    # Same type sharing an edge (mirror image J counts as L).
+    type_move(window, "A3 A4 B4 C4")
+    assert window.ply == 1
+    assert window.last_illegal is not None and window.last_illegal.rule == "same-type-adjacent"
+    assert "same type" in window.message_label.text()
+    highlighted = set(window.canvas.problems)
+    assert {parse_cell(c, 8) for c in ("A3", "A2")} <= highlighted
+    # Not touching any piece.
+    type_move(window, "E5 F5 G5 H5")
+    assert window.last_illegal.rule == "not-touching"
+    assert "shares no edge" in window.message_label.text()
+    assert set(window.canvas.problems) == {parse_cell(c, 8) for c in ("E5", "F5", "G5", "H5")}
+    # Overlap.
+    type_move(window, "C1 D1 E1 F1")
+    assert window.last_illegal.rule == "occupied"
+    assert "C1" in window.message_label.text()
+    # Not a piece at all: the notation error is reported in words, no highlight of a rule.
+    type_move(window, "D1 E1 D2 E2")
+    assert "2x2 square" in window.message_label.text()
+    type_move(window, "Z9 A1 A2 A3")
+    assert "Z9" in window.message_label.text()
+    assert window.ply == 1
+    # A legal move afterwards clears the message and the marks.
+    type_move(window, "D1 E1 F1 G1")
+    assert window.ply == 2 and window.message_label.text() == "" and window.canvas.problems == ()
+
+
+def test_two_by_two_completed_by_three_pieces_is_refused(open_window) -> None:  # type: ignore[no-untyped-def]
+    window = open_window(Board(size=10))
+    # The case peers got wrong: I and L each cover one cell of a 2x2, the S would cover the other two.
+    for text in ("H2 H3 H4 H5", "G6 H6 G7 G8"):
+        type_move(window, text)
+    assert window.ply == 2
+    type_move(window, "I5 I6 J6 J7")
+    assert window.ply == 2
+    assert window.last_illegal is not None and window.last_illegal.rule == "2x2"
+    assert set(window.canvas.problems) == {parse_cell(c, 10) for c in ("H5", "I5", "H6", "I6")}
+
+
+def test_pie_swap_offered_once_to_the_second_player(open_window) -> None:  # type: ignore[no-untyped-def]
+    window = open_window(small_board(seed=2))
+    assert not window.swap_button.isEnabled()  # not before the first placement
+    type_move(window, "swap")
+    assert window.ply == 0 and window.last_illegal is not None and window.last_illegal.rule == "swap-not-allowed"
+    first = next(iter(window.state.legal_placements()))
+    window.play(first)
+    assert window.swap_button.isEnabled()
+    assert window.mover() is not None and window.mover().name == "Player 2"
+    QTest.mouseClick(window.swap_button, Qt.MouseButton.LeftButton)
+    assert window.swapped
+    # Player 2 now owns O (the first placement), Player 1 owns X and places next: symbol order unchanged.
+    assert window.seat_info(1).symbol is Symbol.O and window.seat_info(0).symbol is Symbol.X
+    mover = window.mover()
+    assert mover is not None and mover.name == "Player 1" and mover.symbol is Symbol.X
+    assert window.state.to_move is Symbol.X
+    assert not window.swap_button.isEnabled()
+    assert "swap" in window.move_list.item(1).text()
+    second = next(iter(window.state.legal_placements()))
+    window.play(second)
+    assert window.move_list.item(2).text().startswith("2. X ")
+    type_move(window, "swap")
+    assert window.last_illegal is not None and window.last_illegal.rule == "swap-not-allowed"
+    assert window.ply == 3
+
+
+def test_no_swap_on_a_board_without_the_pie_rule(open_window) -> None:  # type: ignore[no-untyped-def]
+    window = open_window(small_board(seed=2, pie=False))
+    window.play(next(iter(window.state.legal_placements())))
+    assert not window.swap_button.isEnabled()
+    type_move(window, "swap")
+    assert "without the pie rule" in window.message_label.text()
+
+
+@pytest.mark.parametrize("swap", [False, True])
+def test_game_on_a_board_without_symbols_ends_on_the_tie_rule(open_window, swap: bool) -> None:  # type: ignore[no-untyped-def]
+    window = open_window(Board(size=6))
+    rng = random.Random(1)
+    with_game_over: list[str] = []
+    window.game_over.connect(with_game_over.append)
+    window.play(rng.choice(list(window.state.legal_placements())))
+    if swap:
+        assert window.swap()
+    while not window.is_over:
+        window.play(rng.choice(list(window.state.legal_placements())))
+    placements = [m for m in window.moves if isinstance(m, Placement)]
+    last_symbol = Symbol.O if len(placements) % 2 == 1 else Symbol.X
+    last_seat = window.seat_of(last_symbol)
+    text = window.result_text()
+    assert "Score (uncovered symbols): O 0, X 0." in text
+    assert "tie rule" in text
+    assert f"{last_symbol.value} wins: Player {last_seat + 1}" in text
+    if swap:
+        # The swap moved the first symbol (O) to Player 2.
+        assert window.seat_of(Symbol.O) == 1
+    assert with_game_over == [text]
+
+
+def test_undo_redo_and_a_new_move_cuts_the_future(open_window) -> None:  # type: ignore[no-untyped-def]
+    window = open_window(small_board(seed=8))
+    moves = []
+    for _ in range(3):
+        p = next(iter(window.state.legal_placements()))
+        window.play(p)
+        moves.append(p)
+    window.undo()
+    window.undo()
+    assert window.ply == 1 and len(window.state.placements) == 1
+    assert window.canvas.pieces.keys() == set(moves[0].cells)
+    window.redo()
+    assert window.ply == 2 and window.state.placements == moves[:2]
+    window.activateWindow()
+    QTest.qWaitForWindowActive(window)
+    window.canvas.setFocus()
+    QTest.keyClick(window.canvas, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)  # the standard Undo key
+    assert window.ply == 1
+    other = next(p for p in window.state.legal_placements() if p != moves[1])
+    window.play(other)
+    assert window.moves == [moves[0], other]
+    assert not window.redo_action.isEnabled()
+
+
+def test_hints_show_count_and_coverable_cells(open_window) -> None:  # type: ignore[no-untyped-def]
+    window = open_window(small_board(seed=5))
+    window.play(next(iter(window.state.legal_placements())))
+    assert window.canvas.heat is None
+    window.hints_box.setChecked(True)
+    legal = list(window.state.legal_placements())
+    coverable = {c for p in legal for c in p.cells}
+    assert window.hint_label.text() == f"{len(legal)} legal placements; {len(coverable)} cells coverable."
+    heat = window.canvas.heat
+    assert heat is not None
+    n = window.board.size
+    assert {r * n + c for r in range(n) for c in range(n) if heat[r][c] > 0} == coverable
+    window.hints_box.setChecked(False)
+    assert window.canvas.heat is None
+
+
+def test_supply_is_always_shown(open_window) -> None:  # type: ignore[no-untyped-def]
+    window = open_window(Board(size=8, params=GameParams(supply=(1, 2, 0, 3))))
+    assert window.supply_label.text() == "Supply left: L 1  I 2  T 0  S 3"
+    type_move(window, "A1 B1 C1 A2")
+    assert window.supply_label.text() == "Supply left: L 0  I 2  T 0  S 3"
+    type_move(window, "A3 B3 B2 C2")  # S
+    type_move(window, "D1 D2 D3 C3")  # an L: none left
+    assert window.last_illegal is not None and window.last_illegal.rule in ("supply", "same-type-adjacent")
+
+
+def test_bank_runs_out_and_that_player_loses(open_window, fake_time: FakeTime) -> None:  # type: ignore[no-untyped-def]
+    window = open_window(small_board(seed=6, turn_time=5, bank=10))
+    assert window.turn_spin.value() == 5 and window.bank_spin.value() == 10
+    fake_time.advance(3)
+    window.play(next(iter(window.state.legal_placements())))  # Player 1 used 3 s of the turn time
+    fake_time.advance(8)  # Player 2: 5 s turn time, then 3 s of the bank
+    window.tick_clocks()
+    assert window.clock.bank_of(1) == pytest.approx(7)
+    assert "bank 0:07" in window.clock_labels[1].text()
+    window.play(next(iter(window.state.legal_placements())))
+    assert window.clock.reading(0).turn_left == 5  # refilled for Player 1's new turn
+    assert window.clock.bank_of(0) == 10
+    fake_time.advance(14.5)
+    window.tick_clocks()
+    assert not window.is_over
+    fake_time.advance(1)
+    window.tick_clocks()
+    assert window.is_over
+    text = window.result_text()
+    assert "Player 1 (O) ran out of time" in text and "Player 2 (X) wins on time" in text
+    assert window.result_box.isVisible()
+    assert "OUT OF TIME" in window.clock_labels[0].text()
+    assert window.canvas.preview == () and window.canvas.choice_count == 0
+    assert not window.play(next(iter(window.state.legal_placements())))
+    assert window.ply == 2
+    # New limits, fresh clocks: play goes on.
+    window.turn_spin.setValue(30)
+    window.restart_clocks()
+    assert not window.is_over and window.clock.reading(0).turn_left == 30
+
+
+def test_pause_and_clocks_off(open_window, fake_time: FakeTime) -> None:  # type: ignore[no-untyped-def]
+    window = open_window(small_board(seed=6, turn_time=1, bank=2))
+    QTest.mouseClick(window.pause_button, Qt.MouseButton.LeftButton)
+    assert window.clock.paused
+    assert window.canvas.choice_count == 0 or window.canvas.preview == ()
+    fake_time.advance(100)
+    window.tick_clocks()
+    assert not window.is_over
+    QTest.mouseClick(window.pause_button, Qt.MouseButton.LeftButton)
+    assert not window.clock.paused
+    window.set_clocks_enabled(False)
+    fake_time.advance(100)
+    window.tick_clocks()
+    assert not window.is_over
+    assert "clocks off" in window.clock_labels[0].text()
+    window.set_clocks_enabled(True)
+    fake_time.advance(3.5)
+    window.tick_clocks()
+    assert window.is_over and "ran out of time" in window.result_text()
+
+
+def test_save_load_and_replay_a_record(open_window, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    board = small_board(seed=12)
+    window = open_window(board)
+    rng = random.Random(2)
+    window.play(rng.choice(list(window.state.legal_placements())))
+    window.swap()
+    while not window.is_over:
+        window.play(rng.choice(list(window.state.legal_placements())))
+    path = tmp_path / "game.txt"
+    assert window.save_record(str(path))
+    text = path.read_text()
+    assert "swap" in text.splitlines()
+    final_text = window.result_text()
+    moves = window.moves
+
+    other = open_window(board)
+    assert other.load_record(str(path))
+    assert other.moves == moves
+    assert other.ply == len(moves) and other.is_over
+    assert other.result_text() == final_text
+    assert not other.clock.enabled  # replaying a record does not run the clocks
+    QTest.mouseClick(other.nav_buttons["first"], Qt.MouseButton.LeftButton)
+    assert other.ply == 0 and other.canvas.pieces == {} and not other.swapped
+    QTest.mouseClick(other.nav_buttons["next"], Qt.MouseButton.LeftButton)
+    assert other.ply == 1 and other.canvas.pieces.keys() == set(moves[0].cells)
+    QTest.mouseClick(other.nav_buttons["next"], Qt.MouseButton.LeftButton)
+    assert other.ply == 2 and other.swapped and other.seat_of(Symbol.O) == 1
+    QTest.mouseClick(other.nav_buttons["prev"], Qt.MouseButton.LeftButton)
+    assert other.ply == 1 and not other.swapped
+    QTest.mouseClick(other.nav_buttons["last"], Qt.MouseButton.LeftButton)
+    assert other.ply == len(moves) and other.result_text() == final_text
+    assert other.move_list.currentRow() == len(moves) - 1
+
+
+def test_bad_records_are_reported_by_file_and_line(open_window, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    window = open_window(Board(size=6))
+    bad = tmp_path / "bad.txt"
+    bad.write_text("# a comment\nA1 B1 C1 D1\nA2 Q7 A3 A4\n")
+    assert not window.load_record(str(bad))
+    assert str(bad) in window.message_label.text() and "line 3" in window.message_label.text()
+    illegal = tmp_path / "illegal.txt"
+    illegal.write_text("A1 B1 C1 D1\nF3 F4 F5 F6\n")
+    assert not window.load_record(str(illegal))
+    assert "action 2" in window.message_label.text() and "shares no edge" in window.message_label.text()
+    assert not window.load_record(str(tmp_path / "missing.txt"))
+    assert "no such file" in window.message_label.text()
+    assert window.moves == []
