@@ -43,10 +43,13 @@ class Document(QObject):
         self.board = board if board is not None else Board()
         self.path = path
         self.undo_stack = QUndoStack(self)
-        self.undo_stack.cleanChanged.connect(lambda _clean: self.fileChanged.emit())
+        self.undo_stack.cleanChanged.connect(self._on_clean_changed)
         self._strokes = itertools.count(1)
         self._stroke: int | None = None
         self._stroke_symbol = Symbol.EMPTY
+
+    def _on_clean_changed(self, _clean: bool) -> None:
+        self.fileChanged.emit()
 
     # -- state -------------------------------------------------------------------------
     @property

@@ -1,0 +1,239 @@
+"""Editing through real mouse events: mirrored partners, drags as one undo step, hover, repairs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtTest import QTest
+from pytestqt.qtbot import QtBot
+
+from core.board import Board, Symbol
+from core.geometry import parse_cell
+from designer.app import create_window
+from designer.board_view import line_cells
+from designer.main_window import MainWindow
+
+
+
+@pytest.fixture
+def window(qtbot: QtBot) -> MainWindow:
+    win = create_window(None)
+    assert isinstance(win, MainWindow)
+    qtbot.addWidget(win)
+    win.resize(1100, 800)
+    win.show()
+    qtbot.waitExposed(win)
+    win.document.new_board(12)
+    return win
+
+
+def at(win: MainWindow, name: str) -> QPoint:
+    cell = parse_cell(name, win.document.board.size)
+    return win.view.cell_center(cell).toPoint()
+
+
+def cell(win: MainWindow, name: str) -> Symbol:
+    return win.document.board[parse_cell(name, win.document.board.size)]
+
+
+def test_left_click_paints_cell_and_mirrored_partner(window: MainWindow) -> None:
+    window.set_brush(Symbol.O)
+    QTest.mouseClick(window.view, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, at(window, "C3"))
+    assert cell(window, "C3") is Symbol.O
+    assert cell(window, "J10") is Symbol.X  # 180 degrees on 12x12
+    window.set_brush(Symbol.X)
+    QTest.mouseClick(window.view, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, at(window, "A12"))
+    assert cell(window, "A12") is Symbol.X
+    assert cell(window, "L1") is Symbol.O
+    assert window.document.board.is_antisymmetric()
+
+
+def test_right_click_erases_both_cells(window: MainWindow) -> None:
+    window.document.paint(parse_cell("D5", 12), Symbol.O)
+    QTest.mouseClick(window.view, Qt.MouseButton.RightButton, Qt.KeyboardModifier.NoModifier, at(window, "I8"))
+    assert cell(window, "D5") is Symbol.EMPTY
+    assert cell(window, "I8") is Symbol.EMPTY
+
+
+def test_fast_drag_is_interpolated_and_one_undo_step(window: MainWindow) -> None:
+    view = window.view
+    window.set_brush(Symbol.X)
+    QTest.mousePress(view, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, at(window, "A2"))
+    # One move event jumps five cells: the cells in between must still be painted.
+    QTest.mouseMove(view, at(window, "F2"))
+    QTest.mouseMove(view, at(window, "F5"))
+    QTest.mouseRelease(view, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, at(window, "F5"))
+    painted = ["A2", "B2", "C2", "D2", "E2", "F2", "F3", "F4", "F5"]
+    for name in painted:
+        assert cell(window, name) is Symbol.X, name
+    assert window.document.board.count(Symbol.X) == len(painted)
+    assert window.document.board.count(Symbol.O) == len(painted)
+    stack = window.document.undo_stack
+    assert stack.count() == 1
+    stack.undo()
+    assert window.document.board.count(Symbol.EMPTY) == 144
+    stack.redo()
+    assert all(cell(window, name) is Symbol.X for name in painted)
+    assert window.document.board.is_antisymmetric()
+
+
+def test_first_cell_decides_erase_for_the_whole_drag(window: MainWindow) -> None:
+    for name in ("B1", "C1", "D1"):
+        window.document.paint(parse_cell(name, 12), Symbol.O)
+    window.set_brush(Symbol.O)
+    view = window.view
+    QTest.mousePress(view, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, at(window, "B1"))
+    QTest.mouseMove(view, at(window, "E1"))
+    QTest.mouseRelease(view, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, at(window, "E1"))
+    # Starting on a cell that already held the brush symbol erases; E1 (empty) stays empty.
+    assert window.document.board.count(Symbol.EMPTY) == 144
+    window.document.undo_stack.undo()
+    assert [cell(window, n) for n in ("B1", "C1", "D1", "E1")] == [Symbol.O] * 3 + [Symbol.EMPTY]
+
+
+def test_undo_redo_shortcuts_and_brush_keys(window: MainWindow, qtbot: QtBot) -> None:
+    window.view.setFocus()
+    QTest.keyClick(window.view, Qt.Key.Key_2)
+    assert window.view.brush is Symbol.X
+    QTest.mouseClick(window.view, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, at(window, "E6"))
+    assert cell(window, "E6") is Symbol.X
+    QTest.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert cell(window, "E6") is Symbol.EMPTY
+    QTest.keyClick(window, Qt.Key.Key_Y, Qt.KeyboardModifier.ControlModifier)
+    assert cell(window, "E6") is Symbol.X
+    QTest.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    QTest.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    assert cell(window, "E6") is Symbol.X
+    QTest.keyClick(window.view, Qt.Key.Key_E)
+    assert window.view.brush is Symbol.EMPTY
+    QTest.keyClick(window.view, Qt.Key.Key_O)
+    assert window.view.brush is Symbol.O
+
+
+def test_hover_shows_cell_and_partner_in_status_bar(window: MainWindow) -> None:
+    window.document.paint(parse_cell("C3", 12), Symbol.O)
+    QTest.mouseMove(window.view, at(window, "C3"))
+    assert window.hover_label.text().startswith("C3: O")
+    assert "J10: X" in window.hover_label.text()
+    assert window.view.hover == parse_cell("C3", 12)
+    assert window.view.overlay().partner == parse_cell("J10", 12)
+    QTest.mouseMove(window.view, at(window, "L12"))
+    assert window.hover_label.text().startswith("L12: empty")
+
+
+def test_line_cells_has_no_gaps() -> None:
+    for end in [(0, 7), (7, 0), (5, 3), (-4, 6), (3, -3)]:
+        cells = list(line_cells((0, 0), end))
+        assert cells[0] == (0, 0) and cells[-1] == end
+        for (r0, c0), (r1, c1) in zip(cells, cells[1:], strict=False):
+            assert max(abs(r1 - r0), abs(c1 - c0)) == 1
+
+
+def test_tools_are_undoable_and_keep_antisymmetry(window: MainWindow, dialogs: Any) -> None:
+    doc = window.document
+    assert window.random_fill(20)
+    assert doc.board.count(Symbol.O) + doc.board.count(Symbol.X) == 40
+    before = list(doc.board.cells)
+    for kind in ("rot90", "flip_h", "flip_v", "transpose", "swap"):
+        doc.transform(kind)
+        assert doc.board.is_antisymmetric(), kind
+    doc.clear()
+    assert doc.board.count(Symbol.EMPTY) == 144
+    for _ in range(6):
+        doc.undo_stack.undo()
+    assert doc.board.cells == before
+    assert not window.random_fill(10_000)  # too many pairs: explained, nothing changes
+    assert dialogs.kinds() == ["warning"] and "0..72" in dialogs.calls[0][2]
+    assert window.document.board.cells == before
+
+
+BROKEN = """version: 1
+name: Hand edited
+grid:
+  - "O....."
+  - "......"
+  - "..X..."
+  - "......"
+  - "......"
+  - "...O.O"
+"""
+
+
+def test_broken_board_opens_shows_pairs_and_repairs(window: MainWindow, tmp_path: Path) -> None:
+    path = tmp_path / "broken.yaml"
+    path.write_text(BROKEN)
+    assert window.load_path(str(path))
+    doc = window.document
+    pairs = doc.board.broken_pairs()
+    assert len(pairs) == 3  # A1/F6 both O, C3 alone, D6 alone
+    panel = window.validation
+    errors = [p for p in panel.problems if p.severity.value == "error"]
+    assert len(errors) == 3
+    assert set(window.view.overlay().problems) == {c for pair in pairs for c in pair}
+    # Selecting a problem selects its cells on the canvas and offers both fixes.
+    panel.select_problem(0)
+    first = panel.problems[0]
+    assert window.view.selected == first.cells
+    assert panel.keep_this.isEnabled() and panel.keep_partner.isEnabled()
+    a, b = first.cells
+    panel.keep_partner.click()  # make this cell mirror its partner
+    assert doc.board[a] is doc.board[b].other
+    assert len(doc.board.broken_pairs()) == 2
+    doc.undo_stack.undo()
+    assert len(doc.board.broken_pairs()) == 3
+    panel.select_problem(0)
+    panel.keep_this.click()  # make the partner mirror this cell
+    assert doc.board[b] is doc.board[a].other
+    panel.repair_all_button.click()
+    assert doc.board.is_antisymmetric()
+    assert not panel.repair_all_button.isEnabled()
+    assert "valid" in panel.status.text()
+    # Repair-all keeps the symbol side: C3's X stays and its partner D4 becomes O.
+    assert doc.board[parse_cell("C3", 6)] is Symbol.X
+    assert doc.board[parse_cell("D4", 6)] is Symbol.O
+
+
+def test_bad_board_on_command_line_shows_message_and_default(qtbot: QtBot, tmp_path: Path,
+                                                              dialogs: Any) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("grid: [\"OX\", 12\n")
+    win = create_window(str(bad))
+    assert isinstance(win, MainWindow)
+    qtbot.addWidget(win)
+    assert dialogs.kinds() == ["warning"]
+    assert "bad.yaml" in dialogs.calls[0][2]
+    assert win.document.board.name == "Crossroads"
+    assert win.document.path is None
+
+
+def test_properties_edits_are_undoable(window: MainWindow) -> None:
+    props = window.properties
+    doc = window.document
+    props.supply["I"].setValue(3)
+    props.supply["I"].setValue(2)
+    assert doc.board.params.supply_of("I") == 2
+    props.pie.setChecked(False)
+    props.first.setCurrentText("X")
+    props.name.setText("Spring final")
+    props.name.editingFinished.emit()
+    assert (doc.board.params.pie, doc.board.params.first, doc.board.name) == (False, Symbol.X, "Spring final")
+    doc.undo_stack.undo()
+    assert doc.board.name == ""
+    doc.undo_stack.undo()
+    assert doc.board.params.first is Symbol.O
+    assert props.first.currentText() == "O"
+    doc.undo_stack.undo()
+    assert doc.board.params.pie
+    doc.undo_stack.undo()  # both supply clicks merged into one step
+    assert doc.board.params.supply_of("I") == 5
+    assert props.supply["I"].value() == 5
+
+
+def test_new_board_of_size_from_properties(window: MainWindow) -> None:
+    window.properties.new_size.setValue(8)
+    window.properties.new_button.click()
+    assert window.document.board.size == 8
+    assert window.document.board == Board(size=8)
