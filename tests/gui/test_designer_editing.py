@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,6 @@ from core.geometry import parse_cell
 from designer.app import create_window
 from designer.board_view import line_cells
 from designer.main_window import MainWindow
-
 
 
 @pytest.fixture
@@ -128,7 +128,7 @@ def test_line_cells_has_no_gaps() -> None:
     for end in [(0, 7), (7, 0), (5, 3), (-4, 6), (3, -3)]:
         cells = list(line_cells((0, 0), end))
         assert cells[0] == (0, 0) and cells[-1] == end
-        for (r0, c0), (r1, c1) in zip(cells, cells[1:], strict=False):
+        for (r0, c0), (r1, c1) in itertools.pairwise(cells):
             assert max(abs(r1 - r0), abs(c1 - c0)) == 1
 
 
