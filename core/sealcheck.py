@@ -578,7 +578,10 @@ def check_files(paths: Sequence[str], sums_path: str | None = None,
     sums: dict[str, str] | None = None
     try:
         if digest is not None:
-            digest = normalize_digest(digest)
+            try:
+                digest = normalize_digest(digest)
+            except ValueError as exc:
+                raise ValueError(f"--digest: {exc}") from None
         if sums_path is not None:
             raw = read_capped(sums_path, MAX_SUMS_BYTES)
             if len(raw) > MAX_SUMS_BYTES:
