@@ -3,8 +3,8 @@
 
 This one file is the only definition of the sealed-board format (version 1). The
 LITS Board Studio imports it, and every reveal bundle carries a verbatim copy
-named ``verify_sealed.py``, so players check a reveal with nothing but Python 3
-(standard library only, no install):
+named ``verify_sealed.py``, so players check a reveal with nothing but Python
+3.7 or newer (standard library only, no install; so no 3.10-only syntax here):
 
     python3 verify_sealed.py BOARD.lits-sealed --sums SHA256SUMS
     python3 verify_sealed.py BOARD.lits-sealed --digest 64HEX
@@ -112,7 +112,7 @@ def field_problems(f: SealedFields) -> list[str]:
     if len(f.supply) != len(PIECE_TYPES):
         out.append(f"supply needs {len(PIECE_TYPES)} counts (L, I, T, S), got {len(f.supply)}")
     else:
-        for name, count in zip(PIECE_TYPES, f.supply, strict=True):
+        for name, count in _named(f.supply):
             if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_SUPPLY:
                 out.append(f"supply of {name} must be 0..{MAX_SUPPLY}, not {count!r}")
     if f.first not in ("O", "X"):
@@ -137,6 +137,13 @@ def field_problems(f: SealedFields) -> list[str]:
     if not out:
         out.extend(broken_pairs(f.rows))
     return out
+
+
+def _named(supply: Sequence[int]) -> list[tuple[str, int]]:
+    """Pair piece names with counts; zip(strict=) would need Python 3.10, and players may have 3.8."""
+    if len(supply) != len(PIECE_TYPES):
+        raise ValueError(f"supply needs {len(PIECE_TYPES)} counts (L, I, T, S), got {len(supply)}")
+    return list(zip(PIECE_TYPES, supply))  # noqa: B905 - length checked above
 
 
 def cell_name(row: int, col: int) -> str:
@@ -165,7 +172,7 @@ def render(f: SealedFields) -> bytes:
         VERSION_LINE,
         f"game {GAME}",
         f"size {f.size}",
-        "supply " + " ".join(f"{name}={count}" for name, count in zip(PIECE_TYPES, f.supply, strict=True)),
+        "supply " + " ".join(f"{name}={count}" for name, count in _named(f.supply)),
         f"first {f.first}",
         f"pie {'yes' if f.pie else 'no'}",
         f"turn-seconds {f.turn_seconds}",
@@ -292,7 +299,7 @@ def _parse_lines(lines: list[str]) -> SealedFields:
     problems: list[Problem] = []
     if not MIN_SIZE <= size <= MAX_SIZE or size % 2:
         problems.append(Problem("bad-value", f"size {size} is not an even number {MIN_SIZE}..{MAX_SIZE}", 3))
-    for name, count in zip(PIECE_TYPES, supply, strict=True):
+    for name, count in _named(supply):
         if count > MAX_SUPPLY:
             problems.append(Problem("bad-value", f"supply of {name} is {count}, above {MAX_SUPPLY}", 4))
     for name, seconds, number in (("turn-seconds", turn, 7), ("bank-seconds", bank, 8)):
@@ -422,7 +429,7 @@ class VerifyResult:
             "notes": self.notes,
             "board": None if f is None else {
                 "season": f.season, "slot": f.slot, "size": f.size,
-                "supply": dict(zip(PIECE_TYPES, f.supply, strict=True)), "first": f.first, "pie": f.pie,
+                "supply": dict(_named(f.supply)), "first": f.first, "pie": f.pie,
                 "turn_seconds": f.turn_seconds, "bank_seconds": f.bank_seconds, "nonce": f.nonce,
                 "grid": list(f.rows),
             },
@@ -516,7 +523,7 @@ def describe(result: VerifyResult, label: str) -> str:
         lines.append(f"  published:  {result.expected}")
     lines.append(f"  check code: {check_code(result.digest)}")
     if f is not None:
-        supply = " ".join(f"{name}={count}" for name, count in zip(PIECE_TYPES, f.supply, strict=True))
+        supply = " ".join(f"{name}={count}" for name, count in _named(f.supply))
         lines.append(f"  season {f.season}, slot {f.slot}, {f.size}x{f.size}, supply {supply}, first {f.first}, "
                      f"pie {'yes' if f.pie else 'no'}, turn {f.turn_seconds}s, bank {f.bank_seconds}s")
         lines.append("")

@@ -480,6 +480,41 @@ def _run_isolated(bundle: Path, *args: str) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, check=False, timeout=60)
 
 
+def _old_pythons() -> list[str]:
+    """Interpreters older than 3.10 on this machine (pyenv or PATH): players' machines often have one."""
+    root = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv"))
+    found = [str(p) for p in sorted(root.glob("versions/3.[789].*/bin/python3"))]
+    found += [p for p in (shutil.which(f"python3.{minor}") for minor in (7, 8, 9)) if p]
+    working = []
+    for exe in found:
+        try:
+            done = subprocess.run([exe, "-I", "-c", "import sys; print(sys.version_info[1])"],
+                                  capture_output=True, text=True, timeout=30, check=False)
+        except OSError:
+            continue
+        if done.returncode == 0 and done.stdout.strip() in ("7", "8", "9"):
+            working.append(exe)
+    return working
+
+
+def test_bundled_script_runs_on_older_pythons(tmp_path: Path, season: tuple[Path, list[Path]]) -> None:
+    olds = _old_pythons()
+    if not olds:
+        pytest.skip("no Python 3.7-3.9 interpreter on this machine")
+    folder, paths = season
+    bundle = tmp_path / "bundle"
+    write_bundle([paths[0]], folder / "SHA256SUMS", bundle)
+    (bundle / "damaged.lits-sealed").write_bytes(b"\xef\xbb\xbf" + paths[0].read_bytes())
+    for exe in olds[:2]:
+        ok = subprocess.run([exe, "-I", "-S", "verify_sealed.py", "m0.lits-sealed", "--sums", "SHA256SUMS"],
+                            cwd=bundle, capture_output=True, text=True, timeout=60, check=False)
+        assert ok.returncode == 0 and "OK, matches" in ok.stdout, (exe, ok.stderr)
+        bad = subprocess.run([exe, "-I", "-S", "verify_sealed.py", "damaged.lits-sealed", "--json"],
+                             cwd=bundle, capture_output=True, text=True, timeout=60, check=False)
+        assert bad.returncode == 1, (exe, bad.stderr)
+        assert [p["code"] for p in json.loads(bad.stdout)["files"][0]["problems"]] == ["bom"]
+
+
 def test_bundled_script_verifies_standalone(tmp_path: Path, season: tuple[Path, list[Path]]) -> None:
     folder, paths = season
     bundle = tmp_path / "bundle"
