@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -369,7 +370,7 @@ def png_bytes(board: Board, options: RenderOptions, px: int, overlay: Overlay | 
     data = QByteArray()
     buffer = QBuffer(data)
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    if not image.save(buffer, b"PNG"):
+    if not image.save(buffer, "PNG"):  # type: ignore[call-overload]
         raise OSError("Qt could not encode the PNG picture")
     buffer.close()
     return bytes(data.data())
@@ -394,7 +395,9 @@ def svg_bytes(board: Board, options: RenderOptions, px: int, overlay: Overlay | 
     finally:
         painter.end()
     buffer.close()
-    return bytes(data.data())
+    # Qt writes the size in millimetres; a picture for the web wants plain pixels.
+    return re.sub(rb'<svg width="[^"]*" height="[^"]*"', f'<svg width="{px}" height="{px}"'.encode(),
+                  bytes(data.data()), count=1)
 
 
 def render_png(board: Board, path: str | os.PathLike[str], options: RenderOptions | None = None, px: int = 800,

@@ -1,0 +1,202 @@
+"""Files and export: save/load round trip, the unsaved-changes prompt, recent files, every export format."""
+
+from __future__ import annotations
+
+import hashlib
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtGui import QGuiApplication, QImage
+from PySide6.QtSvg import QSvgRenderer
+from PySide6.QtWidgets import QMessageBox
+from pytestqt.qtbot import QtBot
+
+from core.board import Board, Symbol
+from core.boardfile import load_board
+from core.geometry import parse_cell
+from designer.app import create_window
+from designer.export import SealDialog, text_grid
+from designer.main_window import MainWindow
+from designer.render import RenderOptions
+
+
+@pytest.fixture
+def window(qtbot: QtBot) -> MainWindow:
+    win = create_window(None)
+    assert isinstance(win, MainWindow)
+    qtbot.addWidget(win)
+    win.resize(1000, 760)
+    win.show()
+    qtbot.waitExposed(win)
+    return win
+
+
+def test_default_board_opens_untitled(window: MainWindow) -> None:
+    assert window.document.board.name == "Crossroads"
+    assert window.document.path is None
+    assert not window.document.dirty
+    assert window.document.board.is_antisymmetric()
+
+
+def test_save_load_round_trip_and_modified_title(window: MainWindow, tmp_path: Path, dialogs: Any) -> None:
+    doc = window.document
+    doc.paint(parse_cell("F6", 12), Symbol.X)
+    doc.set_param("supply_T", 3)
+    doc.set_param("pie", False)
+    doc.set_meta("author", "Test host")
+    assert window.isWindowModified()
+    path = tmp_path / "round.yaml"
+    assert window.save_as(str(path))
+    assert not window.isWindowModified()
+    assert "round.yaml" in window.windowTitle()
+    saved = Board(size=doc.board.size, params=doc.board.params, name=doc.board.name, author=doc.board.author,
+                  notes=doc.board.notes, cells=list(doc.board.cells))
+    assert load_board(path) == saved
+    doc.clear()
+    assert window.isWindowModified()
+    assert window.open_file(str(path))  # the unsaved clear is discarded by the fake user
+    assert dialogs.kinds() == ["question"]
+    assert doc.board == saved
+    assert doc.path == str(path)
+    assert not doc.dirty
+    assert window.recent_files()[0] == str(path)
+
+
+def test_unsaved_changes_prompt(window: MainWindow, tmp_path: Path, dialogs: Any) -> None:
+    doc = window.document
+    doc.paint(parse_cell("B2", 12), Symbol.O)
+    edited = list(doc.board.cells)
+    dialogs.answer = QMessageBox.StandardButton.Cancel
+    assert not window.new_board(8)
+    assert dialogs.kinds() == ["question"]
+    assert doc.board.cells == edited  # cancelled: nothing lost
+    window.close()
+    assert window.isVisible()  # closing was cancelled too
+    dialogs.answer = QMessageBox.StandardButton.Discard
+    assert window.new_board(8)
+    assert doc.board.size == 8
+    assert not doc.dirty
+    # Save answers write the file before going on.
+    target = tmp_path / "kept.yaml"
+    assert window.save_as(str(target))
+    doc.paint(parse_cell("A1", 8), Symbol.X)
+    dialogs.answer = QMessageBox.StandardButton.Save
+    assert window.new_board(10)
+    assert load_board(target)[0] is Symbol.X
+    calls_before = len(dialogs.calls)
+    assert window.new_board(12)  # nothing unsaved: no question
+    assert len(dialogs.calls) == calls_before
+
+
+def test_bad_file_open_is_explained_and_document_kept(window: MainWindow, tmp_path: Path, dialogs: Any) -> None:
+    bad = tmp_path / "odd.yaml"
+    bad.write_text('grid:\n  - "O.."\n  - "..."\n  - "..X"\n')
+    before = list(window.document.board.cells)
+    assert not window.open_file(str(bad))
+    assert dialogs.kinds() == ["warning"]
+    assert "odd" in dialogs.calls[0][2] and "odd.yaml" in dialogs.calls[0][2]
+    assert window.document.board.cells == before
+
+
+def test_recent_files_keep_ten_newest_first(window: MainWindow, tmp_path: Path) -> None:
+    for i in range(12):
+        path = tmp_path / f"b{i}.yaml"
+        window.document.new_board(4)
+        assert window.save_as(str(path))
+    recent = window.recent_files()
+    assert len(recent) == 10
+    assert recent[0].endswith("b11.yaml") and recent[-1].endswith("b2.yaml")
+    assert window.recent_menu.actions()[0].text().startswith("&1 b11.yaml")
+
+
+def test_geometry_and_theme_kept_in_settings(qtbot: QtBot, isolated_settings: Path) -> None:
+    win = create_window(None)
+    assert isinstance(win, MainWindow)
+    qtbot.addWidget(win)
+    win.show()
+    qtbot.waitExposed(win)
+    screen = win.screen().availableGeometry()  # restoreGeometry keeps windows on screen
+    win.resize(screen.width() - 37, screen.height() - 53)
+    qtbot.wait(20)
+    expected = win.size()
+    win.set_theme("dark")
+    win.close()
+    again = create_window(None)
+    assert isinstance(again, MainWindow)
+    qtbot.addWidget(again)
+    assert again.theme == "dark"
+    assert again.view.options.theme == "dark"
+    assert again.size() == expected
+    assert list(isolated_settings.rglob("*.ini"))
+
+
+@pytest.mark.parametrize("px", [300, 1024])
+def test_export_png_has_requested_size(window: MainWindow, tmp_path: Path, px: int) -> None:
+    path = tmp_path / "board.png"
+    assert window.export_picture("png", str(path), RenderOptions(grid=False, coordinates=False), px)
+    image = QImage(str(path))
+    assert not image.isNull()
+    assert (image.width(), image.height()) == (px, px)
+    # The board's own colours are there: the light theme's background in the corner.
+    assert image.pixelColor(1, 1).name() == "#f4f1ea"
+
+
+def test_export_svg_is_valid_svg(window: MainWindow, tmp_path: Path) -> None:
+    path = tmp_path / "board.svg"
+    assert window.export_picture("svg", str(path), RenderOptions(theme="dark"), 600)
+    root = ET.parse(path).getroot()
+    assert root.tag.endswith("svg")
+    renderer = QSvgRenderer(str(path))
+    assert renderer.isValid()
+    assert renderer.defaultSize().width() == 600
+
+
+def test_export_unknown_extension_is_explained(window: MainWindow, tmp_path: Path, dialogs: Any) -> None:
+    from designer.export import export_picture
+    with pytest.raises(ValueError, match=r"\.gif"):
+        export_picture(window.document.board, str(tmp_path / "x.gif"), RenderOptions(), 100)
+
+
+def test_text_grid_matches_board(window: MainWindow) -> None:
+    board = window.document.board
+    text = text_grid(board)
+    lines = text.splitlines()
+    assert lines[0].startswith("Crossroads (12x12, O moves first, pie on, supply L5 I5 T5 S5)")
+    assert lines[1].split() == list("ABCDEFGHIJKL")
+    for r, row in enumerate(board.rows()):
+        number, *cells = lines[2 + r].split()
+        assert int(number) == r + 1
+        assert "".join(cells) == row
+    # Columns line up in a monospace font: every row has the same width.
+    assert len({len(line) for line in lines[1:]}) == 1
+
+
+def test_export_sealed_with_digests_and_sums(window: MainWindow, tmp_path: Path, qtbot: QtBot) -> None:
+    pytest.importorskip("core.seal")
+    other = tmp_path / "second.yaml"
+    other.write_text((Path(__file__).resolve().parents[2] / "boards" / "sparse.yaml").read_text())
+    dialog = SealDialog(window.document.snapshot(), None, window)
+    qtbot.addWidget(dialog)
+    out = tmp_path / "sealed"
+    dialog.folder.setText(str(out))
+    dialog.season.setText("spring-2027")
+    assert dialog.add_board_files([str(other)]) == []
+    assert dialog.table.rowCount() == 2
+    assert dialog.seal()
+    assert len(dialog.written) == 2
+    sums = (out / "SHA256SUMS").read_text()
+    for path in dialog.written:
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        assert path.exists()
+        assert digest in sums or digest in dialog.digest_text
+    dialog.copy.click()
+    assert QGuiApplication.clipboard().text() == dialog.digest_text
+    assert "spring-2027" in dialog.digest_text
+
+
+def test_render_light_and_dark_differ() -> None:
+    from designer.render import png_bytes
+    board = Board.random(size=8, pairs=10, seed=3)
+    assert png_bytes(board, RenderOptions(theme="light"), 200) != png_bytes(board, RenderOptions(theme="dark"), 200)
