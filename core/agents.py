@@ -1,0 +1,641 @@
+"""Seeded game-playing agents compiled with numba on the kernel API of ``core.kernels``.
+
+Legality lives in the kernels only (``k_legal_list`` / ``k_apply``); this module just
+chooses among legal placements.  Agents are written as short specs:
+
+* ``random``: a uniformly random legal placement (a sanity check, not a measure of balance);
+* ``greedy``: the best immediate symbol gain for the mover, ties at random; gain =
+  opponent symbols covered minus own symbols covered, a constant per placement on a
+  given board, so the agent is nearly free; ``greedy:0.1`` plays a random placement
+  10% of the time;
+* ``mcts:N``: UCT with N simulations per move, children tried in greedy order with
+  progressive widening, random playouts (``mcts:N:greedy`` plays epsilon-greedy
+  playouts instead), visit-weighted random choice in the first plies so games
+  differ, and an exact endgame solver when few placements remain.  It also decides
+  the pie swap: swap when its search says the side to move (the second player)
+  wins less than half the time after the first placement.
+
+Every random choice draws from one xorshift stream seeded per game, so a game is a
+pure function of its task whatever process plays it.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import zlib
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from core.board import Board, GameParams, Symbol
+from core.kernels import (
+    H_NPLACED,
+    H_SUPPLY,
+    H_TO_MOVE,
+    KTables,
+    k_apply,
+    k_copy_state,
+    k_is_legal,
+    k_legal_count,
+    k_legal_list,
+    k_new_state,
+    k_rand,
+    k_rand_below,
+    k_random_playout,
+    k_score,
+    k_seed,
+    k_winner,
+    kernel_tables,
+)
+from core.pieces import placement_table
+
+if TYPE_CHECKING:
+    from core.selfplay import BoardSpec, GameResult, GameTask
+
+KIND_RANDOM = 0
+KIND_GREEDY = 1
+KIND_MCTS = 2
+_KINDS = {"random": KIND_RANDOM, "greedy": KIND_GREEDY, "mcts": KIND_MCTS}
+
+DEFAULT_C = 0.7
+"""UCT exploration constant for rewards in [0, 1]."""
+NOISE_PLIES = 4
+"""Placements at the start of a game chosen at random among the well-searched moves."""
+SOLVE_LIMIT = 14
+"""Try the exact endgame solver when at most this many placements are legal."""
+PLAYOUT_EPS = 0.15
+"""Random-move share in greedy playouts and in the screen."""
+MAX_GAIN = 4
+
+
+class AgentSpecError(ValueError):
+    """An agent spec that cannot be read; the message shows the accepted forms."""
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """A parsed agent spec; ``text`` is its canonical spelling."""
+
+    kind: str
+    sims: int = 0
+    eps: float = 0.0
+    greedy_playouts: bool = False
+
+    @property
+    def text(self) -> str:
+        if self.kind == "mcts":
+            return f"mcts:{self.sims}" + (":greedy" if self.greedy_playouts else "")
+        if self.kind == "greedy" and self.eps > 0:
+            return f"greedy:{self.eps:g}"
+        return self.kind
+
+    @property
+    def cheap(self) -> bool:
+        """True for agents whose games cost microseconds (batched, given full game caps)."""
+        return self.kind != "mcts"
+
+    @property
+    def strength(self) -> tuple[int, int]:
+        return _KINDS[self.kind], self.sims
+
+    @property
+    def key(self) -> int:
+        """A stable number for seed derivation."""
+        return zlib.crc32(self.text.encode())
+
+    def with_sims(self, sims: int) -> AgentSpec:
+        return replace(self, sims=sims)
+
+
+SPEC_HELP = "agent specs: random, greedy, greedy:EPS (0-1), mcts:N (N simulations per move), mcts:N:greedy"
+
+
+def parse_agent(text: str) -> AgentSpec:
+    """Read ``random``, ``greedy[:EPS]`` or ``mcts:N[:greedy]``; errors say what is accepted."""
+    parts = [p.strip().lower() for p in str(text).strip().split(":")]
+    kind = parts[0]
+    if kind not in _KINDS:
+        raise AgentSpecError(f"unknown agent {text!r}; {SPEC_HELP}")
+    if kind == "random":
+        if len(parts) > 1:
+            raise AgentSpecError(f"agent {text!r}: random takes no options; {SPEC_HELP}")
+        return AgentSpec("random")
+    if kind == "greedy":
+        if len(parts) == 1:
+            return AgentSpec("greedy")
+        if len(parts) > 2:
+            raise AgentSpecError(f"agent {text!r}: too many ':' parts; {SPEC_HELP}")
+        try:
+            eps = float(parts[1])
+        except ValueError:
+            raise AgentSpecError(f"agent {text!r}: {parts[1]!r} is not a number; {SPEC_HELP}") from None
+        if not 0.0 <= eps <= 1.0 or math.isnan(eps):
+            raise AgentSpecError(f"agent {text!r}: the random-move share must be within 0-1")
+        return AgentSpec("greedy", eps=eps)
+    if len(parts) < 2 or not parts[1]:
+        raise AgentSpecError(f"agent {text!r}: give the simulations per move, e.g. mcts:1000")
+    if not parts[1].isdigit():
+        raise AgentSpecError(f"agent {text!r}: {parts[1]!r} is not a whole number of simulations")
+    sims = int(parts[1])
+    if not 1 <= sims <= 1_000_000:
+        raise AgentSpecError(f"agent {text!r}: simulations must be within 1..1000000")
+    greedy = False
+    if len(parts) == 3:
+        if parts[2] not in ("greedy", "random"):
+            raise AgentSpecError(f"agent {text!r}: playouts are 'random' or 'greedy', not {parts[2]!r}")
+        greedy = parts[2] == "greedy"
+    elif len(parts) > 3:
+        raise AgentSpecError(f"agent {text!r}: too many ':' parts; {SPEC_HELP}")
+    return AgentSpec("mcts", sims=sims, greedy_playouts=greedy)
+
+
+# ---------------------------------------------------------------------------------- tables
+
+
+def gain_table(kt: KTables) -> npt.NDArray[np.int64]:
+    """gain[sym, p]: opponent symbols covered minus own symbols covered when ``sym`` (0 = O, 1 = X) places p."""
+    o = np.zeros(kt.nplace, dtype=np.int64)
+    x = np.zeros(kt.nplace, dtype=np.int64)
+    for w in range(kt.ncw):
+        cw = kt.cell_words[:, w]
+        o += np.array([int(v).bit_count() for v in (cw & kt.sym_o[w])], dtype=np.int64)
+        x += np.array([int(v).bit_count() for v in (cw & kt.sym_x[w])], dtype=np.int64)
+    return np.stack([x - o, o - x])
+
+
+@functools.lru_cache(maxsize=8)
+def mirror_table(size: int) -> npt.NDArray[np.int32]:
+    """mirror[p]: the placement rotated 180 degrees about the centre."""
+    tb = placement_table(size)
+    last = size * size - 1
+    out = np.empty(tb.count, dtype=np.int32)
+    for p in range(tb.count):
+        idx = tb.index_of(last - int(c) for c in tb.cells[p])
+        assert idx is not None  # a rotated tetromino is a tetromino of the same type
+        out[p] = idx
+    return out
+
+
+# ---------------------------------------------------------------------------------- simple agents
+
+
+@njit(cache=True)
+def k_greedy_pick(kt: KTables, s: Any, gain: Any, legal: Any, n: int, rng: Any) -> int:
+    """Best gain for the side to move among ``legal[:n]``, ties uniformly at random (reservoir)."""
+    sym = int(s[H_TO_MOVE])
+    best = -1000
+    pick = -1
+    ties = 0
+    for i in range(n):
+        p = legal[i]
+        g = gain[sym, p]
+        if g > best:
+            best = g
+            pick = p
+            ties = 1
+        elif g == best:
+            ties += 1
+            if k_rand_below(rng, ties) == 0:
+                pick = p
+    return pick
+
+
+@njit(cache=True)
+def k_simple_move(kt: KTables, s: Any, gain: Any, kind: int, eps: float, rng: Any, legal: Any) -> int:
+    """A random or (epsilon-)greedy placement; -1 when none is legal."""
+    n = k_legal_list(kt, s, legal)
+    if n == 0:
+        return -1
+    if kind == 0:
+        return int(legal[k_rand_below(rng, n)])
+    if eps > 0.0 and (k_rand(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0) < eps:
+        return int(legal[k_rand_below(rng, n)])
+    return k_greedy_pick(kt, s, gain, legal, n, rng)
+
+
+@njit(cache=True)
+def k_greedy_playout(kt: KTables, s: Any, gain: Any, eps: float, rng: Any, legal: Any) -> int:
+    """Play epsilon-greedy placements to the end; returns how many were made."""
+    n = 0
+    while True:
+        p = k_simple_move(kt, s, gain, 1, eps, rng, legal)
+        if p < 0:
+            return n
+        k_apply(kt, s, p)
+        n += 1
+
+
+@njit(cache=True)
+def k_screen(kt: KTables, gain: Any, lo: int, hi: int, games: int, eps: float, seed: int, out: Any) -> None:
+    """out[p - lo] = share of S1 wins in ``games`` epsilon-greedy games after opening p (-1 when p is illegal)."""
+    start = k_new_state(kt)
+    s = np.empty_like(start)
+    legal = np.empty(kt.nplace, dtype=np.int32)
+    rng = k_seed(seed)
+    first = kt.first
+    for p in range(lo, hi):
+        if not k_is_legal(kt, start, p):
+            out[p - lo] = -1.0
+            continue
+        wins = 0
+        for _g in range(games):
+            k_copy_state(start, s)
+            k_apply(kt, s, p)
+            k_greedy_playout(kt, s, gain, eps, rng, legal)
+            if k_winner(kt, s) == first:
+                wins += 1
+        out[p - lo] = wins / games
+
+
+# ---------------------------------------------------------------------------------- exact endgame
+
+
+@njit(cache=True)
+def k_solve(kt: KTables, root: Any, budget: int, max_depth: int) -> tuple[int, int]:
+    """Exact win/loss for the side to move: (1 win / 0 loss / -1 unknown, winning move or -1).
+
+    Iterative depth-first negamax with a node budget; ``max_depth`` bounds the stack.
+    """
+    states = np.empty((max_depth + 2, kt.state_len), dtype=np.uint64)
+    moves = np.empty((max_depth + 2, kt.nplace), dtype=np.int32)
+    nmoves = np.zeros(max_depth + 2, dtype=np.int64)
+    idx = np.zeros(max_depth + 2, dtype=np.int64)
+    k_copy_state(root, states[0])
+    nmoves[0] = k_legal_list(kt, states[0], moves[0])
+    if nmoves[0] == 0:
+        return (1 if k_winner(kt, states[0]) == int(states[0][H_TO_MOVE]) else 0), -1
+    d = 0
+    nodes = 0
+    res = -2  # pending result of the child of node d, from the child's side to move
+    while True:
+        if res == 0:  # the child's mover loses, so node d wins by this move
+            if d == 0:
+                return 1, int(moves[0, idx[0]])
+            d -= 1
+            res = 1
+            continue
+        if res == 1:
+            idx[d] += 1
+            res = -2
+        if idx[d] >= nmoves[d]:  # every move loses
+            if d == 0:
+                return 0, -1
+            d -= 1
+            res = 0  # node d + 1 lost, so its parent's move into it wins
+            continue
+        nodes += 1
+        if nodes > budget:
+            return -1, -1
+        if d + 1 > max_depth:
+            return -1, -1
+        child = states[d + 1]
+        k_copy_state(states[d], child)
+        k_apply(kt, child, moves[d, idx[d]])
+        n = k_legal_list(kt, child, moves[d + 1])
+        if n == 0:
+            res = 1 if k_winner(kt, child) == int(child[H_TO_MOVE]) else 0
+            continue
+        d += 1
+        nmoves[d] = n
+        idx[d] = 0
+
+
+# ---------------------------------------------------------------------------------- MCTS
+
+
+@njit(cache=True)
+def _expand(kt: KTables, s: Any, gain: Any, rng: Any, legal: Any, node: int, nnodes: int, cap: int,
+            first_child: Any, n_child: Any, move: Any, n_vis: Any, w_val: Any, nxt: Any, buckets: Any) -> int:
+    """Create the children of ``node`` in greedy order (random within equal gain); returns the new node count."""
+    n = k_legal_list(kt, s, legal)
+    if n == 0 or nnodes + n > cap:
+        n_child[node] = 0 if n == 0 else -2
+        return nnodes
+    # shuffle, then a stable counting sort by gain, best first
+    for i in range(n - 1, 0, -1):
+        j = k_rand_below(rng, i + 1)
+        t = legal[i]
+        legal[i] = legal[j]
+        legal[j] = t
+    sym = int(s[H_TO_MOVE])
+    for b in range(2 * MAX_GAIN + 2):
+        buckets[b] = 0
+    for i in range(n):
+        buckets[MAX_GAIN - gain[sym, legal[i]] + 1] += 1
+    for b in range(1, 2 * MAX_GAIN + 2):
+        buckets[b] += buckets[b - 1]
+    for i in range(n):
+        b = MAX_GAIN - gain[sym, legal[i]]
+        nxt[buckets[b]] = legal[i]
+        buckets[b] += 1
+    first_child[node] = nnodes
+    n_child[node] = n
+    for i in range(n):
+        c = nnodes + i
+        move[c] = nxt[i]
+        n_vis[c] = 0
+        w_val[c] = 0.0
+        first_child[c] = -1
+        n_child[c] = -1
+    return nnodes + n
+
+
+@njit(cache=True)
+def k_mcts(kt: KTables, gain: Any, root: Any, sims: int, c_uct: float, greedy_playouts: bool, rng: Any,
+           noise: bool, solve_limit: int, solve_budget: int) -> tuple[int, float]:
+    """Search from ``root``; returns (placement, estimated win rate of the side to move), (-1, x) when over."""
+    legal = np.empty(kt.nplace, dtype=np.int32)
+    n_root = k_legal_list(kt, root, legal)
+    if n_root == 0:
+        return -1, 1.0 if k_winner(kt, root) == int(root[H_TO_MOVE]) else 0.0
+    if n_root == 1:
+        return int(legal[0]), 0.5
+    remaining = 0
+    for t in range(4):
+        remaining += int(root[H_SUPPLY + t])
+    if n_root <= solve_limit:
+        res, best = k_solve(kt, root, solve_budget, min(remaining, 60))
+        if res == 1:
+            return best, 1.0
+    cap = 2 * kt.nplace + 160 * sims + 16
+    first_child = np.empty(cap, dtype=np.int32)
+    n_child = np.empty(cap, dtype=np.int32)
+    move = np.empty(cap, dtype=np.int32)
+    n_vis = np.empty(cap, dtype=np.int32)
+    w_val = np.empty(cap, dtype=np.float64)
+    nxt = np.empty(kt.nplace, dtype=np.int32)
+    buckets = np.zeros(2 * MAX_GAIN + 2, dtype=np.int64)
+    path = np.empty(kt.nplace + 2, dtype=np.int32)
+    s = np.empty_like(root)
+    first_child[0] = -1
+    n_child[0] = -1
+    n_vis[0] = 0
+    w_val[0] = 0.0
+    move[0] = -1
+    nnodes = _expand(kt, root, gain, rng, legal, 0, 1, cap, first_child, n_child, move, n_vis, w_val, nxt, buckets)
+    root_sym = int(root[H_TO_MOVE])
+    for _sim in range(sims):
+        k_copy_state(root, s)
+        node = 0
+        depth = 0
+        path[0] = 0
+        while True:
+            nc = n_child[node]
+            if nc == -1 and n_vis[node] > 0:
+                nnodes = _expand(kt, s, gain, rng, legal, node, nnodes, cap, first_child, n_child, move, n_vis,
+                                 w_val, nxt, buckets)
+                nc = n_child[node]
+            if nc <= 0:
+                break
+            # progressive widening: only the best-ordered few children until the node has been visited more
+            width = 4 + int(2.0 * math.sqrt(n_vis[node] + 1.0))
+            if width > nc:
+                width = nc
+            fc = first_child[node]
+            logn = math.log(n_vis[node] + 1.0)
+            best = -1
+            best_u = -1e300
+            for i in range(width):
+                c = fc + i
+                if n_vis[c] == 0:
+                    best = c
+                    break
+                u = w_val[c] / n_vis[c] + c_uct * math.sqrt(logn / n_vis[c])
+                if u > best_u:
+                    best_u = u
+                    best = c
+            k_apply(kt, s, move[best])
+            node = best
+            depth += 1
+            path[depth] = node
+            if n_vis[node] == 0:
+                break
+        # evaluate
+        if greedy_playouts:
+            k_greedy_playout(kt, s, gain, PLAYOUT_EPS, rng, legal)
+        else:
+            k_random_playout(kt, s, rng, legal)
+        winner = k_winner(kt, s)
+        # backpropagate: a node's value is from the viewpoint of the symbol that moved into it
+        mover = 1 - root_sym
+        for d in range(depth + 1):
+            nd = path[d]
+            n_vis[nd] += 1
+            if winner == mover:
+                w_val[nd] += 1.0
+            mover = 1 - mover
+    # choose
+    fc = first_child[0]
+    nc = n_child[0]
+    if nc <= 0:
+        return int(legal[0]), 0.5
+    most = 0
+    for i in range(nc):
+        if n_vis[fc + i] > most:
+            most = n_vis[fc + i]
+    pick = -1
+    if noise:
+        # visit-weighted (temperature 0.5) choice among children searched at least half as much as the best
+        total = 0.0
+        for i in range(nc):
+            v = n_vis[fc + i]
+            if 2 * v >= most and v > 0:
+                total += float(v) * float(v)
+        r = (k_rand(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0) * total
+        for i in range(nc):
+            v = n_vis[fc + i]
+            if 2 * v >= most and v > 0:
+                r -= float(v) * float(v)
+                if r <= 0.0:
+                    pick = fc + i
+                    break
+    if pick < 0:
+        best_q = -1.0
+        for i in range(nc):
+            c = fc + i
+            if n_vis[c] == most:
+                q = w_val[c] / n_vis[c]
+                if q > best_q:
+                    best_q = q
+                    pick = c
+    value = 0.5
+    total_vis = 0
+    total_w = 0.0
+    for i in range(nc):
+        total_vis += n_vis[fc + i]
+        total_w += w_val[fc + i]
+    if total_vis > 0:
+        value = total_w / total_vis
+    return int(move[pick]), value
+
+
+# ---------------------------------------------------------------------------------- Python side
+
+
+@dataclass
+class Agent:
+    """One seeded agent bound to a board; ``choose`` takes a kernel state and returns a placement index."""
+
+    spec: AgentSpec
+    kt: KTables
+    gain: npt.NDArray[np.int64]
+    rng: npt.NDArray[np.uint64]
+    c_uct: float = DEFAULT_C
+    noise_plies: int = NOISE_PLIES
+
+    def __post_init__(self) -> None:
+        self._legal = np.empty(self.kt.nplace, dtype=np.int32)
+        self.last_value = 0.5
+
+    def choose(self, state: npt.NDArray[np.uint64]) -> int:
+        """A legal placement for the side to move, or -1 when the game is over."""
+        spec = self.spec
+        if spec.kind == "mcts":
+            noise = int(state[H_NPLACED]) < self.noise_plies
+            p, value = k_mcts(self.kt, self.gain, state, spec.sims, self.c_uct, spec.greedy_playouts, self.rng,
+                              noise, SOLVE_LIMIT, max(2000, 20 * spec.sims))
+            self.last_value = float(value)
+            return int(p)
+        kind = 0 if spec.kind == "random" else 1
+        return int(k_simple_move(self.kt, state, self.gain, kind, spec.eps, self.rng, self._legal))
+
+    def wants_swap(self, state: npt.NDArray[np.uint64], opening: int, searched: bool = False) -> bool:
+        """Pie decision at the second player's first turn: swap when the first placement favours its maker.
+
+        MCTS uses its search's value for the side to move (``searched=True`` reuses the search
+        ``choose`` just ran on this same state); greedy swaps when the opening gained its maker
+        symbols; random flips a coin.
+        """
+        if self.spec.kind == "mcts":
+            if not searched:
+                self.choose(state)
+            return self.last_value < 0.5
+        if self.spec.kind == "random":
+            return bool(k_rand_below(self.rng, 2) == 1)
+        opener = 1 - int(state[H_TO_MOVE])
+        return bool(self.gain[opener, opening] > 0)
+
+
+def make_agent(spec: AgentSpec | str, board: Board, seed: int) -> Agent:
+    """An agent for ``board`` with its own random stream."""
+    sp = parse_agent(spec) if isinstance(spec, str) else spec
+    kt = kernel_tables(board)
+    return Agent(sp, kt, _gain_for(kt), k_seed(seed))
+
+
+def _gain_for(kt: KTables) -> npt.NDArray[np.int64]:
+    key = (kt.size, kt.sym_o.tobytes(), kt.sym_x.tobytes())
+    cached = _GAIN_CACHE.get(key)
+    if cached is None:
+        cached = gain_table(kt)
+        if len(_GAIN_CACHE) > 32:
+            _GAIN_CACHE.clear()
+        _GAIN_CACHE[key] = cached
+    return cached
+
+
+_GAIN_CACHE: dict[tuple[int, bytes, bytes], npt.NDArray[np.int64]] = {}
+
+
+@functools.lru_cache(maxsize=16)
+def board_of(spec: BoardSpec) -> Board:
+    n = spec.size
+    rows = [spec.cells[r * n:(r + 1) * n] for r in range(n)]
+    params = GameParams(supply=spec.supply, first=Symbol(spec.first))
+    return Board.from_rows(rows, params=params)
+
+
+def play_task(task: GameTask) -> GameResult:
+    """Play one game of a task (see ``core.selfplay.GameTask``) and summarise it at seat level."""
+    from core.selfplay import GameResult
+
+    board = board_of(task.board)
+    kt = kernel_tables(board)
+    gain = _gain_for(kt)
+    rng = k_seed(task.seed)
+    # both seats draw from the one game stream, so the game depends only on the task
+    agents = [Agent(parse_agent(task.s1), kt, gain, rng), Agent(parse_agent(task.s2), kt, gain, rng)]
+    mirror = mirror_table(board.size) if task.mirror else None
+    s = k_new_state(kt)
+    first = kt.first
+    moves: list[int] = []
+    legal_sum = 0
+    legal_turns = 0
+    swapped = False
+    mirror_moves = 0
+    s2_moves = 0
+    owner = np.zeros(kt.nplace, dtype=np.int8)
+    while True:
+        n_legal = int(k_legal_count(kt, s))
+        if n_legal == 0:
+            break
+        legal_sum += n_legal
+        legal_turns += 1
+        seat = len(moves) % 2  # 0 = S1, 1 = S2
+        agent = agents[seat]
+        if len(moves) == 0 and task.opening >= 0:
+            if not k_is_legal(kt, s, task.opening):
+                raise ValueError(f"opening placement {task.opening} is not legal on this board")
+            p = task.opening
+        elif seat == 1 and mirror is not None and moves and k_is_legal(kt, s, int(mirror[moves[-1]])):
+            p = int(mirror[moves[-1]])
+            mirror_moves += 1
+        else:
+            p = agent.choose(s)
+            if len(moves) == 1 and task.pie:
+                swapped = agent.wants_swap(s, moves[0], searched=True)
+        if seat == 1:
+            s2_moves += 1
+        owner[p] = seat + 1
+        k_apply(kt, s, p)
+        moves.append(p)
+    o, x = k_score(kt, s)
+    s1_score, s2_score = (o, x) if first == 0 else (x, o)
+    winner_sym = int(k_winner(kt, s))
+    winner = 1 if winner_sym == first else 2
+    cov = np.zeros(kt.size * kt.size, dtype=np.uint8)
+    cells = placement_table(board.size).cells
+    for p in moves:
+        cov[cells[p]] = owner[p]
+    runout = tuple(int(s[H_SUPPLY + t] == 0) for t in range(4))
+    return GameResult(
+        s1_score=int(s1_score), s2_score=int(s2_score), winner=winner, tie_break=s1_score == s2_score,
+        length=len(moves), legal_sum=legal_sum, legal_turns=legal_turns, runout=runout, coverage=cov.tobytes(),
+        moves=tuple(moves), swapped=swapped, mirror_moves=mirror_moves,
+        mirror_all=mirror is not None and s2_moves > 0 and mirror_moves == s2_moves,
+    )
+
+
+def screen_openings(item: tuple[BoardSpec, int, int, int, int]) -> tuple[int, npt.NDArray[np.float64]]:
+    """Worker entry: cheap S1 win share after each opening in [lo, hi) (-1 for an illegal opening)."""
+    spec, lo, hi, games, seed = item
+    board = board_of(spec)
+    kt = kernel_tables(board)
+    out = np.zeros(hi - lo, dtype=np.float64)
+    k_screen(kt, _gain_for(kt), lo, hi, games, PLAYOUT_EPS, seed, out)
+    return lo, out
+
+
+def warm_up() -> None:
+    """Compile (or load from the disk cache) every kernel the agents use, on a tiny board."""
+    board = Board.random(size=4, pairs=3, seed=1)
+    kt = kernel_tables(board)
+    gain = _gain_for(kt)
+    rng = k_seed(1)
+    s = k_new_state(kt)
+    k_mcts(kt, gain, s, 8, DEFAULT_C, False, rng, True, SOLVE_LIMIT, 100)
+    k_mcts(kt, gain, s, 8, DEFAULT_C, True, rng, False, SOLVE_LIMIT, 100)
+    legal = np.empty(kt.nplace, dtype=np.int32)
+    k_simple_move(kt, s, gain, 1, 0.1, rng, legal)
+    out = np.zeros(2, dtype=np.float64)
+    k_screen(kt, gain, 0, 2, 1, PLAYOUT_EPS, 1, out)
+    k_solve(kt, s, 10, 4)
+    k_legal_count(kt, s)
+    k_is_legal(kt, s, 0)
+    k_score(kt, s)
+    k_winner(kt, s)
+    k_apply(kt, s, int(legal[0]))
