@@ -9,6 +9,7 @@ overwriting a commitment by accident, and assembles reveal bundles.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
@@ -39,6 +40,7 @@ __all__ = [
     "BundleResult",
     "SealError",
     "SealedBoard",
+    "SealedFormatError",
     "VerifyResult",
     "board_from_fields",
     "fields_from_board",
@@ -238,6 +240,8 @@ def write_sealed(out_dir: str | os.PathLike[str], sealed_list: Sequence[SealedBo
     for sealed in sealed_list:
         path = folder / sealed.file_name
         atomic_write_bytes(path, sealed.data)
+        with contextlib.suppress(OSError):  # secret until the match: keep other accounts on the machine out
+            os.chmod(path, 0o600)
         paths.append(path)
     sums = merge_sums(sums_raw, sealed_list)
     atomic_write_bytes(sums_path, sums)
@@ -383,6 +387,3 @@ def write_bundle(sealed_paths: Sequence[str | os.PathLike[str]], sums_path: str 
             atomic_write_bytes(target, data)
     return BundleResult(folder=folder, files=[t for t, _ in copies], fingerprint=fingerprint)
 
-
-def explain(exc: SealedFormatError) -> str:
-    return "; ".join(p.text() for p in exc.problems)

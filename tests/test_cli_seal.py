@@ -160,6 +160,14 @@ def test_verify_names_a_renamed_file(sealed_dir: Path, tmp_path: Path, capsys: p
     assert code == 1 and "rename it back to match-2.lits-sealed" in out
 
 
+def test_verify_finds_entries_listed_with_a_folder(sealed_dir: Path, tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    sums = tmp_path / "SHA256SUMS.paths"
+    sums.write_text((sealed_dir / "SHA256SUMS").read_text().replace("  match-", "  out/match-"))
+    code, out, _ = run(capsys, "verify", str(sealed_dir / "match-1.lits-sealed"), "--sums", str(sums))
+    assert code == 0 and "OK, matches" in out
+
+
 def test_reveal_bundle_then_verify_from_the_bundle(sealed_dir: Path, tmp_path: Path,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
     bundle = tmp_path / "bundle"

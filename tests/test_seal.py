@@ -346,6 +346,8 @@ def test_write_sealed_writes_files_sums_and_fingerprint(tmp_path: Path) -> None:
     paths, sums_path, fingerprint = write_sealed(tmp_path / "out", sealed)
     assert [p.name for p in paths] == ["m0.lits-sealed", "m1.lits-sealed", "m2.lits-sealed"]
     assert [p.read_bytes() for p in paths] == [s.data for s in sealed]
+    if os.name == "posix":
+        assert all(p.stat().st_mode & 0o077 == 0 for p in paths)
     sums = sums_path.read_bytes()
     assert sums == b"".join(f"{s.digest}  {s.file_name}\n".encode() for s in sealed)
     assert fingerprint == hashlib.sha256(sums).hexdigest()
