@@ -9,6 +9,7 @@ record are the same operation: moving the cursor.
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -34,6 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.agents import make_agent, parse_agent
 from core.board import PIECE_TYPES, Board, Symbol
 from core.geometry import cell_name
 from core.record import RecordError, load_record, replay, save_record
@@ -52,6 +54,7 @@ AGENT_CHOICES: tuple[tuple[str, str | None], ...] = (
     ("MCTS 200 playouts", "mcts:200"),
     ("MCTS 1000 playouts", "mcts:1000"),
     ("MCTS 5000 playouts", "mcts:5000"),
+    ("MCTS 20000 playouts", "mcts:20000"),
 )
 """Opponent strengths offered in the window, weakest first (spec strings of ``core.agents``)."""
 
@@ -87,6 +90,8 @@ class PlaytestWindow(QMainWindow):
         self._pending_agent_move: Move | None = None
         self._announced = False
         self.last_illegal: IllegalReason | None = None
+        self.agent_seed = random.randrange(1 << 30)
+        """Agents draw their random choices from this seed (plus the ply), so a test can fix it."""
         self._runner = AgentRunner(self)
         self._runner.finished.connect(self._on_agent_move)
         self._runner.error.connect(self._on_agent_error)
@@ -469,6 +474,8 @@ class PlaytestWindow(QMainWindow):
     # ============================================================== agents ==========
     def set_agent(self, seat: int, spec: str | None) -> None:
         """Let an agent (``random``, ``greedy``, ``mcts:N``) or a person (None) play ``seat``."""
+        if spec is not None:
+            spec = parse_agent(spec).text  # AgentSpecError (a ValueError) names the accepted forms
         index = next((i for i, (_label, s) in enumerate(AGENT_CHOICES) if s == spec), -1)
         combo = self.seat_combos[seat]
         if index < 0:
@@ -491,7 +498,8 @@ class PlaytestWindow(QMainWindow):
         spec = who.agent
         board = self.board.copy()
         moves = list(self._moves)
-        self._runner.request(lambda: _agent_choice(spec, board, moves))
+        seed = (self.agent_seed * 1009 + len(moves)) & 0x7FFFFFFF
+        self._runner.request(lambda: agent_decision(spec, board, moves, seed))
         self._refresh()
 
     def _on_agent_move(self, move: object) -> None:
@@ -722,5 +730,19 @@ def move_texts(board: Board, moves: list[Move]) -> list[str]:
     return out
 
 
-def _agent_choice(spec: str, board: Board, moves: list[Move]) -> Move:
-    raise NotImplementedError("agents not landed yet")
+def agent_decision(spec: str, board: Board, moves: list[Move], seed: int) -> Move:
+    """The agent's action after ``moves``: a placement, or the pie swap when its evaluation favours swapping.
+
+    Runs on a worker thread, so it builds its own game state from the board and the moves.
+    """
+    state = GameState(board)
+    for move in moves:
+        state.push_action(move)
+    agent = make_agent(spec, board, seed)
+    kernel = state.kernel_state()
+    index = agent.choose(kernel)
+    if state.can_swap() and agent.wants_swap(kernel, state.placements[0].index, searched=True):
+        return SWAP
+    if index < 0:
+        raise ValueError("the agent found no legal placement although the game is not over")
+    return Placement.from_index(index, board.size)

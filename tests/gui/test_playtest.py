@@ -389,3 +389,76 @@ def test_bad_records_are_reported_by_file_and_line(open_window, tmp_path: Path) 
     assert not window.load_record(str(tmp_path / "missing.txt"))
     assert "no such file" in window.message_label.text()
     assert window.moves == []
+
+
+def gain_for(board: Board, symbol: Symbol, placement: Placement) -> int:
+    """Opponent symbols covered minus own symbols covered: what the greedy agent maximises."""
+    covered = [board[c] for c in placement.cells]
+    return sum(1 for s in covered if s is symbol.other) - sum(1 for s in covered if s is symbol)
+
+
+def wait_for_person(qtbot, window: PlaytestWindow) -> None:  # type: ignore[no-untyped-def]
+    def ready() -> None:
+        who = window.mover()
+        assert window.is_over or (who is not None and who.agent is None and not window.agent_thinking())
+
+    qtbot.waitUntil(ready, timeout=120_000)  # the first call may compile the agent kernels
+
+
+def test_game_against_the_greedy_agent_with_its_pie_swap(open_window, qtbot) -> None:  # type: ignore[no-untyped-def]
+    board = small_board(seed=21, size=8, pairs=16)
+    window = open_window(board)
+    window.agent_seed = 7
+    window.set_agent(1, "greedy")
+    assert window.seat_combos[1].currentText() == "Greedy agent"
+    # Open with a placement that gains O symbols: greedy judges the swap better and takes it.
+    legal = list(window.state.legal_placements())
+    opening = max(legal, key=lambda p: (gain_for(board, Symbol.O, p), p.cells))
+    assert gain_for(board, Symbol.O, opening) > 0
+    place_by_mouse(window, opening)
+    wait_for_person(qtbot, window)
+    assert window.moves[1] == "swap" and window.seat_of(Symbol.O) == 1
+    mover = window.mover()
+    assert mover is not None and mover.name == "Player 1" and mover.symbol is Symbol.X
+    rng = random.Random(3)
+    while not window.is_over:
+        place_by_mouse(window, rng.choice(list(window.state.legal_placements())))
+        wait_for_person(qtbot, window)
+    # Replay and check every agent placement was a best-gain placement for the symbol it played.
+    state = GameState(board)
+    agent_moves = 0
+    for move in window.moves:
+        if isinstance(move, Placement) and window.seat_of(state.to_move) == 1:
+            best = max(gain_for(board, state.to_move, p) for p in state.legal_placements())
+            assert gain_for(board, state.to_move, move) == best
+            agent_moves += 1
+        state.push_action(move)
+    assert agent_moves >= 1 and state.is_over()
+    result = state.result()
+    assert result is not None
+    seat = window.seat_of(result.winner)
+    assert f"Player {seat + 1} ({'agent greedy' if seat == 1 else 'person'})" in window.result_text()
+
+
+def test_agents_play_a_whole_game_against_each_other(open_window, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window = open_window(small_board(seed=30))
+    window.agent_seed = 11
+    with qtbot.waitSignal(window.game_over, timeout=120_000) as blocker:
+        window.set_agent(0, "random")
+        window.set_agent(1, "greedy")
+    state = expected_result_lines(window)
+    result = state.result()
+    assert result is not None
+    assert blocker.args == [window.result_text()]
+    assert f"O {result.score[Symbol.O]}, X {result.score[Symbol.X]}" in window.result_text()
+
+
+def test_a_person_cannot_move_for_the_agent_and_bad_specs_are_refused(open_window) -> None:  # type: ignore[no-untyped-def]
+    window = open_window(small_board(seed=30))
+    window.set_paused(True)  # a paused agent does not move
+    window.set_agent(0, "greedy")
+    assert window.canvas.choice_count == 0
+    type_move(window, " ".join(next(iter(window.state.legal_placements())).cell_names()))
+    assert window.ply == 0 and "agent's turn" in window.message_label.text()
+    with pytest.raises(ValueError, match="mcts:N"):
+        window.set_agent(1, "alphazero")
