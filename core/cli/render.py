@@ -1,0 +1,68 @@
+"""``lits render``: a PNG or SVG picture of a board, drawn by the designer's own painter.
+
+Qt is imported only when the command runs, so the rest of the command line
+works on machines without PySide6.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+from core.boardfile import BoardContentError, BoardReadError, load_board
+from core.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE, CliError
+
+FORMATS = (".png", ".svg")
+MIN_PX = 16
+MAX_PX = 10000
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = subparsers.add_parser(
+        "render",
+        help="draw a board as a PNG or SVG picture",
+        description="Draw a board file as a picture, exactly as the designer shows it. "
+                    "The format follows the output file's extension (.png or .svg).",
+    )
+    p.add_argument("board", metavar="BOARD", help="board file (YAML)")
+    p.add_argument("-o", "--output", required=True, metavar="FILE", help="picture to write: FILE.png or FILE.svg")
+    p.add_argument("--no-grid", action="store_true", help="leave out the grid lines")
+    p.add_argument("--no-coords", action="store_true", help="leave out the column letters and row numbers")
+    p.add_argument("--size", type=int, default=800, metavar="PX", help="width and height in pixels (default 800)")
+    p.add_argument("--theme", choices=("light", "dark"), default="light", help="colours (default light)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    out = Path(args.output)
+    ext = out.suffix.lower()
+    if ext not in FORMATS:
+        raise CliError(f"{args.output}: unknown picture type {ext or '(no extension)'!r}; use .png or .svg",
+                       EXIT_PROBLEMS)
+    if not MIN_PX <= args.size <= MAX_PX:
+        raise CliError(f"--size {args.size}: a picture is {MIN_PX} to {MAX_PX} pixels wide", EXIT_PROBLEMS)
+    folder = out.parent if str(out.parent) else Path(".")
+    if not folder.is_dir():
+        raise CliError(f"{args.output}: the folder {folder} does not exist", EXIT_UNREADABLE)
+    try:
+        board = load_board(args.board)
+    except BoardReadError as exc:
+        raise CliError("\n".join(f"{exc.path}: {d}" for d in exc.details), EXIT_UNREADABLE) from None
+    except BoardContentError as exc:
+        raise CliError("\n".join(f"{exc.path}: {d}" for d in exc.details), EXIT_PROBLEMS) from None
+    try:
+        from designer.render import RenderOptions, render_png, render_svg
+    except ImportError as exc:
+        raise CliError(f"drawing pictures needs PySide6 ({exc}); install it with: pip install PySide6-Essentials",
+                       EXIT_UNREADABLE) from None
+    options = RenderOptions(grid=not args.no_grid, coordinates=not args.no_coords, theme=args.theme)
+    try:
+        if ext == ".png":
+            render_png(board, out, options, args.size)
+        else:
+            render_svg(board, out, options, args.size)
+    except OSError as exc:
+        raise CliError(f"{args.output}: cannot write ({exc.strerror or exc})", EXIT_UNREADABLE) from None
+    print(f"{os.fspath(out)}: {board.size}x{board.size} board, {args.size}x{args.size} px {ext[1:].upper()}")
+    return EXIT_OK
