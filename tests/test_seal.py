@@ -416,6 +416,17 @@ def test_real_sha256sum_accepts_the_written_sums(tmp_path: Path) -> None:
     assert done.returncode == 1 and "FAILED" in done.stdout
 
 
+@pytest.mark.skipif(shutil.which("shasum") is None, reason="shasum (macOS tool) not installed")
+def test_real_shasum_accepts_a_bundle(tmp_path: Path) -> None:
+    sealed = [seal_board(small_board(i), "s2026", f"m{i}") for i in range(2)]
+    paths, sums, _ = write_sealed(tmp_path / "season", sealed)
+    write_bundle([paths[1]], sums, tmp_path / "b")
+    done = subprocess.run(["shasum", "-a", "256", "-c", "SHA256SUMS"], cwd=tmp_path / "b", capture_output=True,
+                          text=True, check=False)
+    assert "m1.lits-sealed: OK" in done.stdout.splitlines()
+    assert "m0.lits-sealed: FAILED open or read" in done.stdout.splitlines()
+
+
 # -- reveal bundle and the standalone verifier -----------------------------------------
 
 @pytest.fixture()
@@ -436,7 +447,7 @@ def test_bundle_holds_byte_identical_copies_and_instructions(tmp_path: Path, sea
     assert (bundle / "verify_sealed.py").read_bytes() == (ROOT / "core" / "sealcheck.py").read_bytes()
     verify = (bundle / "VERIFY.txt").read_text()
     digest = hashlib.sha256(paths[1].read_bytes()).hexdigest()
-    for needle in ("sha256sum -c --ignore-missing SHA256SUMS", "shasum -a 256 -c SHA256SUMS",
+    for needle in ("sha256sum -c --ignore-missing SHA256SUMS", "shasum -a 256 -c --ignore-missing SHA256SUMS",
                    "certutil -hashfile m1.lits-sealed SHA256", "Get-FileHash m1.lits-sealed -Algorithm SHA256",
                    "python3 verify_sealed.py m1.lits-sealed --sums SHA256SUMS", digest, result.fingerprint):
         assert needle in verify
