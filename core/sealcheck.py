@@ -437,7 +437,11 @@ class VerifyResult:
 
 
 def verify_bytes(data: bytes, expected_digest: str | None = None) -> VerifyResult:
-    """Strict parse plus constant-time digest check; never raises for bad data."""
+    """Strict parse plus constant-time digest check; never raises for bad data.
+
+    Only a malformed ``expected_digest`` raises ValueError (its message says why),
+    because that is the caller's input, not the file's.
+    """
     expected = None if expected_digest is None else normalize_digest(expected_digest)
     result = VerifyResult(digest=digest_hex(data), expected=expected, fields=None)
     try:
