@@ -39,7 +39,7 @@ SEALED_SUFFIX = ".lits-sealed"
 SUMS_NAME = "SHA256SUMS"
 
 MAX_SEALED_BYTES = 4096
-"""The largest v1 file (26x26) is under 1 KiB; anything much bigger is not a sealed board."""
+"""The largest v1 file (26x26, longest ids) is 1036 bytes; anything much bigger is not a sealed board."""
 MAX_SUMS_BYTES = 1024 * 1024
 
 MIN_SIZE = 4

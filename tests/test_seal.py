@@ -162,7 +162,7 @@ def _fields(size: int, half_cells: list[str], supply: tuple[int, int, int, int],
     return SealedFields(size, supply, first, pie, turn, bank, season, slot, nonce.hex(), rows)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(fields_strategy)
 def test_any_valid_fields_render_and_parse_back_exactly(fields: SealedFields) -> None:
     data = render(fields)
