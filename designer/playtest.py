@@ -654,18 +654,15 @@ class PlaytestWindow(QMainWindow):
         self.swap_button.setEnabled(human and state.can_swap())
 
         if self.hints_box.isChecked() and who is not None:
-            counts = [0] * self.board.cell_count
+            counts: dict[int, int] = {}
             for p in legal:
                 for cell in p.cells:
-                    counts[cell] += 1
-            top = max(counts) if counts else 0
-            n = self.board.size
-            heat = [[(counts[r * n + c] / top if top else 0.0) for c in range(n)] for r in range(n)]
-            coverable = sum(1 for c in counts if c)
-            self.canvas.set_heat(heat, "legal placements per cell")
-            self.hint_label.setText(f"{len(legal)} legal placements; {coverable} cells coverable.")
+                    counts[cell] = counts.get(cell, 0) + 1
+            self.canvas.set_hints(counts)
+            self.hint_label.setText(f"{len(legal)} legal placements; {len(counts)} cells coverable "
+                                    "(the number in a cell counts the placements covering it).")
         else:
-            self.canvas.set_heat(None)
+            self.canvas.set_hints(None)
             self.hint_label.setText("")
 
         self.move_list.blockSignals(True)

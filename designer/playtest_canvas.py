@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QWheelEvent
+from PySide6.QtGui import QColor, QFont, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QWheelEvent
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from core.board import Board
@@ -36,8 +36,7 @@ class PlayCanvas(QWidget):
         self.piece_ids: dict[int, int] = {}
         self.highlight: Cells = ()
         self.problems: Cells = ()
-        self.heat: list[list[float]] | None = None
-        self.heat_label = ""
+        self.hint_counts: dict[int, int] | None = None
         self.geometry_: BoardGeometry | None = None
         self._legal: list[Cells] = []
         self._by_cell: dict[int, list[Cells]] = {}
@@ -77,9 +76,9 @@ class PlayCanvas(QWidget):
         self.problems = tuple(problems)
         self.update()
 
-    def set_heat(self, heat: list[list[float]] | None, label: str = "") -> None:
-        self.heat = heat
-        self.heat_label = label
+    def set_hints(self, counts: dict[int, int] | None) -> None:
+        """Per coverable cell, how many legal placements cover it (None hides the hints)."""
+        self.hint_counts = dict(counts) if counts is not None else None
         self.update()
 
     @property
@@ -109,11 +108,33 @@ class PlayCanvas(QWidget):
         painter = QPainter(self)
         try:
             overlay = Overlay(pieces=self.pieces, piece_ids=self.piece_ids, preview=self.preview, preview_ok=True,
-                              highlight=self.highlight, problems=self.problems, heat=self.heat,
-                              heat_label=self.heat_label if self.heat is not None else "")
+                              highlight=self.highlight, problems=self.problems)
             self.geometry_ = paint_board(painter, QRectF(self.rect()), self.board, self.options, overlay)
+            if self.hint_counts:
+                self._paint_hints(painter, self.geometry_)
         finally:
             painter.end()
+
+    def _paint_hints(self, painter: QPainter, geo: BoardGeometry) -> None:
+        """A light tint plus the number of legal placements in each coverable cell's corner (not colour alone)."""
+        counts = self.hint_counts or {}
+        palette = self.options.palette()
+        tint = QColor(palette.preview_ok)
+        tint.setAlpha(45)
+        ink = QColor(palette.label)
+        font = QFont()
+        font.setPixelSize(max(7, round(geo.cell * 0.24)))
+        painter.save()
+        painter.setFont(font)
+        painter.setPen(ink)
+        for cell, count in counts.items():
+            if count <= 0:
+                continue
+            r = geo.cell_rect(cell)
+            painter.fillRect(r, tint)
+            corner = r.adjusted(geo.cell * 0.5, geo.cell * 0.6, -geo.cell * 0.06, -geo.cell * 0.04)
+            painter.drawText(corner, int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignBottom), str(count))
+        painter.restore()
 
     # -- choosing -----------------------------------------------------------------
     def _refresh_choices(self, keep: bool) -> None:

@@ -267,17 +267,18 @@ def test_undo_redo_and_a_new_move_cuts_the_future(open_window) -> None:  # type:
 def test_hints_show_count_and_coverable_cells(open_window) -> None:  # type: ignore[no-untyped-def]
     window = open_window(small_board(seed=5))
     window.play(next(iter(window.state.legal_placements())))
-    assert window.canvas.heat is None
+    assert window.canvas.hint_counts is None
     window.hints_box.setChecked(True)
     legal = list(window.state.legal_placements())
     coverable = {c for p in legal for c in p.cells}
-    assert window.hint_label.text() == f"{len(legal)} legal placements; {len(coverable)} cells coverable."
-    heat = window.canvas.heat
-    assert heat is not None
-    n = window.board.size
-    assert {r * n + c for r in range(n) for c in range(n) if heat[r][c] > 0} == coverable
+    assert window.hint_label.text().startswith(f"{len(legal)} legal placements; {len(coverable)} cells coverable")
+    counts = window.canvas.hint_counts
+    assert counts is not None and set(counts) == coverable
+    for cell in coverable:
+        assert counts[cell] == sum(1 for p in legal if cell in p.cells)
+    window.canvas.grab()  # paints the hints without error
     window.hints_box.setChecked(False)
-    assert window.canvas.heat is None
+    assert window.canvas.hint_counts is None
 
 
 def test_supply_is_always_shown(open_window) -> None:  # type: ignore[no-untyped-def]
