@@ -20,6 +20,7 @@ from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
 from matplotlib.figure import Figure
 from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QFileDialog,
     QFormLayout,
@@ -51,7 +52,8 @@ def default_analyze() -> tuple[AnalyzeFn, type[Any], type[BaseException]]:
     return analyze, AnalysisConfig, AnalysisCancelled
 
 
-def make_config(config_type: type[Any], agent: str, games: int, seed: int | None = None) -> Any:
+def make_config(config_type: type[Any], agent: str, games: int, seed: int | None = None,
+                quick: bool | None = None) -> Any:
     """Build the engine's config from the panel's two choices, whatever the config names its fields."""
     names: set[str] = set()
     if dataclasses.is_dataclass(config_type):
@@ -69,6 +71,8 @@ def make_config(config_type: type[Any], agent: str, games: int, seed: int | None
             break
     if seed is not None and "seed" in names:
         kwargs["seed"] = seed
+    if quick is not None and "quick" in names:
+        kwargs["quick"] = quick
     return config_type(**kwargs)
 
 
@@ -181,6 +185,7 @@ class AnalysisPanel(QWidget):
         self.worker: AnalysisWorker | None = None
         self.cancel_event: threading.Event | None = None
         self.started_at = 0.0
+        self.finished_at = 0.0
         self.last_progress: Any = None
 
         self.agent = QComboBox()
@@ -193,6 +198,8 @@ class AnalysisPanel(QWidget):
         self.games.setValue(200)
         self.games.setSingleStep(50)
         self.games.setToolTip("Game budget: the most games the analysis may play")
+        self.quick = QCheckBox("Quick first look (smaller budgets)")
+        self.quick.setChecked(True)
         self.run_button = QPushButton("Analyse")
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.setEnabled(False)
@@ -216,6 +223,7 @@ class AnalysisPanel(QWidget):
         form = QFormLayout()
         form.addRow("Agent", self.agent)
         form.addRow("Games", self.games)
+        form.addRow("", self.quick)
         buttons = QHBoxLayout()
         buttons.addWidget(self.run_button)
         buttons.addWidget(self.cancel_button)
@@ -259,7 +267,10 @@ class AnalysisPanel(QWidget):
             return False
         agent = self.agent.currentText().strip() or "greedy"
         try:
-            config = make_config(config_type, agent, self.games.value())
+            config = make_config(config_type, agent, self.games.value(), quick=self.quick.isChecked())
+            check = getattr(config, "check", None)
+            if callable(check):
+                check()
         except (TypeError, ValueError) as exc:
             QMessageBox.warning(self, "Analysis settings", f"Agent {agent!r} with {self.games.value()} games: {exc}")
             return False
@@ -323,7 +334,8 @@ class AnalysisPanel(QWidget):
         self.runningChanged.emit(False)
 
     def _on_finished(self, report: Any) -> None:
-        elapsed = time.monotonic() - self.started_at
+        self.finished_at = time.monotonic()
+        elapsed = self.finished_at - self.started_at
         self._finish()
         self.show_report(report, self.report_size, elapsed)
         self.reportReady.emit(report)

@@ -1,0 +1,232 @@
+"""The analysis panel: runs in the background, keeps the window responsive, shows results, cancels."""
+
+from __future__ import annotations
+
+import itertools
+import multiprocessing
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QTimer
+from pytestqt.qtbot import QtBot
+
+from core.board import Board, Symbol
+from designer.analysis_panel import PROGRESS_DELAY_MS, heatmaps, make_config
+from designer.app import create_window
+from designer.main_window import MainWindow
+
+
+class FakeCancelled(Exception):
+    pass
+
+
+@dataclass
+class FakeConfig:
+    agents: list[str] = field(default_factory=lambda: ["greedy"])
+    games: int = 200
+    quick: bool = False
+
+
+@dataclass
+class Progress:
+    phase: str
+    done: int
+    total: int
+    message: str
+
+
+def fake_report(size: int) -> Any:
+    grid = np.linspace(0.0, 1.0, size * size).reshape(size, size)
+    survival = grid.copy()
+    survival[0, 0] = np.nan
+    opening = SimpleNamespace(cells=[0, 1, 2, size], v=0.45)
+    return SimpleNamespace(
+        verdict="balanced", reasons=["3 openings keep S1 within 40-60%"], warnings=["ties decide 55% of games"],
+        raw=SimpleNamespace(games=120, s1_win_rate=0.62, ci95=(0.53, 0.70), margins=[-3, -1, 0, 0, 1, 2, 2, 5]),
+        pie=SimpleNamespace(openings=[opening]), coverage_s1=grid, coverage_s2=grid[::-1] * 3.0,
+        survival=survival, to_json=lambda: {"verdict": "balanced"})
+
+
+def slow_engine(seconds: float, seen: dict[str, Any]) -> Callable[[], tuple[Any, type[Any], type[BaseException]]]:
+    def analyze(board: Board, config: FakeConfig, progress: Callable[[Any], None],
+                cancel: threading.Event) -> Any:
+        seen["thread"] = threading.current_thread() is threading.main_thread()
+        seen["board"] = board
+        steps = max(1, int(seconds / 0.02))
+        for i in range(steps):
+            if cancel.is_set():
+                raise FakeCancelled()
+            time.sleep(0.02)
+            progress(Progress("games", i + 1, steps, f"game {i + 1}"))
+        return fake_report(board.size)
+
+    return lambda: (analyze, FakeConfig, FakeCancelled)
+
+
+def endless_engine(started: threading.Event) -> Callable[[], tuple[Any, type[Any], type[BaseException]]]:
+    def analyze(board: Board, config: FakeConfig, progress: Callable[[Any], None],
+                cancel: threading.Event) -> Any:
+        started.set()
+        while not cancel.wait(0.01):
+            pass
+        raise FakeCancelled()
+
+    return lambda: (analyze, FakeConfig, FakeCancelled)
+
+
+class Ticker:
+    """Counts a 20 ms QTimer: if the GUI thread were blocked, the ticks would stop."""
+
+    def __init__(self) -> None:
+        self.times: list[float] = []
+        self.timer = QTimer()
+        self.timer.setInterval(20)
+        self.timer.timeout.connect(lambda: self.times.append(time.monotonic()))
+        self.timer.start()
+
+    def stop(self) -> None:
+        self.timer.stop()
+
+    def max_gap(self, until: float = float("inf")) -> float:
+        times = [t for t in self.times if t <= until]
+        return max((b - a for a, b in itertools.pairwise(times)), default=float("inf"))
+
+    def count(self, until: float = float("inf")) -> int:
+        return sum(1 for t in self.times if t <= until)
+
+
+@pytest.fixture
+def window(qtbot: QtBot) -> MainWindow:
+    win = create_window(None)
+    assert isinstance(win, MainWindow)
+    qtbot.addWidget(win)
+    win.resize(1100, 800)
+    win.show()
+    qtbot.waitExposed(win)
+    return win
+
+
+def test_run_in_background_keeps_event_loop_ticking(window: MainWindow, qtbot: QtBot) -> None:
+    panel = window.analysis
+    seen: dict[str, Any] = {}
+    panel.engine = slow_engine(1.2, seen)
+    ticker = Ticker()
+    start = time.monotonic()
+    assert panel.start()
+    symbols = 144 - window.document.board.count(Symbol.EMPTY)
+    window.document.clear()  # editing during the run must not reach the snapshot being analysed
+    qtbot.wait(PROGRESS_DELAY_MS // 2)
+    assert not panel.progress_bar.isVisible()  # short runs never flash a bar
+    qtbot.waitUntil(lambda: panel.progress_bar.isVisible(), timeout=2000)
+    qtbot.waitUntil(lambda: not panel.running, timeout=10000)
+    elapsed = time.monotonic() - start
+    ticker.stop()
+    assert seen["thread"] is False
+    assert 144 - seen["board"].count(Symbol.EMPTY) == symbols > 0
+    # While the analysis ran (~60 ticks expected in 1.2 s) the loop kept ticking; a blocked loop gives none.
+    running = panel.finished_at - start
+    assert elapsed >= running >= 1.2
+    assert ticker.count(panel.finished_at) >= 0.5 * running / 0.02
+    assert ticker.max_gap(panel.finished_at) < 0.25
+    assert "balanced" in panel.verdict.text() and "3 openings" in panel.verdict.text()
+    assert "ties decide" in panel.verdict.text()
+    assert len(panel.figure.axes) == 2
+    assert not panel.progress_bar.isVisible()
+    assert panel.run_button.isEnabled() and not panel.cancel_button.isEnabled()
+    # Heatmaps go onto the board canvas.
+    assert panel.heat_select.count() == 5
+    assert window.view.heat is not None and window.view.heat.shape == (12, 12)
+    panel.heat_select.setCurrentIndex(2)
+    assert window.view.heat_label.startswith("Coverage by S2")
+    assert float(np.nanmax(window.view.heat)) == pytest.approx(1.0)  # scaled to 0..1
+    panel.heat_select.setCurrentIndex(0)
+    assert window.view.heat is None
+
+
+def test_cancel_stops_the_worker(window: MainWindow, qtbot: QtBot) -> None:
+    panel = window.analysis
+    started = threading.Event()
+    panel.engine = endless_engine(started)
+    assert panel.start()
+    assert started.wait(5)
+    assert panel.running
+    thread = panel.worker_thread
+    assert thread is not None
+    panel.cancel_button.click()
+    qtbot.waitUntil(lambda: not panel.running, timeout=5000)
+    assert thread is not None
+    assert "cancelled" in panel.verdict.text().lower()
+    assert panel.run_button.isEnabled()
+
+
+def test_engine_missing_is_explained(window: MainWindow, dialogs: Any) -> None:
+    def missing() -> tuple[Any, type[Any], type[BaseException]]:
+        raise ImportError("No module named 'core.analysis'")
+
+    window.analysis.engine = missing
+    assert not window.analysis.start()
+    assert dialogs.kinds() == ["information"]
+
+
+def test_heatmaps_scale_and_keep_missing_cells() -> None:
+    maps = heatmaps(fake_report(6), 6)
+    assert set(maps) >= {"Coverage by S1 (first seat)", "Coverage by S2", "Symbol survival"}
+    assert np.isnan(maps["Symbol survival"][0, 0])
+    assert float(maps["Coverage by S2"].max()) == pytest.approx(1.0)
+    openings = next(m for k, m in maps.items() if k.startswith("Opening"))
+    assert openings[0, 0] == pytest.approx(0.45) and np.isnan(openings[5, 5])
+
+
+def test_make_config_maps_panel_choices() -> None:
+    cfg = make_config(FakeConfig, "mcts:200", 80, quick=True)
+    assert (cfg.agents, cfg.games, cfg.quick) == (["mcts:200"], 80, True)
+
+
+def test_real_analysis_small_budget(window: MainWindow, qtbot: QtBot) -> None:
+    pytest.importorskip("core.analysis")
+    panel = window.analysis
+    window.document.new_board(6)
+    window.random_fill(6)
+    panel.agent.setCurrentText("random")
+    panel.games.setValue(10)
+    panel.quick.setChecked(True)
+    ticker = Ticker()
+    start = time.monotonic()
+    assert panel.start()
+    qtbot.waitUntil(lambda: not panel.running, timeout=300_000)
+    elapsed = time.monotonic() - start
+    ticker.stop()
+    assert panel.report is not None, panel.verdict.text()
+    assert panel.report.verdict in ("balanced", "lopsided", "inconclusive")
+    assert panel.report.raw.games >= 10
+    running = panel.finished_at - start
+    assert ticker.count(panel.finished_at) >= 0.5 * running / 0.02
+    assert ticker.max_gap(panel.finished_at) < 0.5
+    print(f"real analysis: {elapsed:.1f} s, {ticker.count(panel.finished_at)} ticks of 20 ms, "
+          f"longest gap {ticker.max_gap(panel.finished_at) * 1000:.0f} ms")
+    assert window.view.heat is not None and window.view.heat.shape == (6, 6)
+
+
+def test_real_cancel_stops_worker_processes(window: MainWindow, qtbot: QtBot) -> None:
+    pytest.importorskip("core.analysis")
+    panel = window.analysis
+    panel.agent.setCurrentText("greedy")
+    panel.games.setValue(5000)
+    panel.quick.setChecked(False)
+    assert panel.start()
+    # Wait until the pool is up and games are being played, then cancel.
+    qtbot.waitUntil(lambda: panel.last_progress is not None and panel.last_progress.phase != "start",
+                    timeout=300_000)
+    assert multiprocessing.active_children()
+    t0 = time.monotonic()
+    panel.cancel_button.click()
+    qtbot.waitUntil(lambda: not panel.running, timeout=60_000)
+    qtbot.waitUntil(lambda: not multiprocessing.active_children(), timeout=10_000)
+    assert time.monotonic() - t0 < 30
+    assert "cancelled" in panel.verdict.text().lower()
