@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import threading
 from pathlib import Path
 
 import pytest
@@ -12,10 +13,11 @@ pytest.importorskip("PySide6")
 from PySide6.QtCore import QPoint, QSettings, Qt
 from PySide6.QtTest import QTest
 
+import designer.playtest as playtest
 from core.board import Board, GameParams, Symbol
 from core.geometry import parse_cell
-from core.rules import GameState, Placement
-from designer.playtest import PlaytestWindow
+from core.rules import SWAP, GameState, Placement
+from designer.playtest import PlaytestWindow, agent_decision
 
 
 class FakeTime:
@@ -463,3 +465,92 @@ def test_a_person_cannot_move_for_the_agent_and_bad_specs_are_refused(open_windo
     assert window.ply == 0 and "agent's turn" in window.message_label.text()
     with pytest.raises(ValueError, match="mcts:N"):
         window.set_agent(1, "alphazero")
+
+
+def test_undo_against_an_agent_returns_to_the_persons_turn(open_window, qtbot) -> None:  # type: ignore[no-untyped-def]
+    board = small_board(seed=40, size=8, pairs=12, pie=False)
+    window = open_window(board)
+    window.agent_seed = 3
+    window.set_agent(1, "greedy")
+    rng = random.Random(4)
+    for _ in range(2):
+        window.play(rng.choice(list(window.state.legal_placements())))
+        wait_for_person(qtbot, window)
+    assert window.ply == 4
+    window.undo()
+    assert window.ply == 2 and window.mover() is not None and window.mover().agent is None
+    qtbot.wait(50)
+    assert window.ply == 2 and not window.agent_thinking()  # the agent waits: its reply is kept for redo
+    window.redo()
+    assert window.ply == 3
+    window.undo()
+    assert window.ply == 2
+    # A different move cuts the old future and the agent answers it.
+    old_third = window.moves[2]
+    third = next(p for p in window.state.legal_placements() if p != old_third)
+    window.play(third)
+    wait_for_person(qtbot, window)
+    assert window.moves[2] == third and window.ply == len(window.moves) == 4
+
+
+class GatedAgent:
+    """A stand-in for ``agent_decision`` that blocks until the test lets it answer (test fake only)."""
+
+    def __init__(self) -> None:
+        self.gate = threading.Event()
+        self.calls = 0
+
+    def __call__(self, spec: str, board: Board, moves: list[object], seed: int) -> object:
+        self.calls += 1
+        self.gate.wait(10)
+        state = GameState(board)
+        for move in moves:
+            state.push_action(move)  # type: ignore[arg-type]
+        return next(iter(state.legal_placements()))
+
+
+def test_pause_holds_the_agents_answer_and_undo_drops_a_stale_one(open_window, qtbot, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    fake = GatedAgent()
+    monkeypatch.setattr(playtest, "agent_decision", fake)
+    window = open_window(small_board(seed=41, pie=False))
+    window.set_agent(1, "greedy")
+    window.play(next(iter(window.state.legal_placements())))
+    qtbot.waitUntil(lambda: fake.calls == 1)
+    assert window.agent_thinking() and "thinking" in window.turn_label.text()
+    window.set_paused(True)
+    with qtbot.waitSignal(window._runner.finished, timeout=5000):
+        fake.gate.set()
+    assert window.ply == 1  # held while paused
+    window.set_paused(False)
+    assert window.ply == 2
+    # Now a stale answer: the agent is thinking when the person takes their move back.
+    fake.gate.clear()
+    window.play(next(iter(window.state.legal_placements())))
+    qtbot.waitUntil(lambda: fake.calls == 2)
+    window.undo()
+    assert window.ply == 2 and not window.agent_thinking()
+    fake.gate.set()
+    qtbot.wait(200)
+    assert window.ply == 2 and len(window.moves) == 3
+
+
+def test_agent_decisions_are_legal_and_follow_the_pie_judgement() -> None:
+    board = small_board(seed=21, size=8, pairs=16)
+    state = GameState(board)
+    legal = list(state.legal_placements())
+    gaining = max(legal, key=lambda p: gain_for(board, Symbol.O, p))
+    losing = min(legal, key=lambda p: gain_for(board, Symbol.O, p))
+    assert gain_for(board, Symbol.O, gaining) > 0 >= gain_for(board, Symbol.O, losing)
+    assert agent_decision("greedy", board, [gaining], seed=1) == SWAP
+    reply = agent_decision("greedy", board, [losing], seed=1)
+    assert isinstance(reply, Placement)
+    after = GameState(board)
+    after.push(losing)
+    assert after.is_legal(reply)
+    # MCTS: a legal action, and the same one for the same seed (a game is a function of its seed).
+    first = agent_decision("mcts:64", board, [losing], seed=5)
+    assert first == SWAP or after.is_legal(first)
+    assert agent_decision("mcts:64", board, [losing], seed=5) == first
+    # After the swap the second symbol still places next; the agent must not offer a second swap.
+    later = agent_decision("mcts:64", board, [losing, SWAP], seed=2)
+    assert isinstance(later, Placement) and after.is_legal(later)
