@@ -97,6 +97,7 @@ class PlaytestWindow(QMainWindow):
         self._runner.error.connect(self._on_agent_error)
         p = self.board.params
         self.clock: MatchClock[int] = MatchClock((0, 1), p.turn_time, p.bank, now=time_source)
+        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)  # a closed play-test frees its timer and state
         self._build_ui()
         self._timer = QTimer(self)
         self._timer.setInterval(tick_ms)

@@ -1,4 +1,7 @@
-"""Play-test window: complete games through the GUI, the pie rule, the tie rule, clocks and records."""
+"""Play-test window: complete games through the GUI, the pie rule, the tie rule, clocks and records.
+
+Settings isolation and dialog fakes come from ``tests/gui/conftest.py``.
+"""
 
 from __future__ import annotations
 
@@ -10,8 +13,9 @@ import pytest
 
 pytest.importorskip("PySide6")
 
-from PySide6.QtCore import QPoint, QSettings, Qt
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QFileDialog, QMainWindow
 
 import designer.playtest as playtest
 from core.board import Board, GameParams, Symbol
@@ -31,12 +35,6 @@ class FakeTime:
 
     def advance(self, seconds: float) -> None:
         self.t += seconds
-
-
-@pytest.fixture(autouse=True)
-def isolated_settings(tmp_path: Path) -> None:
-    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "settings"))
 
 
 @pytest.fixture
@@ -554,3 +552,36 @@ def test_agent_decisions_are_legal_and_follow_the_pie_judgement() -> None:
     # After the swap the second symbol still places next; the agent must not offer a second swap.
     later = agent_decision("mcts:64", board, [losing, SWAP], seed=2)
     assert isinstance(later, Placement) and after.is_legal(later)
+
+
+def test_menu_saves_and_opens_records_through_the_file_dialogs(open_window, tmp_path: Path,
+                                                              monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    window = open_window(small_board(seed=13))
+    for _ in range(3):
+        window.play(next(iter(window.state.legal_placements())))
+    path = str(tmp_path / "from-menu.txt")
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: (path, "")))
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(lambda *a, **k: (path, "")))
+    actions = {a.text().replace("&", ""): a for a in window.menuBar().actions()[0].menu().actions()}
+    actions["Save record…"].trigger()
+    assert Path(path).read_text().count("\n") >= 3
+    moves = window.moves
+    actions["New game"].trigger()
+    assert window.moves == [] and window.ply == 0
+    actions["Open record…"].trigger()
+    assert window.moves == moves
+
+
+def test_opens_as_its_own_window_over_the_designer(qtbot) -> None:  # type: ignore[no-untyped-def]
+    main = QMainWindow()
+    qtbot.addWidget(main)
+    board = small_board(seed=14)
+    board.name = "Club final"
+    window = PlaytestWindow(board, parent=main)
+    window.show()
+    qtbot.waitExposed(window)
+    assert window.isWindow() and window.parent() is main
+    assert "Club final" in window.windowTitle()
+    board.paint(0, Symbol.O)  # the designer keeps editing its own board; the play-test has a copy
+    assert window.board is not board
+    window.close()
