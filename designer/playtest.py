@@ -75,7 +75,7 @@ class PlaytestWindow(QMainWindow):
     """A play-test session on a copy of ``board`` (hot-seat or against agents)."""
 
     game_over = Signal(str)
-    """Emitted once when a game ends, with the result text."""
+    """Emitted with the result text when the shown game becomes finished (again after an undo and redo)."""
     position_changed = Signal()
 
     def __init__(self, board: Board, parent: QWidget | None = None, *,
@@ -304,8 +304,10 @@ class PlaytestWindow(QMainWindow):
         if self.clock.flagged is not None:
             loser = self.seat_info(self.clock.flagged)
             winner = self.seat_info(1 - self.clock.flagged)
+            score = self._state.score()
             return (f"{loser.name} ({loser.symbol.value}) ran out of time: the turn time and the bank are used up. "
-                    f"{winner.name} ({winner.symbol.value}) wins on time.")
+                    f"{winner.name} ({winner.symbol.value}) wins on time.\n"
+                    f"Uncovered symbols at that moment: O {score[Symbol.O]}, X {score[Symbol.X]}.")
         result = self._state.result()
         if result is None:
             return ""
@@ -339,8 +341,12 @@ class PlaytestWindow(QMainWindow):
     # ============================================================= playing ==========
     def play(self, move: Move) -> bool:
         """Make ``move`` at the cursor (cutting any moves after it); False with a message when it is illegal."""
+        if self.clock.flagged is not None:
+            self._say("The game was lost on time; restart the clocks or start a new game to play on.", error=True)
+            return False
         if self.is_over:
-            self._say("The game is over; undo or start a new game to play on.", error=True)
+            self._say("The game is over: no legal placement is left. Undo or start a new game to play on.",
+                      error=True)
             return False
         if isinstance(move, str):
             refusal = self._state.swap_refusal()
@@ -367,7 +373,10 @@ class PlaytestWindow(QMainWindow):
         self.canvas.set_marks(problems=reason.cells)
 
     def swap(self) -> bool:
-        """The pie-rule choice, offered to the second player at their first turn only."""
+        """A person's pie-rule choice, offered to the second player at their first turn only."""
+        if self._mover_is_agent():
+            self._say("It is the agent's turn; the agent makes its own pie-rule choice.", error=True)
+            return False
         return self.play(SWAP)
 
     def submit_notation(self) -> bool:

@@ -585,3 +585,13 @@ def test_opens_as_its_own_window_over_the_designer(qtbot) -> None:  # type: igno
     board.paint(0, Symbol.O)  # the designer keeps editing its own board; the play-test has a copy
     assert window.board is not board
     window.close()
+
+
+def test_a_person_cannot_swap_for_the_agent(open_window) -> None:  # type: ignore[no-untyped-def]
+    window = open_window(small_board(seed=2))
+    window.set_paused(True)  # the agent would answer at once otherwise
+    window.set_agent(1, "greedy")
+    window.play(next(iter(window.state.legal_placements())))
+    assert not window.swap_button.isEnabled()
+    type_move(window, "swap")
+    assert window.ply == 1 and "agent's turn" in window.message_label.text()
