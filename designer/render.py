@@ -164,18 +164,26 @@ def _font(cell: float, scale: float, bold: bool = False) -> QFont:
     return font
 
 
-def _draw_symbol(painter: QPainter, r: QRectF, symbol: Symbol, color: QColor, covered: bool) -> None:
+def _draw_symbol(painter: QPainter, r: QRectF, symbol: Symbol, color: QColor, covered: bool,
+                 halo: QColor | None = None) -> None:
+    """Draw the glyph; ``halo`` (a wider stroke underneath) keeps it legible over heatmap colours."""
     inset = r.width() * (0.22 if not covered else 0.3)
     inner = r.adjusted(inset, inset, -inset, -inset)
-    pen = QPen(color, max(1.0, r.width() * (0.11 if not covered else 0.07)))
-    pen.setCapStyle(Qt.PenCapStyle.RoundCap)
-    painter.setPen(pen)
+    width = max(1.0, r.width() * (0.11 if not covered else 0.07))
+    strokes = [(halo, width * 2.0)] if halo is not None else []
+    strokes.append((color, width))
     painter.setBrush(Qt.BrushStyle.NoBrush)
-    if symbol is Symbol.O:
-        painter.drawEllipse(inner)
-    elif symbol is Symbol.X:
-        painter.drawLine(inner.topLeft(), inner.bottomRight())
-        painter.drawLine(inner.topRight(), inner.bottomLeft())
+    for stroke_color, stroke_width in strokes:
+        if stroke_color is None:
+            continue
+        pen = QPen(stroke_color, stroke_width)
+        pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+        painter.setPen(pen)
+        if symbol is Symbol.O:
+            painter.drawEllipse(inner)
+        elif symbol is Symbol.X:
+            painter.drawLine(inner.topLeft(), inner.bottomRight())
+            painter.drawLine(inner.topRight(), inner.bottomLeft())
 
 
 def paint_board(painter: QPainter, rect: QRectF, board: Board, options: RenderOptions,
@@ -249,6 +257,7 @@ def paint_board(painter: QPainter, rect: QRectF, board: Board, options: RenderOp
 
     # Symbols.
     if options.symbols:
+        halo = QColor(pal.cell) if heat is not None else None
         for cell, symbol in enumerate(board.cells):
             if symbol is Symbol.EMPTY:
                 continue
@@ -257,7 +266,7 @@ def paint_board(painter: QPainter, rect: QRectF, board: Board, options: RenderOp
             if covered:
                 color = QColor(pal.covered_symbol)
                 color.setAlpha(170)
-            _draw_symbol(painter, geo.cell_rect(cell), symbol, color, covered)
+            _draw_symbol(painter, geo.cell_rect(cell), symbol, color, covered, halo)
 
     # Preview of a placement: fill plus a hatch when it is illegal (not colour alone).
     if ov.preview:
