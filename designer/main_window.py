@@ -503,15 +503,17 @@ class MainWindow(QMainWindow):
         self.analysis_dock.raise_()
         self.analysis.start()
 
-    def playtest(self) -> None:
+    def playtest(self) -> QWidget | None:
+        """Open a play-test window on a copy of the board (later edits here do not reach it)."""
         try:
             from designer.playtest import PlaytestWindow
         except ImportError as exc:
             QMessageBox.information(self, "Play-test not available",
                                     f"The play-test window is not installed yet ({exc}).")
-            return
+            return None
         window = PlaytestWindow(self.document.snapshot(), parent=self)
         window.show()
+        return window
 
     # -- closing -----------------------------------------------------------------------
     def closeEvent(self, event: QCloseEvent) -> None:

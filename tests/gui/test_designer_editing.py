@@ -237,3 +237,50 @@ def test_new_board_of_size_from_properties(window: MainWindow) -> None:
     window.properties.new_button.click()
     assert window.document.board.size == 8
     assert window.document.board == Board(size=8)
+
+
+def test_zoom_keys_and_ctrl_wheel(window: MainWindow) -> None:
+    from PySide6.QtCore import QPointF
+    from PySide6.QtGui import QWheelEvent
+
+    view = window.view
+    assert view.zoom == 1.0
+    QTest.keyClick(window, Qt.Key.Key_Plus, Qt.KeyboardModifier.ControlModifier)
+    assert view.zoom == pytest.approx(1.25)
+    QTest.keyClick(window, Qt.Key.Key_Minus, Qt.KeyboardModifier.ControlModifier)
+    assert view.zoom == pytest.approx(1.0)
+    centre = QPointF(view.width() / 2, view.height() / 2)
+    wheel = QWheelEvent(centre, view.mapToGlobal(centre), QPoint(0, 0), QPoint(0, 240), Qt.MouseButton.NoButton,
+                        Qt.KeyboardModifier.ControlModifier, Qt.ScrollPhase.NoScrollPhase, False)
+    view.wheelEvent(wheel)
+    assert view.zoom == pytest.approx(1.15 ** 2)
+    assert view.minimumWidth() > 240  # the canvas grew inside its scroll area
+    QTest.keyClick(window, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
+    assert view.zoom == 1.0
+
+
+def test_playtest_opens_on_a_copy(window: MainWindow, qtbot: QtBot) -> None:
+    pytest.importorskip("designer.playtest")
+    window.random_fill(12)
+    playtest = window.playtest()
+    assert playtest is not None
+    qtbot.addWidget(playtest)
+    assert playtest.isVisible()
+    shown = playtest.board  # type: ignore[attr-defined]
+    assert shown.cells == window.document.board.cells
+    window.document.clear()
+    assert shown.count(Symbol.EMPTY) < 144
+
+
+def test_playtest_missing_is_explained(window: MainWindow, dialogs: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+    monkeypatch.setitem(sys.modules, "designer.playtest", None)
+    assert window.playtest() is None
+    assert dialogs.kinds() == ["information"]
+
+
+def test_save_failure_is_explained(window: MainWindow, tmp_path: Path, dialogs: Any) -> None:
+    window.document.paint(0, Symbol.O)
+    assert not window.save_as(str(tmp_path / "no-such-folder" / "b.yaml"))
+    assert dialogs.kinds() == ["warning"] and "no-such-folder" in dialogs.calls[0][2]
+    assert window.document.dirty
