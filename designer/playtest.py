@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListWidget,
     QMainWindow,
+    QMenu,
     QPushButton,
     QScrollArea,
     QSpinBox,
@@ -131,16 +132,21 @@ class PlaytestWindow(QMainWindow):
         form.addRow(new_game)
         col.addWidget(players)
 
+        # Whose turn, the supply and the score stay in view above the scrolling controls.
+        header = QWidget()
+        hcol = QVBoxLayout(header)
+        hcol.setContentsMargins(9, 6, 9, 0)
         self.turn_label = QLabel()
         self.turn_label.setWordWrap(True)
         font = self.turn_label.font()
         font.setBold(True)
         self.turn_label.setFont(font)
-        col.addWidget(self.turn_label)
+        hcol.addWidget(self.turn_label)
         self.supply_label = QLabel()
-        col.addWidget(self.supply_label)
+        self.supply_label.setToolTip("Pieces of each type still in the shared supply")
+        hcol.addWidget(self.supply_label)
         self.score_label = QLabel()
-        col.addWidget(self.score_label)
+        hcol.addWidget(self.score_label)
         self.result_box = QGroupBox("Result")
         rcol = QVBoxLayout(self.result_box)
         self.result_label = QLabel()
@@ -233,9 +239,14 @@ class PlaytestWindow(QMainWindow):
         scroll.setWidgetResizable(True)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setMinimumWidth(side.sizeHint().width() + 24)
+        right = QWidget()
+        rcol2 = QVBoxLayout(right)
+        rcol2.setContentsMargins(0, 0, 0, 0)
+        rcol2.addWidget(header)
+        rcol2.addWidget(scroll, 1)
         splitter = QSplitter()
         splitter.addWidget(self.canvas)
-        splitter.addWidget(scroll)
+        splitter.addWidget(right)
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 1)
         self.setCentralWidget(splitter)
@@ -243,6 +254,12 @@ class PlaytestWindow(QMainWindow):
         menu = self.menuBar().addMenu("&Game")
         self.undo_action = self._action(menu, "&Undo", QKeySequence.StandardKey.Undo, self.undo)
         self.redo_action = self._action(menu, "&Redo", QKeySequence.StandardKey.Redo, self.redo)
+        replay = self.menuBar().addMenu("&Replay")
+        for text, key, slot in (("&First position", "Alt+Home", self.go_first),
+                                ("&Previous move", "Alt+Left", self.go_prev),
+                                ("&Next move", "Alt+Right", self.go_next),
+                                ("&Last move", "Alt+End", self.go_last)):
+            self._action(replay, text, QKeySequence(key), slot)
         menu.addSeparator()
         self._action(menu, "&Open record…", QKeySequence.StandardKey.Open, self._open_dialog)
         self._action(menu, "&Save record…", QKeySequence.StandardKey.Save, self._save_dialog)
@@ -251,12 +268,12 @@ class PlaytestWindow(QMainWindow):
         self._action(menu, "&Close", QKeySequence.StandardKey.Close, self.close)
         self.resize(1100, 760)
 
-    def _action(self, menu: object, text: str, key: QKeySequence.StandardKey,
+    def _action(self, menu: QMenu, text: str, key: QKeySequence | QKeySequence.StandardKey,
                 slot: Callable[[], object]) -> QAction:
         action = QAction(text, self)
-        action.setShortcut(QKeySequence(key))
+        action.setShortcut(key if isinstance(key, QKeySequence) else QKeySequence(key))
         action.triggered.connect(lambda _checked=False: slot())
-        menu.addAction(action)  # type: ignore[attr-defined]
+        menu.addAction(action)
         return action
 
     # ============================================================= queries ==========
