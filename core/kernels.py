@@ -18,6 +18,7 @@ A game state is ONE flat ``uint64`` array of length ``kt.state_len``:
 ``s[H_LAST]``          symbol that made the last placement: 0 = O, 1 = X, 2 = none
 ``s[H_SUPPLY + t]``    pieces of type t (L, I, T, S order) still in the supply
 ``s[kt.off_cov:...]``  ``kt.ncw`` words: covered cells (bit = cell index)
+``s[kt.off_rows:...]`` ``kt.size`` words: covered cells row by row (bit = column)
 ``s[kt.off_tch:...]``  ``kt.npw`` words: placements sharing an edge with a placed
                        piece (before the first placement: every placement)
 ``s[kt.off_blk:...]``  ``kt.npw`` words: placements ruled out for good (overlap,
@@ -81,10 +82,14 @@ class KTables(NamedTuple):
     ncw: int
     npw: int
     off_cov: int
+    off_rows: int
     off_tch: int
     off_blk: int
     state_len: int
     ptype: npt.NDArray[np.int8]
+    cells: npt.NDArray[np.int16]
+    cell_row: npt.NDArray[np.int16]
+    cell_col: npt.NDArray[np.int16]
     cell_words: U64
     blk_ptr: I64
     blk_w: npt.NDArray[np.int32]
@@ -92,8 +97,14 @@ class KTables(NamedTuple):
     tch_ptr: I64
     tch_w: npt.NDArray[np.int32]
     tch_v: U64
+    bt_ptr: I64
+    bt_w: npt.NDArray[np.int32]
+    bt_pair: U64
     win_cells: npt.NDArray[np.int16]
+    win_row: npt.NDArray[np.int16]
+    win_col: npt.NDArray[np.int16]
     pwin: npt.NDArray[np.int16]
+    pwin_rest: npt.NDArray[np.int8]
     pwin_n: npt.NDArray[np.int16]
     sub_ptr: I64
     sub_w: npt.NDArray[np.int32]
@@ -118,13 +129,19 @@ def _kernel_tables_cached(size: int, rows: tuple[str, ...], supply: tuple[int, .
     tb = placement_table(size)
     board = Board.from_rows(list(rows))
     off_cov = HEADER
-    off_tch = off_cov + tb.ncw
+    off_rows = off_cov + tb.ncw
+    off_tch = off_rows + size
+    cell = np.arange(size * size)
+    wins = tb.win_cells[:, 0].astype(np.int64)
     off_blk = off_tch + tb.npw
     return KTables(
-        size=size, nplace=tb.count, ncw=tb.ncw, npw=tb.npw, off_cov=off_cov, off_tch=off_tch, off_blk=off_blk,
-        state_len=off_blk + tb.npw, ptype=tb.ptype, cell_words=tb.cell_words,
+        size=size, nplace=tb.count, ncw=tb.ncw, npw=tb.npw, off_cov=off_cov, off_rows=off_rows, off_tch=off_tch,
+        off_blk=off_blk, state_len=off_blk + tb.npw, ptype=tb.ptype, cells=tb.cells,
+        cell_row=(cell // size).astype(np.int16), cell_col=(cell % size).astype(np.int16), cell_words=tb.cell_words,
         blk_ptr=tb.blk_ptr, blk_w=tb.blk_w, blk_v=tb.blk_v, tch_ptr=tb.tch_ptr, tch_w=tb.tch_w, tch_v=tb.tch_v,
-        win_cells=tb.win_cells, pwin=tb.pwin, pwin_n=tb.pwin_n, sub_ptr=tb.sub_ptr, sub_w=tb.sub_w, sub_v=tb.sub_v,
+        bt_ptr=tb.bt_ptr, bt_w=tb.bt_w, bt_pair=tb.bt_pair, win_cells=tb.win_cells,
+        win_row=(wins // size).astype(np.int16), win_col=(wins % size).astype(np.int16), pwin=tb.pwin,
+        pwin_rest=tb.pwin_rest, pwin_n=tb.pwin_n, sub_ptr=tb.sub_ptr, sub_w=tb.sub_w, sub_v=tb.sub_v,
         tmask=tb.tmask, valid=tb.valid,
         sym_o=_cell_words(board.symbol_mask(Symbol.O), tb.ncw), sym_x=_cell_words(board.symbol_mask(Symbol.X), tb.ncw),
         supply=np.array(supply, dtype=np.int64), first=first,
@@ -233,30 +250,35 @@ def k_legal_list(kt: KTables, s: U64, out: Any) -> int:
     return k
 
 
-@njit(cache=True)
-def k_apply(kt: KTables, s: U64, p: int) -> None:
+@njit(cache=True, inline="always")
+def _apply(kt: KTables, s: U64, p: int) -> None:
     off_cov = kt.off_cov
     off_tch = kt.off_tch
     off_blk = kt.off_blk
     for w in range(kt.ncw):
         s[off_cov + w] |= kt.cell_words[p, w]
-    for k in range(kt.blk_ptr[p], kt.blk_ptr[p + 1]):
-        s[off_blk + kt.blk_w[k]] |= kt.blk_v[k]
     if s[H_NPLACED] == 0:
         for w in range(kt.npw):
             s[off_tch + w] = 0
-    for k in range(kt.tch_ptr[p], kt.tch_ptr[p + 1]):
-        s[off_tch + kt.tch_w[k]] |= kt.tch_v[k]
-    # 2x2 rule: in each window this piece touches, block placements covering all cells still open.
+    for k in range(kt.bt_ptr[p], kt.bt_ptr[p + 1]):
+        w = kt.bt_w[k]
+        s[off_blk + w] |= kt.bt_pair[k, 0]
+        s[off_tch + w] |= kt.bt_pair[k, 1]
+    # 2x2 rule, dynamic half: windows where earlier pieces covered some of the cells p leaves
+    # open; block placements covering the cells still open (the static half is in blk).
+    off_rows = kt.off_rows
+    for q in range(4):
+        c = kt.cells[p, q]
+        s[off_rows + kt.cell_row[c]] |= np.uint64(1) << np.uint64(kt.cell_col[c])
     for j in range(kt.pwin_n[p]):
         win = kt.pwin[p, j]
-        m = 0
-        for q in range(4):
-            c = kt.win_cells[win, q]
-            if (s[off_cov + (c >> 6)] >> np.uint64(c & 63)) & np.uint64(1) == 0:
-                m |= 1 << q
-        if m != 0:
-            e = win * 16 + m
+        r = kt.win_row[win]
+        shift = np.uint64(kt.win_col[win])
+        three = np.uint64(3)
+        pre = int(((s[off_rows + r] >> shift) & three) | (((s[off_rows + r + 1] >> shift) & three) << np.uint64(2)))
+        pre &= kt.pwin_rest[p, j]
+        if pre != 0:
+            e = win * 16 + (kt.pwin_rest[p, j] & ~pre)
             for k in range(kt.sub_ptr[e], kt.sub_ptr[e + 1]):
                 s[off_blk + kt.sub_w[k]] |= kt.sub_v[k]
     t = kt.ptype[p]
@@ -270,7 +292,12 @@ def k_apply(kt: KTables, s: U64, p: int) -> None:
 
 
 @njit(cache=True)
-def k_score(kt: KTables, s: U64) -> tuple[int, int]:
+def k_apply(kt: KTables, s: U64, p: int) -> None:
+    _apply(kt, s, p)
+
+
+@njit(cache=True, inline="always")
+def _score(kt: KTables, s: U64) -> tuple[int, int]:
     o = 0
     x = 0
     for w in range(kt.ncw):
@@ -281,8 +308,13 @@ def k_score(kt: KTables, s: U64) -> tuple[int, int]:
 
 
 @njit(cache=True)
-def k_winner(kt: KTables, s: U64) -> int:
-    o, x = k_score(kt, s)
+def k_score(kt: KTables, s: U64) -> tuple[int, int]:
+    return _score(kt, s)
+
+
+@njit(cache=True, inline="always")
+def _winner(kt: KTables, s: U64) -> int:
+    o, x = _score(kt, s)
     if o > x:
         return 0
     if x > o:
@@ -291,7 +323,12 @@ def k_winner(kt: KTables, s: U64) -> int:
 
 
 @njit(cache=True)
-def k_random_playout(kt: KTables, s: U64, rng: U64, moves: Any) -> int:
+def k_winner(kt: KTables, s: U64) -> int:
+    return _winner(kt, s)
+
+
+@njit(cache=True, inline="always")
+def _random_playout(kt: KTables, s: U64, rng: U64, moves: Any) -> int:
     n = 0
     off_tch = kt.off_tch
     off_blk = kt.off_blk
@@ -314,9 +351,14 @@ def k_random_playout(kt: KTables, s: U64, rng: U64, moves: Any) -> int:
                 p = w * 64 + int(popcount64(low - np.uint64(1)))
                 break
             r -= c
-        k_apply(kt, s, p)
+        _apply(kt, s, p)
         moves[n] = p
         n += 1
+
+
+@njit(cache=True)
+def k_random_playout(kt: KTables, s: U64, rng: U64, moves: Any) -> int:
+    return _random_playout(kt, s, rng, moves)
 
 
 @njit(cache=True)
@@ -327,12 +369,12 @@ def _many_playouts(kt: KTables, start: U64, n_games: int, seed: int, out: I64) -
     for g in range(n_games):
         k_copy_state(start, s)
         rng = k_seed(seed * 1000003 + g)
-        length = k_random_playout(kt, s, rng, moves)
-        o, x = k_score(kt, s)
+        length = _random_playout(kt, s, rng, moves)
+        o, x = _score(kt, s)
         out[g, 0] = length
         out[g, 1] = o
         out[g, 2] = x
-        out[g, 3] = k_winner(kt, s)
+        out[g, 3] = _winner(kt, s)
         out[g, 4] = s[H_LAST]
 
 

@@ -5,11 +5,13 @@ so the Python game state (``core.rules``) and the compiled kernels
 (``core.kernels``) read the very same tables and cannot disagree:
 
 * a placement's cells and type (mirror images share a type: J is an L, Z is an S);
-* ``blk``: placements a placement rules out by itself (overlap, or sharing an edge
-  with it while being of the same type);
+* ``blk``: placements a placement rules out by itself (overlap, sharing an edge
+  with it while being of the same type, or covering every cell of a 2x2 window
+  that it leaves open);
 * ``tch``: placements that share an edge with it (they become reachable);
 * 2x2 windows and, per window and set of still-uncovered cells, the placements
-  that would cover exactly those remaining cells (the 2x2 rule).
+  that would cover all those remaining cells (the dynamic half of the 2x2 rule:
+  windows whose other cells earlier pieces had partly covered).
 
 Placements are sorted by type then by their ascending cell tuple, so each type
 is one contiguous index range.  Placement bitsets are arrays of uint64 words,
@@ -113,6 +115,24 @@ def _csr(sets: Sequence[int], nwords: int) -> tuple[npt.NDArray[np.int64], npt.N
     return ptr, w.astype(np.int32), v.astype(np.uint64)
 
 
+def _csr_pair(first: Sequence[int], second: Sequence[int], nwords: int,
+              ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32], U64]:
+    """CSR over the union of nonzero words of two bitset families; values as uint64[nnz, 2]."""
+    ptr = np.zeros(len(first) + 1, dtype=np.int64)
+    idx_parts: list[npt.NDArray[np.int32]] = []
+    val_parts: list[U64] = []
+    total = 0
+    for i, (a, b) in enumerate(zip(first, second, strict=True)):
+        wa = _words(a, nwords)
+        wb = _words(b, nwords)
+        nz = np.flatnonzero(wa | wb)
+        idx_parts.append(nz.astype(np.int32))
+        val_parts.append(np.stack([wa[nz], wb[nz]], axis=1))
+        total += len(nz)
+        ptr[i + 1] = total
+    return ptr, np.concatenate(idx_parts).astype(np.int32), np.concatenate(val_parts).astype(np.uint64)
+
+
 @dataclass(frozen=True, eq=False)
 class PlacementTable:
     """Every placement on one board size plus the incremental rule tables (see module docstring)."""
@@ -142,15 +162,22 @@ class PlacementTable:
     blk_ptr: npt.NDArray[np.int64]
     blk_w: npt.NDArray[np.int32]
     blk_v: U64
-    """CSR: placements ruled out by placing p (overlap, or same type sharing an edge)."""
+    """CSR: placements ruled out by placing p whatever else is covered: overlap, same type sharing an
+    edge, and covering every cell of a 2x2 window that p leaves open."""
     tch_ptr: npt.NDArray[np.int64]
     tch_w: npt.NDArray[np.int32]
     tch_v: U64
     """CSR: placements sharing an edge with p without overlapping it."""
+    bt_ptr: npt.NDArray[np.int64]
+    bt_w: npt.NDArray[np.int32]
+    bt_pair: U64
+    """CSR over the union of blk and tch words: ``bt_pair[k] = (blk word, tch word)`` (one pass in the kernel)."""
     win_cells: npt.NDArray[np.int16]
     """int16[nwin, 4]: 2x2 windows as (top-left, top-right, bottom-left, bottom-right)."""
     pwin: npt.NDArray[np.int16]
     """int16[count, MAX_WINDOWS]: windows each placement has a cell in, padded with -1."""
+    pwin_rest: npt.NDArray[np.int8]
+    """int8[count, MAX_WINDOWS]: per window of pwin, bit q set when window cell q is not in the placement."""
     pwin_n: npt.NDArray[np.int16]
     sub_ptr: npt.NDArray[np.int64]
     sub_w: npt.NDArray[np.int32]
@@ -239,7 +266,6 @@ def placement_table(size: int) -> PlacementTable:
     cell_words = np.zeros((count, ncw), dtype=np.uint64)
     for i, m in enumerate(masks):
         cell_words[i] = _words(m, ncw)
-    blk_ptr, blk_w, blk_v = _csr(blk_sets, nwords_p)
     tch_ptr, tch_w, tch_v = _csr(tch_sets, nwords_p)
 
     nwin = (n - 1) * (n - 1)
@@ -252,12 +278,6 @@ def placement_table(size: int) -> PlacementTable:
             win_cells[w] = quad
             for q in quad:
                 windows_of_cell[q].append(w)
-    pwin = np.full((count, MAX_WINDOWS), -1, dtype=np.int16)
-    pwin_n = np.zeros(count, dtype=np.int16)
-    for i, (_, pcs) in enumerate(found):
-        ws = sorted({w for c in pcs for w in windows_of_cell[c]})
-        pwin[i, : len(ws)] = ws
-        pwin_n[i] = len(ws)
     sub_sets: list[int] = []
     for w in range(nwin):
         wq = [int(x) for x in win_cells[w]]
@@ -272,18 +292,35 @@ def placement_table(size: int) -> PlacementTable:
             sub_sets.append(bits)
     sub_ptr, sub_w, sub_v = _csr(sub_sets, nwords_p)
 
+    # 2x2 rule, static half: whatever else is covered, a placement covering every cell of a
+    # window that p leaves open would fill it.  The kernels add the dynamic half (windows
+    # whose open cells were partly covered before p) from pwin/pwin_rest.
+    pwin = np.full((count, MAX_WINDOWS), -1, dtype=np.int16)
+    pwin_rest = np.zeros((count, MAX_WINDOWS), dtype=np.int8)
+    pwin_n = np.zeros(count, dtype=np.int16)
+    for i, (_, pcs) in enumerate(found):
+        ws = sorted({w for c in pcs for w in windows_of_cell[c]})
+        pwin[i, : len(ws)] = ws
+        pwin_n[i] = len(ws)
+        for j, w in enumerate(ws):
+            rest = sum(1 << q for q in range(4) if int(win_cells[w, q]) not in pcs)
+            pwin_rest[i, j] = rest
+            blk_sets[i] |= sub_sets[w * 16 + rest]
+    blk_ptr, blk_w, blk_v = _csr(blk_sets, nwords_p)
+    bt_ptr, bt_w, bt_pair = _csr_pair(blk_sets, tch_sets, nwords_p)
+
     tmask = np.zeros((len(PIECE_TYPES), nwords_p), dtype=np.uint64)
     for t, bits in enumerate(type_bits):
         tmask[t] = _words(bits, nwords_p)
     valid = _words((1 << count) - 1, nwords_p)
 
-    for arr in (cells, ptype, cell_words, blk_ptr, blk_w, blk_v, tch_ptr, tch_w, tch_v, win_cells, pwin, pwin_n,
-                sub_ptr, sub_w, sub_v, tmask, valid):
+    for arr in (cells, ptype, cell_words, blk_ptr, blk_w, blk_v, tch_ptr, tch_w, tch_v, bt_ptr, bt_w, bt_pair,
+                win_cells, pwin, pwin_rest, pwin_n, sub_ptr, sub_w, sub_v, tmask, valid):
         arr.setflags(write=False)
     return PlacementTable(
         size=n, count=count, cells=cells, ptype=ptype, masks=masks, type_range=tuple(type_range), by_cells=by_cells,
         covering=tuple(tuple(lst) for lst in covering_lists), neighbours=tuple(neighbours), ncw=ncw, npw=nwords_p,
         cell_words=cell_words, blk_ptr=blk_ptr, blk_w=blk_w, blk_v=blk_v, tch_ptr=tch_ptr, tch_w=tch_w, tch_v=tch_v,
-        win_cells=win_cells, pwin=pwin, pwin_n=pwin_n, sub_ptr=sub_ptr, sub_w=sub_w, sub_v=sub_v, tmask=tmask,
-        valid=valid,
+        bt_ptr=bt_ptr, bt_w=bt_w, bt_pair=bt_pair, win_cells=win_cells, pwin=pwin, pwin_rest=pwin_rest,
+        pwin_n=pwin_n, sub_ptr=sub_ptr, sub_w=sub_w, sub_v=sub_v, tmask=tmask, valid=valid,
     )

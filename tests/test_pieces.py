@@ -67,7 +67,11 @@ def test_classify() -> None:
 
 
 def test_incremental_tables_are_consistent() -> None:
-    """blk/tch CSR rows equal the sets they stand for, computed the slow way for a sample."""
+    """blk/tch CSR rows equal the sets they stand for, computed the slow way for a sample.
+
+    blk holds what p rules out whatever else is covered: overlap, same type sharing an
+    edge, and placements completing a 2x2 window together with p alone.
+    """
     size = 8
     table = placement_table(size)
 
@@ -85,10 +89,19 @@ def test_incremental_tables_are_consistent() -> None:
                 if 0 <= rr < size and 0 <= cc < size}
 
     cells = [set(int(c) for c in table.cells[i]) for i in range(table.count)]
-    for p in range(0, table.count, 37):
+    for p in range(0, table.count, 53):
         rim = set().union(*(nbrs(c) for c in cells[p])) - cells[p]
         overlap = {q for q in range(table.count) if cells[q] & cells[p]}
         touch = {q for q in range(table.count) if cells[q] & rim} - overlap
         same = {q for q in touch if table.ptype[q] == table.ptype[p]}
-        assert unpack(table.blk_ptr, table.blk_w, table.blk_v, p) == overlap | same
+        windows = [{r * size + c, r * size + c + 1, (r + 1) * size + c, (r + 1) * size + c + 1}
+                   for r in range(size - 1) for c in range(size - 1)]
+        fills = {q for q in range(table.count) for w in windows if w & cells[p] and w <= cells[p] | cells[q]}
+        blk = unpack(table.blk_ptr, table.blk_w, table.blk_v, p)
+        assert blk == overlap | same | fills
         assert unpack(table.tch_ptr, table.tch_w, table.tch_v, p) == touch
+        pairs = {}
+        for k in range(table.bt_ptr[p], table.bt_ptr[p + 1]):
+            pairs[int(table.bt_w[k])] = (int(table.bt_pair[k, 0]), int(table.bt_pair[k, 1]))
+        assert {w * 64 + b for w, (v, _) in pairs.items() for b in range(64) if v >> b & 1} == blk
+        assert {w * 64 + b for w, (_, v) in pairs.items() for b in range(64) if v >> b & 1} == touch
