@@ -41,6 +41,7 @@ from core.board import PIECE_TYPES, Board, Symbol
 from core.geometry import cell_name
 from core.record import RecordError, load_record, replay, save_record
 from core.rules import SWAP, GameState, IllegalReason, Placement
+from core.validation import Severity, validate
 from designer.playtest_canvas import PlayCanvas
 from designer.playtest_clock import MatchClock, format_seconds
 from designer.playtest_worker import AgentRunner
@@ -105,6 +106,11 @@ class PlaytestWindow(QMainWindow):
         self._timer.timeout.connect(self.tick_clocks)
         self._timer.start()
         self._after_position_change(new_turn=True)
+        errors = [p for p in validate(self.board) if p.severity is Severity.ERROR]
+        if errors:
+            more = f" and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''}" if len(errors) > 1 else ""
+            self._say(f"Note: this board is not valid for a match ({errors[0].message}{more}); "
+                      "play-testing it anyway.", error=True)
 
     # ================================================================== UI ==========
     def _build_ui(self) -> None:

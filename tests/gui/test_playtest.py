@@ -595,3 +595,13 @@ def test_a_person_cannot_swap_for_the_agent(open_window) -> None:  # type: ignor
     assert not window.swap_button.isEnabled()
     type_move(window, "swap")
     assert window.ply == 1 and "agent's turn" in window.message_label.text()
+
+
+def test_an_invalid_board_is_flagged_but_still_playable(open_window) -> None:  # type: ignore[no-untyped-def]
+    board = Board(size=6)
+    board.set_raw(parse_cell("B2", 6), Symbol.O)  # partner E5 stays empty: broken anti-symmetry
+    window = open_window(board)
+    text = window.message_label.text()
+    assert "not valid for a match" in text and "B2" in text and "E5" in text
+    type_move(window, "A1 B1 C1 D1")
+    assert window.ply == 1
