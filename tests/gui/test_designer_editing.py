@@ -173,8 +173,11 @@ def test_broken_board_opens_shows_pairs_and_repairs(window: MainWindow, tmp_path
     errors = [p for p in panel.problems if p.severity.value == "error"]
     assert len(errors) == 3
     assert set(window.view.overlay().problems) == {c for pair in pairs for c in pair}
-    # Selecting a problem selects its cells on the canvas and offers both fixes.
-    panel.select_problem(0)
+    # Clicking a problem selects its cells on the canvas and offers both fixes.
+    window.validation_dock.raise_()
+    item_rect = panel.list.visualItemRect(panel.list.item(0))
+    QTest.mouseClick(panel.list.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                     item_rect.center())
     first = panel.problems[0]
     assert window.view.selected == first.cells
     assert panel.keep_this.isEnabled() and panel.keep_partner.isEnabled()
@@ -284,3 +287,34 @@ def test_save_failure_is_explained(window: MainWindow, tmp_path: Path, dialogs: 
     assert not window.save_as(str(tmp_path / "no-such-folder" / "b.yaml"))
     assert dialogs.kinds() == ["warning"] and "no-such-folder" in dialogs.calls[0][2]
     assert window.document.dirty
+
+
+def test_letter_shortcuts_do_not_steal_typing(window: MainWindow) -> None:
+    window.properties_dock.raise_()
+    field = window.properties.name
+    field.setFocus()
+    QTest.keyClicks(field, "XOE 10")
+    assert field.text() == "XOE 10"
+    assert window.view.brush is Symbol.O
+
+
+def test_main_entry_point_opens_board_and_exits(tmp_path: Path, qtbot: QtBot) -> None:
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from core.boardfile import save_board
+    from designer.app import main
+
+    path = tmp_path / "mine.yaml"
+    save_board(Board.random(size=10, pairs=8, seed=5, ), path)
+    seen: list[MainWindow] = []
+
+    def close() -> None:
+        seen.extend(w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow) and w.isVisible())
+        for w in seen:
+            w.close()
+        QApplication.quit()
+
+    QTimer.singleShot(300, close)
+    assert main([str(path)]) == 0
+    assert any(w.document.path == str(path) and w.document.board.size == 10 for w in seen)

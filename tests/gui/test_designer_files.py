@@ -200,3 +200,15 @@ def test_render_light_and_dark_differ() -> None:
     from designer.render import png_bytes
     board = Board.random(size=8, pairs=10, seed=3)
     assert png_bytes(board, RenderOptions(theme="light"), 200) != png_bytes(board, RenderOptions(theme="dark"), 200)
+
+
+def test_text_grid_dialog_copies(window: MainWindow, qtbot: QtBot) -> None:
+    from PySide6.QtWidgets import QPushButton
+
+    from designer.export import TextGridDialog
+
+    dialog = TextGridDialog(window.document.snapshot(), window)
+    qtbot.addWidget(dialog)
+    copy = next(b for b in dialog.findChildren(QPushButton) if b.text() == "Copy to clipboard")
+    copy.click()
+    assert QGuiApplication.clipboard().text() == text_grid(window.document.board)
