@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.board import Board, Symbol
-from core.boardfile import BoardFileError
+from core.boardfile import BoardFileError, save_board
 from core.geometry import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE
 from designer.analysis_panel import AnalysisPanel
 from designer.board_view import BoardView
@@ -181,6 +181,7 @@ class MainWindow(QMainWindow):
         self.save_action = self._action("&Save", self.save, key.Save, "save")
         self.save_as_action = self._action("Save &As…", lambda: self.save_as(None), key.SaveAs)
         self.quit_action = self._action("&Quit", self.close, key.Quit)
+        self.export_board_action = self._action("Board file (copy)…", lambda: self.export_board_copy(None))
         self.export_png_action = self._action("Picture (PNG)…", lambda: self.export_picture("png"), icon="export")
         self.export_svg_action = self._action("Picture (SVG)…", lambda: self.export_picture("svg"))
         self.export_text_action = self._action("Text grid for chat…", self.export_text)
@@ -256,8 +257,8 @@ class MainWindow(QMainWindow):
         file_menu.addSeparator()
         file_menu.addActions([self.save_action, self.save_as_action])
         export = file_menu.addMenu("&Export")
-        export.addActions([self.export_png_action, self.export_svg_action, self.export_text_action,
-                           self.export_seal_action])
+        export.addActions([self.export_board_action, self.export_png_action, self.export_svg_action,
+                           self.export_text_action, self.export_seal_action])
         file_menu.addSeparator()
         file_menu.addAction(self.quit_action)
         self._refresh_recent()
@@ -474,6 +475,21 @@ class MainWindow(QMainWindow):
             export_picture(board, path, options, px)
         except (OSError, ValueError) as exc:
             QMessageBox.warning(self, "Export failed", f"{path}: {exc}")
+            return False
+        self.statusBar().showMessage(f"Exported {path}", 4000)
+        return True
+
+    def export_board_copy(self, path: str | None) -> bool:
+        """Write the board file elsewhere without making it this window's file (e.g. to send to a co-host)."""
+        if path is None:
+            start = os.path.join(self._last_dir(), slug(self.document.board.name) + "-copy.yaml")
+            path, _ = QFileDialog.getSaveFileName(self, "Export board file", start, "Board files (*.yaml *.yml)")
+            if not path:
+                return False
+        try:
+            save_board(self.document.snapshot(), path)
+        except OSError as exc:
+            QMessageBox.warning(self, "Export failed", f"{path}: {exc.strerror or exc}")
             return False
         self.statusBar().showMessage(f"Exported {path}", 4000)
         return True

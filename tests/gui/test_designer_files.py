@@ -212,3 +212,11 @@ def test_text_grid_dialog_copies(window: MainWindow, qtbot: QtBot) -> None:
     copy = next(b for b in dialog.findChildren(QPushButton) if b.text() == "Copy to clipboard")
     copy.click()
     assert QGuiApplication.clipboard().text() == text_grid(window.document.board)
+
+
+def test_export_board_copy_keeps_document_file(window: MainWindow, tmp_path: Path) -> None:
+    window.document.paint(parse_cell("A1", 12), Symbol.X)
+    copy = tmp_path / "copy.yaml"
+    assert window.export_board_copy(str(copy))
+    assert load_board(copy).cells == window.document.board.cells
+    assert window.document.path is None and window.document.dirty
