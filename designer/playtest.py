@@ -364,6 +364,9 @@ class PlaytestWindow(QMainWindow):
     # ============================================================= playing ==========
     def play(self, move: Move) -> bool:
         """Make ``move`` at the cursor (cutting any moves after it); False with a message when it is illegal."""
+        if self.clock.paused:
+            self._say("The game is paused; resume it to play on.", error=True)
+            return False
         if self.clock.flagged is not None:
             self._say("The game was lost on time; restart the clocks or start a new game to play on.", error=True)
             return False

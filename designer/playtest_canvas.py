@@ -89,6 +89,11 @@ class PlayCanvas(QWidget):
         return self._choices[self._index % len(self._choices)]
 
     @property
+    def interactive(self) -> bool:
+        """Whether a person may place now (False while an agent moves, the game is paused or over)."""
+        return self._interactive
+
+    @property
     def choice_count(self) -> int:
         return len(self._choices) if self._interactive else 0
 

@@ -313,7 +313,7 @@ def test_bank_runs_out_and_that_player_loses(open_window, fake_time: FakeTime) -
     assert "Player 1 (O) ran out of time" in text and "Player 2 (X) wins on time" in text
     assert window.result_box.isVisible()
     assert "OUT OF TIME" in window.clock_labels[0].text()
-    assert window.canvas.preview == () and window.canvas.choice_count == 0
+    assert not window.canvas.interactive and window.canvas.preview == ()
     assert not window.play(next(iter(window.state.legal_placements())))
     assert window.ply == 2
     # New limits, fresh clocks: play goes on.
@@ -326,10 +326,12 @@ def test_pause_and_clocks_off(open_window, fake_time: FakeTime) -> None:  # type
     window = open_window(small_board(seed=6, turn_time=1, bank=2))
     QTest.mouseClick(window.pause_button, Qt.MouseButton.LeftButton)
     assert window.clock.paused
-    assert window.canvas.choice_count == 0 or window.canvas.preview == ()
+    assert not window.canvas.interactive
     fake_time.advance(100)
     window.tick_clocks()
     assert not window.is_over
+    legal = next(iter(window.state.legal_placements()))
+    assert not window.play(legal) and "paused" in window.message_label.text()
     QTest.mouseClick(window.pause_button, Qt.MouseButton.LeftButton)
     assert not window.clock.paused
     window.set_clocks_enabled(False)
@@ -458,7 +460,7 @@ def test_a_person_cannot_move_for_the_agent_and_bad_specs_are_refused(open_windo
     window = open_window(small_board(seed=30))
     window.set_paused(True)  # a paused agent does not move
     window.set_agent(0, "greedy")
-    assert window.canvas.choice_count == 0
+    assert not window.canvas.interactive
     type_move(window, " ".join(next(iter(window.state.legal_placements())).cell_names()))
     assert window.ply == 0 and "agent's turn" in window.message_label.text()
     with pytest.raises(ValueError, match="mcts:N"):
@@ -589,9 +591,9 @@ def test_opens_as_its_own_window_over_the_designer(qtbot) -> None:  # type: igno
 
 def test_a_person_cannot_swap_for_the_agent(open_window) -> None:  # type: ignore[no-untyped-def]
     window = open_window(small_board(seed=2))
+    window.play(next(iter(window.state.legal_placements())))
     window.set_paused(True)  # the agent would answer at once otherwise
     window.set_agent(1, "greedy")
-    window.play(next(iter(window.state.legal_placements())))
     assert not window.swap_button.isEnabled()
     type_move(window, "swap")
     assert window.ply == 1 and "agent's turn" in window.message_label.text()
