@@ -370,7 +370,7 @@ class AnalysisPanel(QWidget):
         if warnings:
             html += "<p><b>⚠ Warnings</b></p><ul>" + "".join(f"<li>{_html(str(w))}</li>" for w in warnings) + "</ul>"
         if elapsed is not None:
-            html += f"<p><small>{elapsed:.1f} s</small></p>"
+            html += f"<p><small>analysis took {elapsed:.1f} s</small></p>"
         self.verdict.setText(html)
         self.draw_charts(report)
         self.maps = heatmaps(report, size)

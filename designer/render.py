@@ -298,16 +298,23 @@ def paint_board(painter: QPainter, rect: QRectF, board: Board, options: RenderOp
                 painter.drawRect(r.adjusted(c * 0.08, c * 0.08, -c * 0.08, -c * 0.08))
 
     # Hover / selection and the 180-degree partner.
+    # Each outline sits on a wider stroke of the cell colour so it shows on any heatmap colour.
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+    under = QPen(QColor(pal.cell), max(3.0, c * 0.16))
     if ov.partner is not None and 0 <= ov.partner < n * n:
-        painter.setPen(QPen(QColor(pal.partner), max(1.5, c * 0.08), Qt.PenStyle.DotLine))
-        painter.setBrush(Qt.BrushStyle.NoBrush)
-        painter.drawRect(geo.cell_rect(ov.partner).adjusted(c * 0.05, c * 0.05, -c * 0.05, -c * 0.05))
+        r = geo.cell_rect(ov.partner).adjusted(c * 0.07, c * 0.07, -c * 0.07, -c * 0.07)
+        painter.setPen(under)
+        painter.drawRect(r)
+        painter.setPen(QPen(QColor(pal.highlight), max(1.5, c * 0.07), Qt.PenStyle.DashLine))
+        painter.drawRect(r)
     if ov.highlight:
-        painter.setPen(QPen(QColor(pal.highlight), max(2.0, c * 0.1)))
-        painter.setBrush(Qt.BrushStyle.NoBrush)
         for cell in ov.highlight:
             if 0 <= cell < n * n:
-                painter.drawRect(geo.cell_rect(cell).adjusted(c * 0.05, c * 0.05, -c * 0.05, -c * 0.05))
+                r = geo.cell_rect(cell).adjusted(c * 0.07, c * 0.07, -c * 0.07, -c * 0.07)
+                painter.setPen(under)
+                painter.drawRect(r)
+                painter.setPen(QPen(QColor(pal.highlight), max(2.0, c * 0.1)))
+                painter.drawRect(r)
 
     # Frame.
     painter.setPen(QPen(QColor(pal.frame), max(1.5, c * 0.06)))
