@@ -759,7 +759,7 @@ def move_texts(board: Board, moves: list[Move]) -> list[str]:
             symbol = first if number % 2 == 1 else first.other
             out.append(f"{number}. {symbol.value} {move.notation()}  ({move.ptype})")
         else:
-            out.append(f"   {SWAP} (pie rule): the players exchange sides")
+            out.append(f"   {SWAP}: {SEAT_NAMES[1]} takes over {first.value} and the first placement (pie rule)")
     return out
 
 

@@ -199,7 +199,7 @@ def test_pie_swap_offered_once_to_the_second_player(open_window) -> None:  # typ
     assert mover is not None and mover.name == "Player 1" and mover.symbol is Symbol.X
     assert window.state.to_move is Symbol.X
     assert not window.swap_button.isEnabled()
-    assert "swap" in window.move_list.item(1).text()
+    assert window.move_list.item(1).text().strip() == "swap: Player 2 takes over O and the first placement (pie rule)"
     second = next(iter(window.state.legal_placements()))
     window.play(second)
     assert window.move_list.item(2).text().startswith("2. X ")
