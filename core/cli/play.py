@@ -1,0 +1,200 @@
+"""``lits moves``, ``lits replay`` and ``lits bench``: the rules engine from the command line.
+
+Exit codes: 0 fine, 1 the record breaks a rule, 2 a file cannot be read or used
+(board file errors, unreadable records, notation errors in a record).  The
+compiled kernels are imported only by ``bench`` so other commands start fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+from core.board import Board
+from core.boardfile import BoardFileError, load_board
+from core.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE, CliError
+
+DEFAULT_BOARD = Path(__file__).resolve().parents[2] / "boards" / "default.yaml"
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = subparsers.add_parser(
+        "moves", help="list every legal placement of a position",
+        description="List every legal placement after a game record (or on the empty board), one per line in "
+                    "canonical notation (four cells in reading order). Exit 1 if the record breaks a rule, "
+                    "2 if a file cannot be read.")
+    p.add_argument("board", metavar="BOARD", help="board file (YAML)")
+    p.add_argument("--record", metavar="FILE", help="game record to play first (one placement or 'swap' per line)")
+    p.add_argument("--json", action="store_true", help='print {"moves": [["A1","B1","C1","D1"], ...], ...}')
+    p.set_defaults(func=run_moves)
+
+    r = subparsers.add_parser(
+        "replay", help="replay a game record and report the result",
+        description="Replay a game record on a board: stops at the first action that breaks a rule and says "
+                    "which (by its 1-based position, placements and swap counted) and why. Exit 0 if the record "
+                    "is legal, 1 if it breaks a rule, 2 if a file cannot be read.")
+    r.add_argument("board", metavar="BOARD", help="board file (YAML)")
+    r.add_argument("record", metavar="RECORD", help="game record")
+    r.add_argument("--json", action="store_true", help="print one JSON object for machines")
+    r.set_defaults(func=run_replay)
+
+    b = subparsers.add_parser(
+        "bench", help="measure random playouts per second and legal-move latency",
+        description="Random playouts per second on one core (CPU time of this single-threaded process) after a "
+                    "warm-up, the time the first compile or cache load took, and how fast the Python game state "
+                    "lists legal moves.")
+    b.add_argument("--json", action="store_true", help="print one JSON object for machines")
+    b.add_argument("--games", type=int, default=20000, metavar="N", help="games per timed run (default 20000)")
+    b.add_argument("--board", metavar="FILE", default=None, help="board file (default: the bundled default board)")
+    b.set_defaults(func=run_bench)
+
+
+def _board(path: str) -> Board:
+    try:
+        return load_board(path)
+    except BoardFileError as exc:
+        raise CliError("\n".join(f"{path}: {d}" for d in exc.details), EXIT_UNREADABLE) from None
+
+
+def _actions(path: str, size: int) -> list[Any]:
+    from core.record import RecordError, load_record
+
+    try:
+        return load_record(path, size)
+    except RecordError as exc:
+        raise CliError(str(exc), EXIT_UNREADABLE) from None
+
+
+def run_moves(args: argparse.Namespace) -> int:
+    from core.record import replay
+
+    board = _board(args.board)
+    actions = _actions(args.record, board.size) if args.record else []
+    state, error = replay(board, actions)
+    if error is not None:
+        raise CliError(f"{args.record}: {error.message(board.size)}", EXIT_PROBLEMS)
+    legal = list(state.legal_placements())
+    if args.json:
+        print(json.dumps({"moves": [p.cell_names() for p in legal], "count": len(legal),
+                          "to_move": state.to_move.value, "over": state.is_over(), "can_swap": state.can_swap()}))
+    else:
+        for p in legal:
+            print(p.notation())
+    return EXIT_OK
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    from core.board import Symbol
+    from core.record import replay
+
+    board = _board(args.board)
+    actions = _actions(args.record, board.size)
+    state, error = replay(board, actions)
+    result = state.result()
+    score = state.score()
+    report: dict[str, Any] = {
+        "ok": error is None,
+        "error": None if error is None else {
+            "ply": error.ply, "reason": error.reason.message, "rule": error.reason.rule,
+            "action": error.action if isinstance(error.action, str) else error.action.notation(),
+        },
+        "score": {"O": score[Symbol.O], "X": score[Symbol.X]},
+        "over": result is not None,
+        "winner": None if result is None else result.winner.value,
+        "result_reason": None if result is None else result.reason,
+        "to_move": state.to_move.value,
+        "placements": len(state.placements),
+        "swapped": state.swapped,
+        "legal_moves": len(state.legal_placements()),
+    }
+    code = EXIT_OK if error is None else EXIT_PROBLEMS
+    if args.json:
+        print(json.dumps(report))
+        return code
+    if error is not None:
+        print(f"{args.record}: {error.message(board.size)}")
+        print(f"position before that action ({len(state.placements)} placements):")
+    print(f"score: O {score[Symbol.O]}, X {score[Symbol.X]}")
+    if result is not None:
+        print(result.explain())
+    else:
+        print(f"{state.to_move.value} to move, {report['legal_moves']} legal placements"
+              + (", swap allowed" if state.can_swap() else ""))
+    return code
+
+
+def _legal_latency(board: Board) -> dict[str, float]:
+    """Microseconds for the Python state's legal-move answers in a midgame position."""
+    import random
+
+    from core.rules import GameState
+
+    state = GameState(board)
+    rng = random.Random(7)
+    for _ in range(8):
+        legal = list(state.legal_placements())
+        if not legal:
+            break
+        state.push(rng.choice(legal))
+    reps = 500
+    t0 = time.perf_counter()
+    for _ in range(reps):
+        moves = list(state.legal_placements())
+    t1 = time.perf_counter()
+    for _ in range(reps):
+        len(state.legal_placements())
+    t2 = time.perf_counter()
+    some = moves[0] if moves else None
+    for _ in range(reps):
+        if some is not None:
+            state.push(some)
+            state.pop()
+    t3 = time.perf_counter()
+    return {"legal_list_us": (t1 - t0) / reps * 1e6, "legal_count_us": (t2 - t1) / reps * 1e6,
+            "push_pop_us": (t3 - t2) / reps * 1e6, "legal_in_position": len(moves)}
+
+
+def run_bench(args: argparse.Namespace) -> int:
+    if args.games < 1:
+        raise CliError(f"--games must be at least 1, not {args.games}", EXIT_UNREADABLE)
+    board = _board(args.board or str(DEFAULT_BOARD))
+    t0 = time.perf_counter()
+    from core.kernels import random_playouts
+
+    random_playouts(board, 10, seed=1)
+    warmup = time.perf_counter() - t0
+    rates = []
+    lengths = 0.0
+    for run in range(3):
+        c0 = time.process_time()
+        stats = random_playouts(board, args.games, seed=100 + run)
+        cpu = max(time.process_time() - c0, 1e-9)
+        rates.append(args.games / cpu)
+        lengths = float(stats.length.mean())
+    latency = _legal_latency(board)
+    report = {
+        "board": args.board or str(DEFAULT_BOARD),
+        "games_per_run": args.games,
+        "playouts_per_s": round(max(rates)),
+        "playouts_per_s_runs": [round(r) for r in rates],
+        "playouts_per_s_median": round(statistics.median(rates)),
+        "mean_game_length": round(lengths, 3),
+        "warmup_s": round(warmup, 3),
+        **{k: round(v, 2) for k, v in latency.items()},
+    }
+    if args.json:
+        print(json.dumps(report))
+        return EXIT_OK
+    print(f"board: {report['board']}")
+    print(f"random playouts: {report['playouts_per_s']:,} /s on one core (best of 3 runs of {args.games}; "
+          f"runs {', '.join(f'{r:,}' for r in report['playouts_per_s_runs'])}), mean game length "
+          f"{report['mean_game_length']}")
+    print(f"first compile / cache load: {report['warmup_s']} s")
+    print(f"Python game state, midgame ({latency['legal_in_position']:.0f} legal): list legal moves "
+          f"{latency['legal_list_us']:.1f} us, count {latency['legal_count_us']:.1f} us, push+pop "
+          f"{latency['push_pop_us']:.1f} us")
+    return EXIT_OK
