@@ -607,3 +607,15 @@ def test_an_invalid_board_is_flagged_but_still_playable(open_window) -> None:  #
     assert "not valid for a match" in text and "B2" in text and "E5" in text
     type_move(window, "A1 B1 C1 D1")
     assert window.ply == 1
+
+
+def test_the_window_timer_drives_the_clock_display(qtbot, fake_time: FakeTime) -> None:  # type: ignore[no-untyped-def]
+    window = PlaytestWindow(small_board(seed=6, turn_time=10, bank=60), time_source=fake_time, tick_ms=10)
+    qtbot.addWidget(window)
+    window.show()
+    assert "turn 0:10" in window.clock_labels[0].text()
+    fake_time.advance(4)
+    qtbot.waitUntil(lambda: "turn 0:06" in window.clock_labels[0].text(), timeout=2000)
+    fake_time.advance(66)
+    qtbot.waitUntil(lambda: window.is_over, timeout=2000)
+    assert "Player 1 (O) ran out of time" in window.result_label.text()
