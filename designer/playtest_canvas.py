@@ -15,7 +15,7 @@ from PySide6.QtGui import QColor, QFont, QKeyEvent, QMouseEvent, QPainter, QPain
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from core.board import Board
-from designer.render import BoardGeometry, Overlay, RenderOptions, paint_board
+from designer.render import BoardGeometry, Overlay, RenderOptions, layout, paint_board
 
 Cells = tuple[int, ...]
 
@@ -37,7 +37,7 @@ class PlayCanvas(QWidget):
         self.highlight: Cells = ()
         self.problems: Cells = ()
         self.hint_counts: dict[int, int] | None = None
-        self.geometry_: BoardGeometry | None = None
+        self._painted: BoardGeometry | None = None
         self._legal: list[Cells] = []
         self._by_cell: dict[int, list[Cells]] = {}
         self._interactive = False
@@ -100,11 +100,9 @@ class PlayCanvas(QWidget):
     # -- geometry -----------------------------------------------------------------
     def board_geometry(self) -> BoardGeometry:
         """The cell layout for the current widget size (the same one the last paint used)."""
-        if self.geometry_ is None or self.geometry_.size != self.board.size:
-            from designer.render import layout
-
+        if self._painted is None or self._painted.size != self.board.size:
             return layout(QRectF(self.rect()), self.board.size, self.options)
-        return self.geometry_
+        return self._painted
 
     def cell_centre(self, cell: int) -> QPointF:
         return self.board_geometry().cell_rect(cell).center()
@@ -114,9 +112,9 @@ class PlayCanvas(QWidget):
         try:
             overlay = Overlay(pieces=self.pieces, piece_ids=self.piece_ids, preview=self.preview, preview_ok=True,
                               highlight=self.highlight, problems=self.problems)
-            self.geometry_ = paint_board(painter, QRectF(self.rect()), self.board, self.options, overlay)
+            self._painted = paint_board(painter, QRectF(self.rect()), self.board, self.options, overlay)
             if self.hint_counts:
-                self._paint_hints(painter, self.geometry_)
+                self._paint_hints(painter, self._painted)
         finally:
             painter.end()
 
