@@ -230,16 +230,17 @@ def k_greedy_playout(kt: KTables, s: Any, gain: Any, eps: float, rng: Any, legal
 
 
 @njit(cache=True)
-def k_screen(kt: KTables, gain: Any, lo: int, hi: int, games: int, eps: float, seed: int, out: Any) -> None:
-    """out[p - lo] = share of S1 wins in ``games`` epsilon-greedy games after opening p (-1 when p is illegal)."""
+def k_screen(kt: KTables, gain: Any, openings: Any, games: int, eps: float, seed: int, out: Any) -> None:
+    """out[i] = share of S1 wins in ``games`` epsilon-greedy games after ``openings[i]`` (-1 when illegal)."""
     start = k_new_state(kt)
     s = np.empty_like(start)
     legal = np.empty(kt.nplace, dtype=np.int32)
     rng = k_seed(seed)
     first = kt.first
-    for p in range(lo, hi):
+    for i in range(openings.shape[0]):
+        p = openings[i]
         if not k_is_legal(kt, start, p):
-            out[p - lo] = -1.0
+            out[i] = -1.0
             continue
         wins = 0
         for _g in range(games):
@@ -248,7 +249,7 @@ def k_screen(kt: KTables, gain: Any, lo: int, hi: int, games: int, eps: float, s
             k_greedy_playout(kt, s, gain, eps, rng, legal)
             if k_winner(kt, s) == first:
                 wins += 1
-        out[p - lo] = wins / games
+        out[i] = wins / games
 
 
 # ---------------------------------------------------------------------------------- exact endgame
@@ -610,14 +611,14 @@ def play_task(task: GameTask) -> GameResult:
     )
 
 
-def screen_openings(item: tuple[BoardSpec, int, int, int, int]) -> tuple[int, npt.NDArray[np.float64]]:
-    """Worker entry: cheap S1 win share after each opening in [lo, hi) (-1 for an illegal opening)."""
-    spec, lo, hi, games, seed = item
+def screen_openings(item: tuple[BoardSpec, tuple[int, ...], int, int]) -> npt.NDArray[np.float64]:
+    """Worker entry: cheap S1 win share after each listed opening (-1 for an illegal one)."""
+    spec, openings, games, seed = item
     board = board_of(spec)
     kt = kernel_tables(board)
-    out = np.zeros(hi - lo, dtype=np.float64)
-    k_screen(kt, _gain_for(kt), lo, hi, games, PLAYOUT_EPS, seed, out)
-    return lo, out
+    out = np.zeros(len(openings), dtype=np.float64)
+    k_screen(kt, _gain_for(kt), np.array(openings, dtype=np.int32), games, PLAYOUT_EPS, seed, out)
+    return out
 
 
 def warm_up() -> None:
@@ -632,7 +633,7 @@ def warm_up() -> None:
     legal = np.empty(kt.nplace, dtype=np.int32)
     k_simple_move(kt, s, gain, 1, 0.1, rng, legal)
     out = np.zeros(2, dtype=np.float64)
-    k_screen(kt, gain, 0, 2, 1, PLAYOUT_EPS, 1, out)
+    k_screen(kt, gain, np.arange(2, dtype=np.int32), 1, PLAYOUT_EPS, 1, out)
     k_solve(kt, s, 10, 4)
     k_legal_count(kt, s)
     k_is_legal(kt, s, 0)

@@ -21,7 +21,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 import numpy as np
@@ -31,7 +31,7 @@ from core.agents import AgentSpec, parse_agent, screen_openings
 from core.board import PIECE_TYPES, Board, Symbol
 from core.geometry import cell_name
 from core.pieces import placement_table
-from core.selfplay import BoardSpec, GameResult, GameTask, Runner, RunCancelled, derive_seed, play_games
+from core.selfplay import BoardSpec, GameResult, GameTask, RunCancelled, Runner, derive_seed, play_games
 from core.stats import MeanCI, SprtPair, mean_ci, wilson
 from core.validation import Severity, validate
 
@@ -42,6 +42,7 @@ FloatGrid = npt.NDArray[np.float64]
 
 # phase keys for derive_seed: each question gets its own stream of seeds
 _RAW, _MIRROR, _SCREEN, _PIE = 1, 2, 3, 4
+QUICK_SIMS = 100
 
 
 class AnalysisCancelled(Exception):
@@ -67,7 +68,7 @@ class AnalysisConfig:
     workers: int = 0
     """Worker processes; 0 uses every core."""
     quick: bool = False
-    """Smaller budgets (MCTS capped at 200 simulations, fewer candidates) for a first look in seconds."""
+    """Smaller budgets (MCTS capped at QUICK_SIMS simulations, fewer games) for a first look in seconds."""
     min_fair_openings: int = 3
     """Distinct openings that must be shown fair for ``balanced``."""
     fair_low: float = 0.4
@@ -76,8 +77,10 @@ class AnalysisConfig:
     sprt_margin: float = 0.05
     max_candidates: int = 6
     """Openings played out with each agent (closest to even in the screen first)."""
-    screen_games: int = 12
+    screen_games: int = 24
     """Cheap (epsilon-greedy) games per opening in the screen."""
+    pie_games: int = 500
+    """Cap on a search agent's games over all tested openings (cheap agents: games x max_candidates)."""
     strong_raw_games: int = 60
     """Cap for the raw seat-advantage games of a search agent (cheap agents use ``games``)."""
     mirror_games: int = 40
@@ -98,14 +101,11 @@ class AnalysisConfig:
         agents = []
         for text in self.agents:
             spec = parse_agent(text)
-            agents.append(spec.with_sims(min(spec.sims, 200)).text if spec.kind == "mcts" else spec.text)
-        return AnalysisConfig(
-            agents=agents, games=min(self.games, 150), seed=self.seed, workers=self.workers, quick=True,
-            min_fair_openings=self.min_fair_openings, fair_low=self.fair_low, fair_high=self.fair_high,
-            sprt_margin=self.sprt_margin, max_candidates=min(self.max_candidates, 4),
-            screen_games=min(self.screen_games, 8), strong_raw_games=min(self.strong_raw_games, 30),
-            mirror_games=min(self.mirror_games, 20), tie_break_warning=self.tie_break_warning,
-            mirror_warning=self.mirror_warning, min_verdict_games=self.min_verdict_games, inline=self.inline,
+            agents.append(spec.with_sims(min(spec.sims, QUICK_SIMS)).text if spec.kind == "mcts" else spec.text)
+        return replace(
+            self, agents=agents, games=min(self.games, 120), max_candidates=min(self.max_candidates, 4),
+            screen_games=min(self.screen_games, 12), pie_games=min(self.pie_games, 360),
+            strong_raw_games=min(self.strong_raw_games, 20), mirror_games=min(self.mirror_games, 20),
         )
 
     def check(self) -> None:
@@ -470,26 +470,68 @@ def _analyze(s: _Session, start: float) -> AnalysisReport:
     )
 
 
-def _screen(s: _Session) -> FloatGrid:
-    """Cheap P(S1 wins | opening) for every placement, from epsilon-greedy games."""
-    count = s.table.count
-    per_task = max(16, count // (s.runner.workers * 8) + 1)
-    items = []
-    for i, lo in enumerate(range(0, count, per_task)):
-        items.append((s.spec, lo, min(count, lo + per_task), s.cfg.screen_games, derive_seed(s.cfg.seed, _SCREEN, i)))
-    out = np.zeros(count, dtype=np.float64)
-    done = 0
+def _screen_list(s: _Session, openings: list[int], games: int, stage: int, message: str) -> FloatGrid:
+    per_task = max(8, len(openings) // (s.runner.workers * 4) + 1)
+    items = [(s.spec, tuple(openings[lo:lo + per_task]), games, derive_seed(s.cfg.seed, _SCREEN, stage, i))
+             for i, lo in enumerate(range(0, len(openings), per_task))]
+    parts: list[FloatGrid] = []
 
-    def on(_i: int, res: tuple[int, npt.NDArray[np.float64]]) -> bool:
-        nonlocal done
-        lo, vals = res
-        out[lo:lo + len(vals)] = vals
-        done += len(vals)
-        s.report("screen", done, count, f"screening {count} openings with {s.cfg.screen_games} quick games each")
+    def on(_i: int, vals: FloatGrid) -> bool:
+        parts.append(vals)
+        s.report("screen", sum(len(v) for v in parts), len(openings), message)
         return False
 
     s.runner.run(screen_openings, items, on, s.cancel)
-    return out
+    return np.concatenate(parts) if parts else np.zeros(0)
+
+
+def _screen(s: _Session) -> FloatGrid:
+    """Cheap P(S1 wins | opening) for every placement (-1 where illegal), from epsilon-greedy games."""
+    cfg = s.cfg
+    count = s.table.count
+    return _screen_list(s, list(range(count)), cfg.screen_games, 0,
+                        f"screening {count} openings with {cfg.screen_games} quick games each")
+
+
+class CandidatePicker:
+    """Chooses the next opening to play out: a bisection on the screen's scale.
+
+    The screen (greedy games) and a strong agent disagree on the level (strong agents give
+    S1 far more), but roughly agree on the order of openings.  So the picker starts at the
+    screen's 50%, moves its target below an opening shown too good for S1 and above one
+    shown too poor, and stays where an opening was fair or undecided.
+    """
+
+    def __init__(self, screen: FloatGrid, seed: int) -> None:
+        self.screen = screen
+        self.legal = [p for p in range(len(screen)) if screen[p] >= 0]
+        self.tie = {p: derive_seed(seed, _SCREEN, 99, p) for p in self.legal}
+        self.lo = -math.inf
+        self.hi = math.inf
+        self.target = 0.5
+        self.tested: set[int] = set()
+
+    def next(self) -> int | None:
+        pool = [p for p in self.legal if p not in self.tested and self.lo < self.screen[p] < self.hi]
+        if not pool:
+            return None
+        p = min(pool, key=lambda q: (abs(float(self.screen[q]) - self.target), self.tie[q]))
+        self.tested.add(p)
+        return p
+
+    def feedback(self, p: int, status: OpeningStatus, v: float) -> None:
+        sv = float(self.screen[p])
+        if status == "unfair" and v > 0.5:
+            self.hi = min(self.hi, sv)
+        elif status == "unfair":
+            self.lo = max(self.lo, sv)
+        else:
+            self.target = sv
+            return
+        values = [float(self.screen[q]) for q in self.legal if self.lo < self.screen[q] < self.hi]
+        if values:
+            self.target = (min(values) + max(values)) / 2 if math.isinf(self.lo) or math.isinf(self.hi) \
+                else (self.lo + self.hi) / 2
 
 
 def _raw(s: _Session, spec: AgentSpec) -> tuple[RawResult, list[GameResult]]:
@@ -498,8 +540,12 @@ def _raw(s: _Session, spec: AgentSpec) -> tuple[RawResult, list[GameResult]]:
     tasks = [GameTask(s.spec, derive_seed(cfg.seed, _RAW, spec.key, i), spec.text, spec.text, pie=True)
              for i in range(cap)]
     pair = _pair(cfg)
-    res = s.play(tasks, spec.cheap, "raw", f"{spec.text}: raw seat advantage (same agent both seats)",
-                 lambda _i, r: bool(pair.update(r.s1_won)) and False)
+
+    def track(_i: int, r: GameResult) -> bool:
+        pair.update(r.s1_won)  # the SPRT class is information here; all games are kept for the heatmaps
+        return False
+
+    res = s.play(tasks, spec.cheap, "raw", f"{spec.text}: raw seat advantage (same agent both seats)", track)
     raw = RawResult(agent=spec.text, games=len(res), s1_wins=sum(r.s1_won for r in res), sprt=pair.status)
     _fill_raw(s, raw, res)
     return raw, res
@@ -539,20 +585,33 @@ def _pair(cfg: AnalysisConfig) -> SprtPair:
 
 def _pie(s: _Session, spec: AgentSpec, screen: FloatGrid) -> PieResult:
     cfg = s.cfg
-    order = sorted(range(len(screen)), key=lambda p: (abs(float(screen[p]) - 0.5), p))
-    pie = PieResult(agent=spec.text, screened=len(screen))
-    for rank, p in enumerate(order[:cfg.max_candidates]):
+    pie = PieResult(agent=spec.text, screened=int(np.sum(screen >= 0)))
+    budget = cfg.pie_games if not spec.cheap else cfg.games * cfg.max_candidates
+    picker = CandidatePicker(screen, cfg.seed)
+    for rank in range(cfg.max_candidates):
+        pick = picker.next()
+        if pick is None:
+            break
+        p = pick
+        cap = min(cfg.games, budget - pie.games)
+        if cap < cfg.min_verdict_games:
+            break
         pair = _pair(cfg)
         tasks = [GameTask(s.spec, derive_seed(cfg.seed, _PIE, spec.key, p, i), spec.text, spec.text, opening=p,
-                          pie=True) for i in range(cfg.games)]
+                          pie=True) for i in range(cap)]
         msg = (f"{spec.text}: opening {rank + 1} of {cfg.max_candidates}, {' '.join(s.names(p))} "
                f"(fair so far: {len(pie.fair)})")
-        res = s.play(tasks, spec.cheap, "pie", msg, lambda _i, r, pair=pair: pair.update(r.s1_won) != "undecided")
+
+        def decided(_i: int, r: GameResult, pair: SprtPair = pair) -> bool:
+            return pair.update(r.s1_won) != "undecided"
+
+        res = s.play(tasks, spec.cheap, "pie", msg, decided)
         status: OpeningStatus = {"inside": "fair", "outside": "unfair"}.get(pair.status, "undecided")  # type: ignore[assignment]
         pie.openings.append(OpeningResult(
             placement=p, cells=[int(c) for c in s.table.cells[p]], names=s.names(p),
             wins=sum(r.s1_won for r in res), games=len(res), status=status, screen_v=float(screen[p]),
             swaps=sum(r.swapped for r in res)))
+        picker.feedback(p, status, pie.openings[-1].v)
         if len(pie.fair) >= cfg.min_fair_openings:
             break
     return pie

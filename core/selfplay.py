@@ -14,14 +14,15 @@ from __future__ import annotations
 import concurrent.futures as cf
 import multiprocessing
 import os
+import signal
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
 import numpy as np
 
-from core.board import PIECE_TYPES, Board, Symbol
+from core.board import Board, Symbol
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -105,11 +106,6 @@ def play_games(tasks: Sequence[GameTask]) -> list[GameResult]:
     return [play_game(t) for t in tasks]
 
 
-@dataclass
-class _Pending(Generic[R]):
-    results: dict[int, R] = field(default_factory=dict)
-
-
 def resolve_workers(workers: int) -> int:
     """0 means every core the process may use."""
     if workers < 0:
@@ -120,6 +116,11 @@ def resolve_workers(workers: int) -> int:
         except AttributeError:  # pragma: no cover - not on Linux
             return max(1, os.cpu_count() or 1)
     return workers
+
+
+def _init_worker() -> None:
+    """Workers leave Ctrl-C to the parent, which stops them itself (no traceback per worker)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _warm_up() -> int:
@@ -148,7 +149,8 @@ class Runner:
     def _pool(self) -> cf.ProcessPoolExecutor:
         with self._lock:
             if self._executor is None:
-                self._executor = cf.ProcessPoolExecutor(max_workers=self.workers, mp_context=self._ctx)
+                self._executor = cf.ProcessPoolExecutor(max_workers=self.workers, mp_context=self._ctx,
+                                                     initializer=_init_worker)
             return self._executor
 
     def start(self, cancel: threading.Event | None = None) -> None:
@@ -260,16 +262,6 @@ class Runner:
             self.terminate()
             raise
         for f in futures:
-            f.cancel()
-        if futures and stopped:
-            # finish or drop the stragglers without blocking: they are simply ignored
-            pass
+            f.cancel()  # stragglers past an early stop: queued ones are dropped, running ones ignored
         return out
 
-
-def seat_symbols(spec: BoardSpec) -> tuple[str, str]:
-    return spec.first, spec.second
-
-
-def type_names() -> tuple[str, ...]:
-    return PIECE_TYPES

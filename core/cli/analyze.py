@@ -1,0 +1,153 @@
+"""``lits analyze``: self-play balance analysis of a board, with a verdict that rests on the pie rule."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from core.agents import AgentSpecError, parse_agent
+from core.analysis import AnalysisCancelled, AnalysisConfig, AnalysisProgress, AnalysisReport, analyze, pct
+from core.boardfile import BoardContentError, BoardReadError, load_board
+from core.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE, CliError
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    defaults = AnalysisConfig()
+    p = subparsers.add_parser(
+        "analyze",
+        help="is this board lopsided? self-play statistics and a pie-rule verdict",
+        description="Play the board against itself with seeded agents on all cores and decide whether it is "
+                    "balanced: enough first placements must keep the game within 40-60%% for the first player, "
+                    "so that the pie rule makes the swap a real decision. The raw first-player advantage is "
+                    "shown beside the verdict. Results are reproducible for a given --seed.",
+    )
+    p.add_argument("board", metavar="BOARD", help="board file (YAML)")
+    p.add_argument("--agent", action="append", metavar="SPEC", dest="agents",
+                   help="agent to play with, repeatable: random, greedy, greedy:EPS, mcts:N, mcts:N:greedy "
+                        f"(default: {' and '.join(defaults.agents)}); the strongest one decides the verdict")
+    p.add_argument("--games", type=int, default=defaults.games, metavar="N",
+                   help=f"cap on games per question: per opening and per raw run (default {defaults.games})")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="master seed (default 0)")
+    p.add_argument("--workers", type=int, default=0, metavar="K", help="worker processes (default 0 = all cores)")
+    p.add_argument("--quick", action="store_true",
+                   help=f"a first look in seconds: MCTS capped at {100} simulations and smaller budgets")
+    p.add_argument("--json", action="store_true", help="print one JSON object for machines")
+    p.add_argument("--report", metavar="FILE", help="write a Markdown report with PNG charts beside it")
+    p.set_defaults(func=run)
+
+
+class _Bars:
+    """One tqdm bar per phase on a terminal; nothing when output is piped."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self.bar: Any = None
+        self.key: tuple[str, str] | None = None
+
+    def __call__(self, p: AnalysisProgress) -> None:
+        if not self.enabled:
+            return
+        from tqdm import tqdm
+
+        key = (p.phase, p.message)
+        if key != self.key:
+            self.close()
+            self.key = key
+            self.bar = tqdm(total=max(p.total, 1), desc=p.message[:70], unit="game" if p.phase != "screen" else "op",
+                            leave=False, file=sys.stderr, dynamic_ncols=True)
+        if self.bar is not None:
+            self.bar.total = max(p.total, 1)
+            self.bar.n = p.done
+            self.bar.refresh()
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+
+def _config(args: argparse.Namespace) -> AnalysisConfig:
+    cfg = AnalysisConfig(seed=args.seed, workers=args.workers, quick=args.quick, games=args.games)
+    if args.agents:
+        try:
+            cfg.agents = [parse_agent(a).text for a in args.agents]
+        except AgentSpecError as exc:
+            raise CliError(str(exc), EXIT_PROBLEMS) from None
+    if args.games < 10:
+        raise CliError(f"--games {args.games}: at least 10 games per question are needed for any statistic",
+                       EXIT_PROBLEMS)
+    if args.workers < 0:
+        raise CliError(f"--workers {args.workers}: give 0 (all cores) or a positive count", EXIT_PROBLEMS)
+    return cfg
+
+
+def run(args: argparse.Namespace) -> int:
+    cfg = _config(args)
+    try:
+        board = load_board(args.board)
+    except BoardReadError as exc:
+        raise CliError("; ".join(f"{exc.path}: {d}" for d in exc.details), EXIT_UNREADABLE) from None
+    except BoardContentError as exc:
+        raise CliError("; ".join(f"{exc.path}: {d}" for d in exc.details), EXIT_PROBLEMS) from None
+    if args.report:
+        from core.report import check_report_path
+
+        try:
+            check_report_path(args.report)
+        except ValueError as exc:
+            raise CliError(str(exc), EXIT_UNREADABLE) from None
+    bars = _Bars(sys.stderr.isatty())
+    try:
+        report = analyze(board, cfg, progress=bars)
+    except AnalysisCancelled:
+        raise CliError("cancelled", 130) from None
+    finally:
+        bars.close()
+    if args.report:
+        from core.report import write_report
+
+        try:
+            files = write_report(report, args.report, board)
+        except OSError as exc:
+            raise CliError(f"{args.report}: cannot write the report: {exc.strerror or exc}", EXIT_UNREADABLE) from None
+    else:
+        files = []
+    if args.json:
+        data = report.to_json()
+        data["board_file"] = args.board
+        if files:
+            data["report_files"] = files
+        print(json.dumps(data, indent=2))
+        return EXIT_OK
+    print(format_text(report, args.board))
+    for f in files:
+        print(f"wrote {f}")
+    return EXIT_OK
+
+
+def format_text(report: AnalysisReport, path: str) -> str:
+    """The human summary: verdict first, then why, then the figures beside it."""
+    lines = [f"{path}: {report.verdict.upper()} (decided by {report.agent}, seed {report.config.seed}"
+             f"{', quick' if report.config.quick else ''}, {report.elapsed:.0f} s)"]
+    lines += [f"  - {r}" for r in report.reasons]
+    for w in report.warnings:
+        lines.append(f"  warning: {w}")
+    pie = report.pie
+    value = "n/a" if pie.value is None else f"{pie.value:.2f}"
+    lines.append(f"pie: value {value} (0.50 is perfect), {len(pie.fair)} fair of {pie.tested} tested openings, "
+                 f"{pie.screened} screened")
+    for o in pie.openings:
+        low, high = o.ci95
+        lines.append(f"  {' '.join(o.names):<16} S1 {pct(o.v):>4} [{pct(low)}-{pct(high)}] "
+                     f"{o.games:>4} games  {o.status}")
+    lines.append(f"raw seat advantage (information, not the verdict; S1 = {report.s1_symbol} moving first, no swap):")
+    for name, res in report.per_agent.items():
+        raw = res.raw
+        low, high = raw.ci95
+        m = raw.margin
+        lines.append(f"  {name:<12} S1 wins {pct(raw.s1_win_rate)} [{pct(low)}-{pct(high)}] of {raw.games}; "
+                     f"tie-break {pct(raw.tie_break_share)}; margin {m.mean:+.2f}; length {raw.mean_length:.1f}; "
+                     f"mirror wins {pct(raw.mirror_win_rate)} of {raw.mirror_games}; verdict {res.verdict}")
+    return "\n".join(lines)

@@ -1,0 +1,110 @@
+"""The self-play runner: reproducible across worker counts, early stops in index order, prompt cancellation."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+
+import pytest
+
+from core.board import Board
+from core.selfplay import BoardSpec, GameResult, GameTask, RunCancelled, Runner, derive_seed, play_game
+
+
+def _alive(pid: int) -> bool:
+    """True while the process exists and is not a zombie."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().split(")")[-1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def test_derive_seed_is_stable_and_spreads() -> None:
+    assert derive_seed(0, 1, 2) == derive_seed(0, 1, 2)
+    seeds = {derive_seed(7, 1, i) for i in range(1000)}
+    assert len(seeds) == 1000
+    assert derive_seed(7, 1, 5) != derive_seed(8, 1, 5)
+    assert derive_seed(2**40 + 3, 1) != derive_seed(3, 1)
+
+
+def _tasks(n: int, agent: str = "greedy:0.2") -> list[GameTask]:
+    spec = BoardSpec.from_board(Board.random(size=8, pairs=12, seed=4))
+    return [GameTask(spec, derive_seed(5, 1, i), agent, agent, pie=True) for i in range(n)]
+
+
+def test_runner_is_reproducible_across_worker_counts() -> None:
+    tasks = _tasks(24) + _tasks(4, "mcts:40")
+    with Runner(workers=1) as one:
+        a = one.run(play_game, tasks)
+    with Runner(workers=2) as two:
+        b = two.run(play_game, tasks)
+    inline = Runner(inline=True).run(play_game, tasks)
+    assert a == b == inline
+    assert len({r.moves for r in a}) > 20  # the seeds really differ
+
+
+def test_early_stop_falls_on_the_same_game_for_any_worker_count() -> None:
+    tasks = _tasks(40)
+
+    def stopper(seen: list[int]) -> object:
+        def stop(i: int, r: GameResult) -> bool:
+            seen.append(i)
+            return sum(1 for _ in seen) >= 3 and r.s1_won
+        return stop
+
+    outs = []
+    for workers in (1, 2):
+        seen: list[int] = []
+        with Runner(workers=workers) as runner:
+            outs.append(runner.run(play_game, tasks, stopper(seen)))  # type: ignore[arg-type]
+        assert seen == list(range(len(seen)))  # strictly in index order
+    assert outs[0] == outs[1]
+    assert 3 <= len(outs[0]) < 40
+
+
+def test_cancel_terminates_workers_promptly() -> None:
+    # each of these games takes many seconds, so only termination can stop them quickly
+    tasks = _tasks(4, "mcts:200000")
+    runner = Runner(workers=2)
+    runner.start()
+    pids = runner.worker_pids()
+    assert len(pids) == 2 and all(_alive(p) for p in pids)
+    cancel = threading.Event()
+    timer = threading.Timer(1.0, cancel.set)
+    timer.start()
+    t0 = time.monotonic()
+    with pytest.raises(RunCancelled):
+        runner.run(play_game, tasks, cancel=cancel)
+    elapsed = time.monotonic() - t0
+    timer.cancel()
+    assert elapsed < 4.0
+    deadline = time.monotonic() + 3.0
+    while any(_alive(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(_alive(p) for p in pids), "worker processes survived the cancel"
+
+
+def test_inline_runner_honours_cancel() -> None:
+    cancel = threading.Event()
+    cancel.set()
+    with pytest.raises(RunCancelled):
+        Runner(inline=True).run(play_game, _tasks(3), cancel=cancel)
+
+
+def test_worker_errors_reach_the_caller() -> None:
+    spec = BoardSpec.from_board(Board.random(size=8, pairs=12, seed=4))
+    bad = [GameTask(spec, 1, "greedy", "greedy", opening=10**6)]
+    with Runner(workers=1) as runner, pytest.raises((ValueError, IndexError)):
+        runner.run(play_game, bad)
+
+
+def test_resolve_workers() -> None:
+    from core.selfplay import resolve_workers
+
+    assert resolve_workers(3) == 3
+    assert resolve_workers(0) >= 1
+    assert resolve_workers(0) <= (os.cpu_count() or 1)
+    with pytest.raises(ValueError, match="workers"):
+        resolve_workers(-1)
