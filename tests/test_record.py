@@ -1,0 +1,85 @@
+"""Game records: parse, save/load round trip, replay with the offending ply named."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from core.board import Board, GameParams, Symbol
+from core.boardfile import load_board
+from core.record import (
+    RecordError,
+    load_record,
+    parse_record,
+    record_to_text,
+    replay,
+    save_record,
+)
+from core.rules import SWAP, GameState, Placement
+
+
+def test_parse_ignores_blanks_and_comments_and_reads_swap() -> None:
+    text = "# a game\n\nC3 D3 E3 C4\n  SWAP \n# note\nf3,g3,h3,i3\n"
+    actions = parse_record(text, 12)
+    assert actions == [Placement.parse("C3 D3 E3 C4", 12), SWAP, Placement.parse("F3 G3 H3 I3", 12)]
+
+
+def test_parse_errors_name_the_file_and_line() -> None:
+    with pytest.raises(RecordError) as info:
+        parse_record("C3 D3 E3 C4\n\nA1 B1 A2 B2\n", 12, path="game.txt")
+    assert str(info.value).startswith("game.txt: line 3: ") and "2x2 square" in str(info.value)
+    assert info.value.line == 3
+    with pytest.raises(RecordError, match=r"line 1: .*column Q"):
+        parse_record("Q1 A1 B1 C1", 12)
+
+
+def test_save_load_round_trip(tmp_path: Path) -> None:
+    board = load_board("boards/default.yaml")
+    state = GameState(board)
+    rng = random.Random(4)
+    state.push(rng.choice(list(state.legal_placements())))
+    state.push_swap()
+    while not state.is_over():
+        state.push(rng.choice(list(state.legal_placements())))
+    path = tmp_path / "game.txt"
+    save_record(path, state.actions, 12, header_comments=["board: default", "seed 4"])
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith("# board: default\n# seed 4\n")
+    assert "swap\n" in text
+    loaded = load_record(path, 12)
+    assert loaded == state.actions
+    replayed, error = replay(board, loaded)
+    assert error is None
+    assert replayed.covered == state.covered and replayed.swapped and replayed.result() == state.result()
+    assert record_to_text(loaded, 12).splitlines() == [a if isinstance(a, str) else a.notation() for a in loaded]
+
+
+def test_load_errors(tmp_path: Path) -> None:
+    with pytest.raises(RecordError, match="no such file"):
+        load_record(tmp_path / "missing.txt", 12)
+    binary = tmp_path / "bin.txt"
+    binary.write_bytes(b"\x00\x01")
+    with pytest.raises(RecordError, match="binary"):
+        load_record(binary, 12)
+
+
+def test_replay_names_the_offending_ply() -> None:
+    board = Board(size=10, params=GameParams(pie=True, first=Symbol.X))
+    actions = parse_record("A1 B1 C1 D1\nswap\nA2 A3 A4 B4\nE1 F1 G1 H1\n", 10)
+    state, error = replay(board, actions)
+    assert error is not None and error.ply == 4
+    assert error.reason.rule == "same-type-adjacent" and "D1-E1" not in error.reason.message
+    assert "E1-D1" in error.reason.message
+    assert len(state.actions) == 3 and state.swapped
+    assert "action 4 (E1 F1 G1 H1)" in error.message(10)
+    _, late_swap = replay(board, parse_record("A1 B1 C1 D1\nA2 A3 A4 B4\nswap\n", 10))
+    assert late_swap is not None and late_swap.ply == 3 and late_swap.reason.rule == "swap-not-allowed"
+    _, early = replay(board, [SWAP])
+    assert early is not None and early.ply == 1
+
+
+def test_record_to_text_refuses_a_foreign_size() -> None:
+    with pytest.raises(ValueError, match="10x10"):
+        record_to_text([Placement.parse("A1 B1 C1 D1", 10)], 12)
