@@ -369,9 +369,9 @@ def _many_playouts(kt: KTables, start: U64, n_games: int, seed: int, out: I64) -
     for g in range(n_games):
         k_copy_state(start, s)
         rng = k_seed(seed * 1000003 + g)
-        length = _random_playout(kt, s, rng, moves)
+        _random_playout(kt, s, rng, moves)
         o, x = _score(kt, s)
-        out[g, 0] = length
+        out[g, 0] = s[H_NPLACED]
         out[g, 1] = o
         out[g, 2] = x
         out[g, 3] = _winner(kt, s)
@@ -379,7 +379,8 @@ def _many_playouts(kt: KTables, start: U64, n_games: int, seed: int, out: I64) -
 
 
 class PlayoutStats(NamedTuple):
-    """Per-game arrays; winner and last_mover are 0 = O, 1 = X (last_mover 2 = nobody placed)."""
+    """Per-game arrays: ``length`` = placements in the finished game (those before ``playout_from``'s
+    start included); winner and last_mover are 0 = O, 1 = X (last_mover 2 = nobody placed)."""
 
     length: I64
     score_o: I64
@@ -408,12 +409,13 @@ def playout_from(state: GameState, seed: int = 0) -> PlayoutStats:
     return _stats(out)
 
 
-def playout_moves(board: Board, seed: int, start: U64 | None = None) -> list[int]:
-    """The placement indices of the single game ``random_playouts(board, 1, seed)`` plays (for checking)."""
+def playout_moves(board: Board, seed: int, game: int = 0, start: U64 | None = None) -> list[int]:
+    """Placement indices of game ``game`` of ``random_playouts(board, n, seed)`` (or of ``playout_from``
+    when ``start`` is that state's kernel state); lets tests replay the kernel's games in Python."""
     kt = kernel_tables(board)
     s = (k_new_state(kt) if start is None else start).copy()
     moves = np.empty(kt.nplace, dtype=np.int32)
-    n = k_random_playout(kt, s, k_seed(seed * 1000003), moves)
+    n = k_random_playout(kt, s, k_seed(seed * 1000003 + game), moves)
     return [int(m) for m in moves[:n]]
 
 
