@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -321,3 +323,33 @@ def test_push_pop_restores_state_exactly(seed: int, size: int, depth: int, undo:
 def test_pop_on_empty_raises() -> None:
     with pytest.raises(IndexError):
         GameState(blank(6)).pop()
+
+
+PERFT_FILES = sorted((Path(__file__).parent / "data" / "perft").glob("*.json"))
+
+
+@pytest.mark.parametrize("path", PERFT_FILES, ids=[p.stem for p in PERFT_FILES])
+def test_perft_counts(path: Path) -> None:
+    """Legal counts after fixed move sequences, computed once by the reference and stored as data."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    size = data["size"]
+    state = GameState(blank(size, tuple(data["supply"])))
+    plies = {int(k): v for k, v in data["perft2"].items()}
+    for ply, expected in enumerate(data["counts"]):
+        legal = list(state.legal_placements())
+        assert len(legal) == expected, f"{path.name}: ply {ply}"
+        assert {t: sum(1 for p in legal if p.ptype == t) for t in "LITS"} == data["counts_by_type"][ply]
+        if ply in plies:
+            total = 0
+            for p in legal:
+                state.push(p)
+                total += len(state.legal_placements())
+                state.pop()
+            assert total == plies[ply], f"{path.name}: perft(2) at ply {ply}"
+        if ply < len(data["moves"]):
+            state.push(Placement.parse(data["moves"][ply], size))
+    assert state.is_over()
+
+
+def test_perft_data_present() -> None:
+    assert len(PERFT_FILES) >= 6
