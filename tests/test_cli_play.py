@@ -1,0 +1,121 @@
+"""``lits moves``, ``lits replay`` and ``lits bench``: JSON contracts and exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from core.board import Symbol
+from core.cli import main
+from core.rules import GameState
+from tests.reference_rules import RefGame, from_notation, notation
+
+DEFAULT = "boards/default.yaml"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def write(tmp_path: Path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_moves_on_empty_board(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "moves", DEFAULT)
+    lines = out.splitlines()
+    assert code == 0 and len(lines) == 1976
+    assert lines[0].split() == sorted(lines[0].split(), key=lambda n: (int(n[1:]), n[0]))
+
+
+def test_moves_json_after_record_matches_reference(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    record = write(tmp_path, "g.txt", "# opening\nC3 D3 E3 C4\nswap\n\nf3,g3,h3,i3\n")
+    code, out, _ = run(capsys, "moves", DEFAULT, "--record", record, "--json")
+    data = json.loads(out)
+    assert code == 0
+    ref = RefGame(12)
+    for text in ("C3 D3 E3 C4", "F3 G3 H3 I3"):
+        ref.play(from_notation(text))
+    assert {" ".join(m) for m in data["moves"]} == {notation(p) for p in ref.legal()}
+    assert all(len(m) == 4 for m in data["moves"]) and data["count"] == len(data["moves"])
+    code, out, _ = run(capsys, "moves", DEFAULT, "--record", record)
+    assert code == 0 and sorted(out.splitlines()) == sorted(" ".join(m) for m in data["moves"])
+
+
+def test_moves_exit_codes(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    illegal = write(tmp_path, "bad.txt", "C3 D3 E3 C4\nA10 B10 C10 D10\n")
+    code, _, err = run(capsys, "moves", DEFAULT, "--record", illegal)
+    assert code == 1 and "action 2" in err and "shares no edge" in err
+    code, _, err = run(capsys, "moves", DEFAULT, "--record", write(tmp_path, "n.txt", "C3 D3 E3 Z4\n"))
+    assert code == 2 and "line 1" in err
+    code, _, err = run(capsys, "moves", str(tmp_path / "missing.yaml"))
+    assert code == 2 and "missing.yaml" in err and "Traceback" not in err
+    code, _, err = run(capsys, "moves", write(tmp_path, "b.yaml", "grid: [\"...\"]\n"))
+    assert code == 2 and "b.yaml" in err
+
+
+def test_replay_json_contract_for_a_legal_partial_game(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    record = write(tmp_path, "g.txt", "C3 D3 E3 C4\nswap\nF3 G3 H3 I3\n")
+    code, out, _ = run(capsys, "replay", DEFAULT, record, "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert data["ok"] is True and data["error"] is None and data["over"] is False and data["winner"] is None
+    assert data["to_move"] == "O" and set(data["score"]) == {"O", "X"}
+    assert all(isinstance(v, int) for v in data["score"].values())
+    code, out, _ = run(capsys, "replay", DEFAULT, record)
+    assert code == 0 and "O to move" in out
+
+
+def test_replay_json_for_finished_game(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from core.boardfile import load_board
+
+    board = load_board(DEFAULT)
+    state = GameState(board)
+    while not state.is_over():
+        state.push(next(iter(state.legal_placements())))
+    result = state.result()
+    assert result is not None
+    record = write(tmp_path, "full.txt", "\n".join(p.notation() for p in state.placements) + "\n")
+    code, out, _ = run(capsys, "replay", DEFAULT, record, "--json")
+    data = json.loads(out)
+    assert code == 0 and data["over"] is True and data["winner"] == result.winner.value
+    assert data["score"] == {"O": result.score[Symbol.O], "X": result.score[Symbol.X]}
+
+
+def test_replay_rule_break_and_unreadable(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    record = write(tmp_path, "g.txt", "# x\nC3 D3 E3 C4\n\nF3 G3 H3 I3\nswap\n")
+    code, out, _ = run(capsys, "replay", DEFAULT, record, "--json")
+    data = json.loads(out)
+    assert code == 1 and data["ok"] is False
+    assert data["error"]["ply"] == 3 and "swap" in data["error"]["reason"]
+    assert data["to_move"] == "O" and data["over"] is False
+    code, out, _ = run(capsys, "replay", DEFAULT, record)
+    assert code == 1 and "action 3 (swap)" in out
+    code, _, err = run(capsys, "replay", DEFAULT, str(tmp_path / "none.txt"), "--json")
+    assert code == 2 and "none.txt" in err
+    code, _, err = run(capsys, "replay", DEFAULT, write(tmp_path, "sq.txt", "A1 B1 A2 B2\n"))
+    assert code == 2 and "2x2 square" in err
+
+
+def test_bench_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "bench", "--json", "--games", "300")
+    data = json.loads(out)
+    assert code == 0
+    assert data["playouts_per_s"] > 0 and data["warmup_s"] >= 0 and data["legal_list_us"] > 0
+    assert 15 < data["mean_game_length"] < 21
+    code, _, err = run(capsys, "bench", "--games", "0")
+    assert code == 2 and "--games" in err
+
+
+def test_lits_entry_point_runs_moves() -> None:
+    proc = subprocess.run([sys.executable, "-m", "core.cli", "moves", DEFAULT, "--json"],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 0 and len(json.loads(proc.stdout)["moves"]) == 1976
