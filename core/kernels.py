@@ -19,13 +19,20 @@ A game state is ONE flat ``uint64`` array of length ``kt.state_len``:
 ``s[H_SUPPLY + t]``    pieces of type t (L, I, T, S order) still in the supply
 ``s[kt.off_cov:...]``  ``kt.ncw`` words: covered cells (bit = cell index)
 ``s[kt.off_rows:...]`` ``kt.size`` words: covered cells row by row (bit = column)
-``s[kt.off_tch:...]``  ``kt.npw`` words: placements sharing an edge with a placed
-                       piece (before the first placement: every placement)
+``s[kt.off_legal:...]`` ``kt.npw`` words: the legal placements now, i.e. those sharing
+                       an edge with a placed piece (before the first placement: every
+                       placement) and not blocked.  ``kt.off_tch`` is the same offset.
 ``s[kt.off_blk:...]``  ``kt.npw`` words: placements ruled out for good (overlap,
                        same type sharing an edge, 2x2, type out of supply); only grows
 =====================  ===========================================================
 
-legal = touching & ~blocked.  Copy a state with ``dst[:] = src`` (or ``k_copy_state``).
+Legal = the words at ``off_legal`` (``touching & ~blocked`` over the two ranges gives the
+same, as in the first layout).  Copy a state with ``dst[:] = src`` (or ``k_copy_state``).
+
+Invariants after ``k_apply(p)``: blocked |= static block set of p (``bt_pair[:, 0]``) and,
+per 2x2 window of p whose other cells earlier pieces partly covered, the placements
+covering all its still-open cells (``sub_*``); legal = (legal | placements touching p)
+& ~blocked.  Nothing else changes, so a state never needs to be recomputed.
 
 Functions (all ``@njit``; ``kt`` first):
 
@@ -83,7 +90,9 @@ class KTables(NamedTuple):
     npw: int
     off_cov: int
     off_rows: int
+    off_legal: int
     off_tch: int
+    """Same as off_legal (the name of the first published layout)."""
     off_blk: int
     state_len: int
     ptype: npt.NDArray[np.int8]
@@ -135,8 +144,9 @@ def _kernel_tables_cached(size: int, rows: tuple[str, ...], supply: tuple[int, .
     wins = tb.win_cells[:, 0].astype(np.int64)
     off_blk = off_tch + tb.npw
     return KTables(
-        size=size, nplace=tb.count, ncw=tb.ncw, npw=tb.npw, off_cov=off_cov, off_rows=off_rows, off_tch=off_tch,
-        off_blk=off_blk, state_len=off_blk + tb.npw, ptype=tb.ptype, cells=tb.cells,
+        size=size, nplace=tb.count, ncw=tb.ncw, npw=tb.npw, off_cov=off_cov, off_rows=off_rows,
+        off_legal=off_tch, off_tch=off_tch, off_blk=off_blk, state_len=off_blk + tb.npw, ptype=tb.ptype,
+        cells=tb.cells,
         cell_row=(cell // size).astype(np.int16), cell_col=(cell % size).astype(np.int16), cell_words=tb.cell_words,
         blk_ptr=tb.blk_ptr, blk_w=tb.blk_w, blk_v=tb.blk_v, tch_ptr=tb.tch_ptr, tch_w=tb.tch_w, tch_v=tb.tch_v,
         bt_ptr=tb.bt_ptr, bt_w=tb.bt_w, bt_pair=tb.bt_pair, win_cells=tb.win_cells,
@@ -208,11 +218,12 @@ def k_new_state(kt: KTables) -> U64:
     for t in range(4):
         s[H_SUPPLY + t] = kt.supply[t]
     for w in range(kt.npw):
-        s[kt.off_tch + w] = kt.valid[w]
+        s[kt.off_legal + w] = kt.valid[w]
     for t in range(4):
         if kt.supply[t] == 0:
             for w in range(kt.npw):
                 s[kt.off_blk + w] |= kt.tmask[t, w]
+                s[kt.off_legal + w] &= ~kt.tmask[t, w]
     return s
 
 
@@ -226,14 +237,14 @@ def k_copy_state(src: U64, dst: U64) -> None:
 def k_is_legal(kt: KTables, s: U64, p: int) -> bool:
     w = p >> 6
     bit = np.uint64(1) << np.uint64(p & 63)
-    return bool((s[kt.off_tch + w] & ~s[kt.off_blk + w] & bit) != 0)
+    return bool((s[kt.off_legal + w] & bit) != 0)
 
 
 @njit(cache=True)
 def k_legal_count(kt: KTables, s: U64) -> int:
     total = 0
     for w in range(kt.npw):
-        total += popcount64(s[kt.off_tch + w] & ~s[kt.off_blk + w])
+        total += popcount64(s[kt.off_legal + w])
     return int(total)
 
 
@@ -241,7 +252,7 @@ def k_legal_count(kt: KTables, s: U64) -> int:
 def k_legal_list(kt: KTables, s: U64, out: Any) -> int:
     k = 0
     for w in range(kt.npw):
-        x = s[kt.off_tch + w] & ~s[kt.off_blk + w]
+        x = s[kt.off_legal + w]
         while x != 0:
             low = x & (~x + np.uint64(1))
             out[k] = w * 64 + int(popcount64(low - np.uint64(1)))
@@ -253,17 +264,18 @@ def k_legal_list(kt: KTables, s: U64, out: Any) -> int:
 @njit(cache=True, inline="always")
 def _apply(kt: KTables, s: U64, p: int) -> None:
     off_cov = kt.off_cov
-    off_tch = kt.off_tch
+    off_leg = kt.off_legal
     off_blk = kt.off_blk
     for w in range(kt.ncw):
         s[off_cov + w] |= kt.cell_words[p, w]
     if s[H_NPLACED] == 0:
         for w in range(kt.npw):
-            s[off_tch + w] = 0
+            s[off_leg + w] = 0
     for k in range(kt.bt_ptr[p], kt.bt_ptr[p + 1]):
         w = kt.bt_w[k]
-        s[off_blk + w] |= kt.bt_pair[k, 0]
-        s[off_tch + w] |= kt.bt_pair[k, 1]
+        b = s[off_blk + w] | kt.bt_pair[k, 0]
+        s[off_blk + w] = b
+        s[off_leg + w] = (s[off_leg + w] | kt.bt_pair[k, 1]) & ~b
     # 2x2 rule, dynamic half: windows where earlier pieces covered some of the cells p leaves
     # open; block placements covering the cells still open (the static half is in blk).
     off_rows = kt.off_rows
@@ -280,12 +292,15 @@ def _apply(kt: KTables, s: U64, p: int) -> None:
         if pre != 0:
             e = win * 16 + (kt.pwin_rest[p, j] & ~pre)
             for k in range(kt.sub_ptr[e], kt.sub_ptr[e + 1]):
-                s[off_blk + kt.sub_w[k]] |= kt.sub_v[k]
+                w = kt.sub_w[k]
+                s[off_blk + w] |= kt.sub_v[k]
+                s[off_leg + w] &= ~kt.sub_v[k]
     t = kt.ptype[p]
     s[H_SUPPLY + t] -= 1
     if s[H_SUPPLY + t] == 0:
         for w in range(kt.npw):
             s[off_blk + w] |= kt.tmask[t, w]
+            s[off_leg + w] &= ~kt.tmask[t, w]
     s[H_NPLACED] += 1
     s[H_LAST] = s[H_TO_MOVE]
     s[H_TO_MOVE] = np.uint64(1) - s[H_TO_MOVE]
@@ -330,19 +345,18 @@ def k_winner(kt: KTables, s: U64) -> int:
 @njit(cache=True, inline="always")
 def _random_playout(kt: KTables, s: U64, rng: U64, moves: Any) -> int:
     n = 0
-    off_tch = kt.off_tch
-    off_blk = kt.off_blk
+    off_leg = kt.off_legal
     npw = kt.npw
     while True:
         total = 0
         for w in range(npw):
-            total += popcount64(s[off_tch + w] & ~s[off_blk + w])
+            total += popcount64(s[off_leg + w])
         if total == 0:
             return n
         r = k_rand_below(rng, int(total))
         p = -1
         for w in range(npw):
-            x = s[off_tch + w] & ~s[off_blk + w]
+            x = s[off_leg + w]
             c = int(popcount64(x))
             if r < c:
                 for _ in range(r):

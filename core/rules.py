@@ -304,9 +304,7 @@ class GameState:
     # -- legality ---------------------------------------------------------------------
     def _legal_words(self) -> npt.NDArray[np.uint64]:
         kt = self._kt
-        tch = self._s[kt.off_tch:kt.off_tch + kt.npw]
-        blk = self._s[kt.off_blk:kt.off_blk + kt.npw]
-        return tch & ~blk
+        return self._s[kt.off_legal:kt.off_legal + kt.npw].copy()
 
     def legal_placements(self) -> LegalPlacements:
         return LegalPlacements(self)
