@@ -62,7 +62,7 @@ class AnalysisConfig:
     """What to play and when to decide.  Thresholds are documented where they are used."""
 
     agents: list[str] = field(default_factory=lambda: ["greedy", "mcts:1000"])
-    games: int = 200
+    games: int = 160
     """Cap on the games spent on one question (one opening, or the raw seat advantage of one agent)."""
     seed: int = 0
     workers: int = 0
@@ -77,8 +77,8 @@ class AnalysisConfig:
     sprt_margin: float = 0.05
     max_candidates: int = 6
     """Openings played out with each agent (closest to even in the screen first)."""
-    screen_games: int = 24
-    """Cheap (epsilon-greedy) games per opening in the screen."""
+    screen_sims: int = 200
+    """Simulations of the short search that estimates every opening in the screen."""
     pie_games: int = 500
     """Cap on a search agent's games over all tested openings (cheap agents: games x max_candidates)."""
     strong_raw_games: int = 60
@@ -104,7 +104,7 @@ class AnalysisConfig:
             agents.append(spec.with_sims(min(spec.sims, QUICK_SIMS)).text if spec.kind == "mcts" else spec.text)
         return replace(
             self, agents=agents, games=min(self.games, 120), max_candidates=min(self.max_candidates, 4),
-            screen_games=min(self.screen_games, 12), pie_games=min(self.pie_games, 360),
+            screen_sims=min(self.screen_sims, 60), pie_games=min(self.pie_games, 360),
             strong_raw_games=min(self.strong_raw_games, 20), mirror_games=min(self.mirror_games, 20),
         )
 
@@ -314,9 +314,14 @@ def pct(x: float) -> str:
     return f"{100 * x:.0f}%"
 
 
+def ci_pct(low: float, high: float) -> str:
+    """An interval the way the reasons print it, e.g. ``[15-33%]``."""
+    return f"[{100 * low:.0f}-{100 * high:.0f}%]"
+
+
 def describe_opening(o: OpeningResult) -> str:
     low, high = o.ci95
-    return f"{' '.join(o.names)} leaves S1 at {pct(o.v)} [{pct(low)}-{pct(high)}] over {o.games} games"
+    return f"{' '.join(o.names)}, leaves S1 at {pct(o.v)} {ci_pct(low, high)} over {o.games} games"
 
 
 # -- verdict ---------------------------------------------------------------------------------
@@ -343,8 +348,9 @@ def decide(pie: PieResult, cfg: AnalysisConfig) -> tuple[Verdict, list[str]]:
     all_unfair = all(o.status == "unfair" for o in pie.openings)
     if best is not None and (all_unfair or confident_outside):
         reasons.append(f"no first placement keeps the game within {band}: the best, {describe_opening(best)}")
-        reasons.append(f"all {pie.tested} openings tested (the closest to even among {pie.screened} screened) "
-                       f"were shown unfair, so whoever chooses after the first placement wins easily")
+        reasons.append(f"all {pie.tested} openings played out (chosen as the closest to even in a screen of "
+                       f"{pie.screened}) were shown unfair, so the player who chooses a side after the first "
+                       "placement wins easily")
         return "lopsided", reasons
     undecided = [o for o in pie.openings if o.status == "undecided"]
     reasons.append(f"only {len(fair)} opening(s) shown fair within {band} (need {cfg.min_fair_openings}); "
@@ -460,7 +466,7 @@ def _analyze(s: _Session, start: float) -> AnalysisReport:
         if raw.mirror_games >= 10 and raw.mirror_win_rate > cfg.mirror_warning:
             low, high = wilson(raw.mirror_wins, raw.mirror_games)
             warnings.append(f"mirror strategy: answering each {name} move with its 180-degree image wins "
-                            f"{pct(raw.mirror_win_rate)} [{pct(low)}-{pct(high)}] of {raw.mirror_games} games")
+                            f"{pct(raw.mirror_win_rate)} {ci_pct(low, high)} of {raw.mirror_games} games")
     cov1, cov2, surv = _heatmaps(board, raw_results[main.agent])
     s.report("done", 1, 1, f"verdict: {verdict}")
     return AnalysisReport(
@@ -470,9 +476,9 @@ def _analyze(s: _Session, start: float) -> AnalysisReport:
     )
 
 
-def _screen_list(s: _Session, openings: list[int], games: int, stage: int, message: str) -> FloatGrid:
-    per_task = max(8, len(openings) // (s.runner.workers * 4) + 1)
-    items = [(s.spec, tuple(openings[lo:lo + per_task]), games, derive_seed(s.cfg.seed, _SCREEN, stage, i))
+def _screen_list(s: _Session, openings: list[int], sims: int, stage: int, message: str) -> FloatGrid:
+    per_task = max(8, len(openings) // (s.runner.workers * 8) + 1)
+    items = [(s.spec, tuple(openings[lo:lo + per_task]), sims, derive_seed(s.cfg.seed, _SCREEN, stage, i))
              for i, lo in enumerate(range(0, len(openings), per_task))]
     parts: list[FloatGrid] = []
 
@@ -486,18 +492,18 @@ def _screen_list(s: _Session, openings: list[int], games: int, stage: int, messa
 
 
 def _screen(s: _Session) -> FloatGrid:
-    """Cheap P(S1 wins | opening) for every placement (-1 where illegal), from epsilon-greedy games."""
+    """Estimated P(S1 wins | opening) for every placement (-1 where illegal), from a short search each."""
     cfg = s.cfg
     count = s.table.count
-    return _screen_list(s, list(range(count)), cfg.screen_games, 0,
-                        f"screening {count} openings with {cfg.screen_games} quick games each")
+    return _screen_list(s, list(range(count)), cfg.screen_sims, 0,
+                        f"screening {count} openings with a {cfg.screen_sims}-simulation search each")
 
 
 class CandidatePicker:
     """Chooses the next opening to play out: a bisection on the screen's scale.
 
-    The screen (greedy games) and a strong agent disagree on the level (strong agents give
-    S1 far more), but roughly agree on the order of openings.  So the picker starts at the
+    The screen (a short search per opening) and the playing agent may disagree on the level
+    (stronger agents get more out of the first move), but roughly agree on the order.  So the picker starts at the
     screen's 50%, moves its target below an opening shown too good for S1 and above one
     shown too poor, and stays where an opening was fair or undecided.
     """

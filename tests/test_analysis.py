@@ -1,0 +1,192 @@
+"""The verdict logic on simulated coins, the candidate picker, and small real analyses end to end."""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from core.analysis import (
+    AnalysisCancelled,
+    AnalysisConfig,
+    AnalysisProgress,
+    CandidatePicker,
+    OpeningResult,
+    PieResult,
+    analyze,
+    decide,
+)
+from core.board import Board, GameParams
+from core.stats import SprtPair
+
+
+def coin_opening(placement: int, p: float, rng: random.Random, cap: int = 400) -> OpeningResult:
+    """An opening whose games are a coin of bias p, decided exactly as the analysis decides openings."""
+    pair = SprtPair.with_levels(high=(0.55, 0.65), low=(0.45, 0.35))
+    wins = games = 0
+    while games < cap and not pair.decided:
+        won = rng.random() < p
+        pair.update(won)
+        wins += won
+        games += 1
+    status = {"inside": "fair", "outside": "unfair"}.get(pair.status, "undecided")
+    return OpeningResult(placement=placement, cells=[placement], names=[f"c{placement}"], wins=wins, games=games,
+                         status=status, screen_v=p)  # type: ignore[arg-type]
+
+
+def pie_of(biases: list[float], seed: int) -> PieResult:
+    rng = random.Random(seed)
+    pie = PieResult(agent="coin", screened=100)
+    pie.openings = [coin_opening(i, p, rng) for i, p in enumerate(biases)]
+    return pie
+
+
+@pytest.mark.parametrize(("biases", "expected"), [
+    ([0.5, 0.52, 0.48], "balanced"),
+    ([0.15, 0.85, 0.2, 0.8], "lopsided"),
+    ([0.9, 0.1], "lopsided"),
+])
+def test_simulated_coins_reach_the_right_verdict(biases: list[float], expected: str) -> None:
+    cfg = AnalysisConfig()
+    hits = 0
+    for seed in range(40):
+        verdict, reasons = decide(pie_of(biases, seed), cfg)
+        hits += verdict == expected
+        assert reasons and all(isinstance(r, str) for r in reasons)
+    assert hits >= 34, f"{expected}: only {hits} of 40 runs"
+
+
+def test_one_fair_opening_is_not_enough() -> None:
+    verdict, reasons = decide(pie_of([0.5, 0.9, 0.1], seed=3), AnalysisConfig())
+    assert verdict == "inconclusive"
+    assert "need 3" in reasons[0]
+    verdict, _ = decide(pie_of([0.5, 0.9, 0.1], seed=3), AnalysisConfig(min_fair_openings=1))
+    assert verdict == "balanced"
+
+
+def test_lopsided_reason_names_the_best_opening() -> None:
+    pie = PieResult(agent="x", screened=10, openings=[
+        OpeningResult(5, [0, 1, 2, 3], ["A1", "B1", "C1", "D1"], wins=23, games=100, status="unfair", screen_v=0.3),
+        OpeningResult(6, [4, 5, 6, 7], ["E1", "F1", "G1", "H1"], wins=90, games=100, status="unfair", screen_v=0.6),
+    ])
+    verdict, reasons = decide(pie, AnalysisConfig())
+    assert verdict == "lopsided"
+    assert reasons[0].startswith("no first placement keeps the game within 40%-60%: the best, A1 B1 C1 D1, "
+                                 "leaves S1 at 23% [")
+    assert pie.value == pytest.approx(0.23)
+
+
+def test_never_a_verdict_from_a_handful_of_games() -> None:
+    pie = PieResult(agent="x", screened=10, openings=[
+        OpeningResult(1, [0], ["A1"], wins=0, games=8, status="unfair", screen_v=0.3),
+        OpeningResult(2, [1], ["B1"], wins=8, games=8, status="unfair", screen_v=0.3),
+    ])
+    verdict, reasons = decide(pie, AnalysisConfig())
+    assert verdict == "inconclusive"
+    assert "16 games" in reasons[0]
+
+
+def test_candidate_picker_bisects_on_the_screen_scale() -> None:
+    screen = np.array([0.1, 0.3, 0.45, 0.5, 0.55, 0.7, 0.9, -1.0])
+    picker = CandidatePicker(screen, seed=0)
+    first = picker.next()
+    assert first == 3  # closest to 0.5
+    picker.feedback(3, "unfair", 0.8)  # too good for S1: look lower
+    second = picker.next()
+    assert second is not None and screen[second] < 0.5
+    picker.feedback(second, "unfair", 0.1)  # too poor: look between
+    third = picker.next()
+    assert third is not None and screen[second] < screen[third] < 0.5
+    picker.feedback(third, "fair", 0.5)
+    rest = [picker.next() for _ in range(5)]
+    assert 7 not in rest  # illegal openings are never chosen
+
+
+def small_board() -> Board:
+    board = Board.random(size=6, pairs=6, seed=12, params=GameParams(supply=(2, 2, 2, 2)))
+    board.name = "tiny"
+    return board
+
+
+def small_config(**kw: object) -> AnalysisConfig:
+    base = dict(agents=["greedy", "mcts:30"], games=40, seed=3, inline=True, screen_sims=10, max_candidates=3,
+                pie_games=80, strong_raw_games=20, mirror_games=12, min_verdict_games=20)
+    base.update(kw)
+    return AnalysisConfig(**base)  # type: ignore[arg-type]
+
+
+def test_small_analysis_end_to_end() -> None:
+    seen: list[AnalysisProgress] = []
+    report = analyze(small_board(), small_config(), progress=seen.append)
+    data = report.to_json()
+    assert data["verdict"] in ("balanced", "lopsided", "inconclusive")
+    assert isinstance(data["reasons"], list) and data["reasons"]
+    assert isinstance(data["warnings"], list)
+    assert set(data["pie"]) >= {"value", "fair_openings", "tested"}
+    for cells in data["pie"]["fair_openings"]:
+        assert len(cells) == 4 and all(isinstance(c, str) for c in cells)
+    assert set(data["raw"]) >= {"games", "s1_win_rate", "ci95", "tie_break_share"}
+    assert len(data["raw"]["ci95"]) == 2
+    assert set(data["per_agent"]) == {"greedy", "mcts:30"}
+    for res in data["per_agent"].values():
+        assert set(res["raw"]) >= {"games", "s1_win_rate", "ci95", "tie_break_share"}
+    assert report.agent == "mcts:30"
+    json.dumps(data)  # plain JSON, no numpy scalars or nan
+    assert "NaN" not in json.dumps(data)
+    for grid in (report.coverage_s1, report.coverage_s2, report.survival):
+        assert grid.shape == (6, 6)
+    # a cell is covered by S1 or S2 or not at all, so the shares add up to at most 1
+    assert np.all(report.coverage_s1 + report.coverage_s2 <= 1.0 + 1e-9)
+    has_symbol = np.array([c.value != "." for c in small_board().cells]).reshape(6, 6)
+    assert np.all(np.isnan(report.survival[~has_symbol]))
+    assert np.all((report.survival[has_symbol] >= 0) & (report.survival[has_symbol] <= 1))
+    phases = {p.phase for p in seen}
+    assert {"screen", "raw", "mirror", "pie"} <= phases
+    assert all(0 <= p.done <= p.total for p in seen)
+
+
+def test_analysis_is_reproducible_for_a_seed() -> None:
+    a = analyze(small_board(), small_config()).to_json()
+    b = analyze(small_board(), small_config()).to_json()
+    a.pop("elapsed_s")
+    b.pop("elapsed_s")
+    assert a == b
+
+
+def test_analysis_cancel_stops_workers() -> None:
+    cfg = small_config(inline=False, workers=2, agents=["mcts:100000"], games=40)
+    cancel = threading.Event()
+    timer = threading.Timer(3.0, cancel.set)
+    timer.start()
+    t0 = time.monotonic()
+    with pytest.raises(AnalysisCancelled):
+        analyze(small_board(), cfg, cancel=cancel)
+    timer.cancel()
+    assert time.monotonic() - t0 < 3.0 + 4.0
+    # the pool's processes are gone: no child python processes of ours remain
+    import multiprocessing
+
+    deadline = time.monotonic() + 3.0
+    while multiprocessing.active_children() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not multiprocessing.active_children()
+
+
+def test_config_rejects_nonsense() -> None:
+    with pytest.raises(ValueError, match="agent"):
+        analyze(small_board(), small_config(agents=["chess"]))
+    with pytest.raises(ValueError, match="at least 10"):
+        analyze(small_board(), small_config(games=3))
+    with pytest.raises(ValueError, match="fair band"):
+        analyze(small_board(), small_config(fair_low=0.6, fair_high=0.7))
+
+
+def test_quick_mode_shrinks_budgets() -> None:
+    cfg = AnalysisConfig(agents=["greedy", "mcts:5000"], quick=True).effective()
+    assert cfg.agents == ["greedy", "mcts:100"]
+    assert cfg.games <= 120 and cfg.pie_games <= 360
+    assert AnalysisConfig().effective() == AnalysisConfig()
