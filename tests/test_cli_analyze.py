@@ -1,0 +1,117 @@
+"""``lits analyze``: the JSON contract, the report files, quiet pipes and clear errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from core.board import Board, GameParams
+from core.boardfile import save_board
+from core.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture()
+def board_file(tmp_path: Path) -> Path:
+    board = Board.random(size=6, pairs=6, seed=12, params=GameParams(supply=(2, 2, 2, 2)))
+    board.name = "tiny"
+    path = tmp_path / "tiny.yaml"
+    save_board(board, path)
+    return path
+
+
+def _run(args: list[str]) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    return subprocess.run([sys.executable, "-m", "core.cli", *args], capture_output=True, text=True, env=env,
+                          cwd=ROOT, timeout=600)
+
+
+def test_json_contract_and_quiet_pipe(board_file: Path) -> None:
+    proc = _run(["analyze", str(board_file), "--agent", "greedy", "--agent", "mcts:20", "--games", "30",
+                 "--workers", "1", "--quick", "--json", "--seed", "4"])
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""  # no progress bar when piped
+    data = json.loads(proc.stdout)
+    assert data["verdict"] in ("balanced", "lopsided", "inconclusive")
+    assert all(isinstance(r, str) for r in data["reasons"]) and data["reasons"]
+    assert all(isinstance(w, str) for w in data["warnings"])
+    pie = data["pie"]
+    assert isinstance(pie["tested"], int) and pie["tested"] >= 1
+    assert pie["value"] is None or 0.0 <= pie["value"] <= 0.5
+    for cells in pie["fair_openings"]:
+        assert len(cells) == 4 and all(isinstance(c, str) and c[0].isalpha() for c in cells)
+    raw = data["raw"]
+    assert raw["games"] >= 10
+    assert 0.0 <= raw["s1_win_rate"] <= 1.0
+    low, high = raw["ci95"]
+    assert low <= raw["s1_win_rate"] <= high
+    assert 0.0 <= raw["tie_break_share"] <= 1.0
+    assert set(data["per_agent"]) == {"greedy", "mcts:20"}
+    for res in data["per_agent"].values():
+        assert {"verdict", "reasons", "pie", "raw"} <= set(res)
+        assert {"games", "s1_win_rate", "ci95", "tie_break_share"} <= set(res["raw"])
+        assert {"value", "fair_openings", "tested"} <= set(res["pie"])
+
+
+def test_same_seed_same_answer_any_worker_count(board_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    outs = []
+    for workers in ("1", "2"):
+        code = main(["analyze", str(board_file), "--agent", "mcts:20", "--games", "20", "--quick", "--json",
+                     "--workers", workers])
+        assert code == 0
+        data = json.loads(capsys.readouterr().out)
+        data.pop("elapsed_s")
+        outs.append(data)
+    assert outs[0] == outs[1]
+
+
+def test_text_output_and_report_files(board_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    report = tmp_path / "out" / "tiny.md"
+    report.parent.mkdir()
+    code = main(["analyze", str(board_file), "--agent", "greedy", "--games", "20", "--workers", "1",
+                 "--report", str(report)])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert out.splitlines()[0].startswith(f"{board_file}: ")
+    assert "raw seat advantage" in out
+    text = report.read_text()
+    assert text.startswith("# Balance analysis: tiny")
+    pngs = sorted(p.name for p in report.parent.glob("*.png"))
+    assert "tiny-coverage.png" in pngs and "tiny-winrates.png" in pngs and "tiny-survival.png" in pngs
+    for name in pngs:
+        assert f"]({name})" in text
+        assert (report.parent / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize(("args", "code", "words"), [
+    (["--agent", "chess"], 1, "unknown agent 'chess'"),
+    (["--agent", "mcts:lots"], 1, "not a whole number"),
+    (["--games", "5"], 1, "--games 5"),
+    (["--workers", "-2"], 1, "--workers -2"),
+    (["--report", "/nonexistent-dir/x.md"], 2, "does not exist"),
+    (["--report", "report.txt"], 2, "ending in .md"),
+])
+def test_bad_arguments_get_clear_messages(board_file: Path, capsys: pytest.CaptureFixture[str], args: list[str],
+                                          code: int, words: str) -> None:
+    assert main(["analyze", str(board_file), *args]) == code
+    err = capsys.readouterr().err
+    assert words in err
+    assert "Traceback" not in err
+
+
+def test_unreadable_and_invalid_boards(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = tmp_path / "nope.yaml"
+    assert main(["analyze", str(missing)]) == 2
+    assert "nope.yaml" in capsys.readouterr().err
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("version: 1\ngrid:\n  - 'OX'\n  - 'X'\n")
+    assert main(["analyze", str(bad)]) in (1, 2)
+    err = capsys.readouterr().err
+    assert "bad.yaml" in err and "Traceback" not in err
