@@ -376,13 +376,19 @@ def k_random_playout(kt: KTables, s: U64, rng: U64, moves: Any) -> int:
 
 
 @njit(cache=True)
+def _game_rng(seed: int, game: int) -> U64:
+    """The RNG of game ``game`` in a batch seeded with ``seed`` (wrapping int64 arithmetic)."""
+    return k_seed(seed * 1000003 + game)
+
+
+@njit(cache=True)
 def _many_playouts(kt: KTables, start: U64, n_games: int, seed: int, out: I64) -> None:
     """out[g] = (length, score_o, score_x, winner, last_mover) for game g."""
     s = np.empty_like(start)
     moves = np.empty(kt.nplace, dtype=np.int32)
     for g in range(n_games):
         k_copy_state(start, s)
-        rng = k_seed(seed * 1000003 + g)
+        rng = _game_rng(seed, g)
         _random_playout(kt, s, rng, moves)
         o, x = _score(kt, s)
         out[g, 0] = s[H_NPLACED]
@@ -403,6 +409,11 @@ class PlayoutStats(NamedTuple):
     last_mover: I64
 
 
+def _seed_arg(seed: int) -> int:
+    """Any Python int as a non-negative int64 (seeds are hashed again inside)."""
+    return int(seed) & 0x7FFFFFFFFFFFFFFF
+
+
 def _stats(out: I64) -> PlayoutStats:
     return PlayoutStats(out[:, 0].copy(), out[:, 1].copy(), out[:, 2].copy(), out[:, 3].copy(), out[:, 4].copy())
 
@@ -411,7 +422,7 @@ def random_playouts(board: Board, n_games: int, seed: int = 0) -> PlayoutStats:
     """Uniformly random games from the start of ``board``; deterministic for a seed."""
     kt = kernel_tables(board)
     out = np.zeros((max(n_games, 0), 5), dtype=np.int64)
-    _many_playouts(kt, k_new_state(kt), max(n_games, 0), seed, out)
+    _many_playouts(kt, k_new_state(kt), max(n_games, 0), _seed_arg(seed), out)
     return _stats(out)
 
 
@@ -419,7 +430,7 @@ def playout_from(state: GameState, seed: int = 0) -> PlayoutStats:
     """One uniformly random continuation of a Python game state (the state itself is untouched)."""
     kt = kernel_tables(state.board)
     out = np.zeros((1, 5), dtype=np.int64)
-    _many_playouts(kt, state.kernel_state().copy(), 1, seed, out)
+    _many_playouts(kt, state.kernel_state(), 1, _seed_arg(seed), out)
     return _stats(out)
 
 
@@ -429,7 +440,7 @@ def playout_moves(board: Board, seed: int, game: int = 0, start: U64 | None = No
     kt = kernel_tables(board)
     s = (k_new_state(kt) if start is None else start).copy()
     moves = np.empty(kt.nplace, dtype=np.int32)
-    n = k_random_playout(kt, s, k_seed(seed * 1000003 + game), moves)
+    n = k_random_playout(kt, s, _game_rng(_seed_arg(seed), game), moves)
     return [int(m) for m in moves[:n]]
 
 

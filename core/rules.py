@@ -237,7 +237,11 @@ class LegalPlacements:
 
 
 class GameState:
-    """A game in progress on a board: push/pop placements and the swap, ask what is legal and why not."""
+    """A game in progress on a board: push/pop placements and the swap, ask what is legal and why not.
+
+    The board's symbols, supply and first player are read once here; a board edited later
+    needs a new GameState.
+    """
 
     def __init__(self, board: Board) -> None:
         self.board = board
