@@ -104,7 +104,7 @@ class AnalysisConfig:
             agents.append(spec.with_sims(min(spec.sims, QUICK_SIMS)).text if spec.kind == "mcts" else spec.text)
         return replace(
             self, agents=agents, games=min(self.games, 120), max_candidates=min(self.max_candidates, 4),
-            screen_sims=min(self.screen_sims, 60), pie_games=min(self.pie_games, 360),
+            screen_sims=min(self.screen_sims, 60), pie_games=min(self.pie_games, 300),
             strong_raw_games=min(self.strong_raw_games, 20), mirror_games=min(self.mirror_games, 20),
         )
 

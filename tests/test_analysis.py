@@ -188,5 +188,5 @@ def test_config_rejects_nonsense() -> None:
 def test_quick_mode_shrinks_budgets() -> None:
     cfg = AnalysisConfig(agents=["greedy", "mcts:5000"], quick=True).effective()
     assert cfg.agents == ["greedy", "mcts:100"]
-    assert cfg.games <= 120 and cfg.pie_games <= 360
+    assert cfg.games <= 120 and cfg.pie_games <= 300
     assert AnalysisConfig().effective() == AnalysisConfig()

@@ -28,6 +28,16 @@ def test_wilson_matches_closed_form(k: int, n: int) -> None:
     assert high == pytest.approx(min(1.0, ref_high), abs=1e-9)
 
 
+@pytest.mark.parametrize(("k", "n"), [(7, 10), (0, 10), (10, 10), (3, 40), (123, 456)])
+def test_wilson_matches_scipy(k: int, n: int) -> None:
+    from scipy.stats import binomtest
+
+    ci = binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
+    low, high = wilson(k, n)
+    assert low == pytest.approx(ci.low, abs=1e-9)
+    assert high == pytest.approx(ci.high, abs=1e-9)
+
+
 def test_wilson_known_textbook_value() -> None:
     # 7 of 10 at 95%: the usual textbook Wilson interval is about [0.3968, 0.8922].
     low, high = wilson(7, 10)
