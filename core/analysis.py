@@ -79,8 +79,9 @@ class AnalysisConfig:
     """Openings played out with each agent (closest to even in the screen first)."""
     screen_sims: int = 200
     """Simulations of the short search that estimates every opening in the screen."""
-    pie_games: int = 500
-    """Cap on a search agent's games over all tested openings (cheap agents: games x max_candidates)."""
+    pie_games: int = 0
+    """Cap on a search agent's games over all tested openings; 0 means three times ``games``
+    (cheap agents always get ``games`` x ``max_candidates``)."""
     strong_raw_games: int = 60
     """Cap for the raw seat-advantage games of a search agent (cheap agents use ``games``)."""
     mirror_games: int = 40
@@ -104,9 +105,13 @@ class AnalysisConfig:
             agents.append(spec.with_sims(min(spec.sims, QUICK_SIMS)).text if spec.kind == "mcts" else spec.text)
         return replace(
             self, agents=agents, games=min(self.games, 120), max_candidates=min(self.max_candidates, 4),
-            screen_sims=min(self.screen_sims, 60), pie_games=min(self.pie_games, 300),
+            screen_sims=min(self.screen_sims, 60), pie_games=min(self.pie_budget, 300),
             strong_raw_games=min(self.strong_raw_games, 20), mirror_games=min(self.mirror_games, 20),
         )
+
+    @property
+    def pie_budget(self) -> int:
+        return self.pie_games if self.pie_games > 0 else 3 * self.games
 
     def check(self) -> None:
         if not self.agents:
@@ -208,7 +213,8 @@ class RawResult:
     swaps: int = 0
     swapper_wins: int = 0
     distinct_games: int = 0
-    common_openings: list[tuple[list[str], int]] = field(default_factory=list)
+    common_openings: list[tuple[list[str], int, int]] = field(default_factory=list)
+    """(cells, games, games in which the second player's agent chose to swap)."""
     mirror_games: int = 0
     mirror_full: int = 0
     mirror_wins: int = 0
@@ -248,7 +254,7 @@ class RawResult:
             "swap_rate": _r(self.swaps / self.games) if self.games else None,
             "swapper_win_rate": _r(self.swapper_wins / self.swaps) if self.swaps else None,
             "distinct_games": self.distinct_games,
-            "common_openings": [{"cells": c, "games": n} for c, n in self.common_openings],
+            "common_openings": [{"cells": c, "games": n, "swap_rate": _r(k / n)} for c, n, k in self.common_openings],
             "mirror": {"games": self.mirror_games,
                        "success_rate": _r(self.mirror_full / self.mirror_games) if self.mirror_games else None,
                        "win_rate": _r(self.mirror_win_rate), "ci95": [_r(mlow), _r(mhigh)]},
@@ -570,7 +576,8 @@ def _fill_raw(s: _Session, raw: RawResult, res: list[GameResult]) -> None:
     raw.swapper_wins = sum(r.swapped and r.s1_won for r in res)
     raw.distinct_games = len({r.moves for r in res})
     openings = Counter(r.moves[0] for r in res if r.moves)
-    raw.common_openings = [(s.names(p), n) for p, n in openings.most_common(3)]
+    swaps = Counter(r.moves[0] for r in res if r.moves and r.swapped)
+    raw.common_openings = [(s.names(p), n, swaps[p]) for p, n in openings.most_common(3)]
 
 
 def _mirror(s: _Session, spec: AgentSpec, raw: RawResult) -> None:
@@ -592,7 +599,7 @@ def _pair(cfg: AnalysisConfig) -> SprtPair:
 def _pie(s: _Session, spec: AgentSpec, screen: FloatGrid) -> PieResult:
     cfg = s.cfg
     pie = PieResult(agent=spec.text, screened=int(np.sum(screen >= 0)))
-    budget = cfg.pie_games if not spec.cheap else cfg.games * cfg.max_candidates
+    budget = cfg.pie_budget if not spec.cheap else cfg.games * cfg.max_candidates
     picker = CandidatePicker(screen, cfg.seed)
     for rank in range(cfg.max_candidates):
         pick = picker.next()

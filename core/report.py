@@ -211,8 +211,8 @@ def markdown(report: AnalysisReport, board: Board, images: dict[str, str]) -> st
             + f". The second player would swap in {pct(raw.swaps / raw.games) if raw.games else 'n/a'} of games"
             f"; {raw.distinct_games} distinct games of {raw.games}."]
     if raw.common_openings:
-        out.append("Most common openings: " + "; ".join(f"{' '.join(c)} ({n})" for c, n in raw.common_openings)
-                   + ".")
+        out.append("Most common openings (games, second player swaps): "
+                   + "; ".join(f"{' '.join(c)} ({n}, swaps {pct(k / n)})" for c, n, k in raw.common_openings) + ".")
     captions = {
         "winrates": "Win rates against the fair band",
         "openings": "Tested openings (swap map)",

@@ -20,7 +20,7 @@ from core.analysis import (
     analyze,
     decide,
 )
-from core.board import Board, GameParams
+from core.board import Board, GameParams, Symbol
 from core.stats import SprtPair
 
 
@@ -176,6 +176,21 @@ def test_analysis_cancel_stops_workers() -> None:
     assert not multiprocessing.active_children()
 
 
+def test_board_without_any_placement_is_inconclusive_not_a_crash() -> None:
+    board = Board.random(size=6, pairs=4, seed=1, params=GameParams(supply=(0, 0, 0, 0)))
+    report = analyze(board, small_config(agents=["greedy"]))
+    assert report.verdict == "inconclusive"
+    assert report.pie.tested == 0
+    assert "no opening" in report.reasons[0]
+
+
+def test_invalid_board_is_analysed_with_a_warning() -> None:
+    board = small_board()
+    board.set_raw(0, board.cells[0].other if board.cells[0].value != "." else Symbol.O)
+    report = analyze(board, small_config(agents=["greedy"]))
+    assert any("not valid for a match" in w for w in report.warnings)
+
+
 def test_config_rejects_nonsense() -> None:
     with pytest.raises(ValueError, match="agent"):
         analyze(small_board(), small_config(agents=["chess"]))
@@ -188,5 +203,6 @@ def test_config_rejects_nonsense() -> None:
 def test_quick_mode_shrinks_budgets() -> None:
     cfg = AnalysisConfig(agents=["greedy", "mcts:5000"], quick=True).effective()
     assert cfg.agents == ["greedy", "mcts:100"]
-    assert cfg.games <= 120 and cfg.pie_games <= 300
+    assert cfg.games <= 120 and cfg.pie_budget <= 300
+    assert AnalysisConfig(games=100).pie_budget == 300
     assert AnalysisConfig().effective() == AnalysisConfig()
