@@ -298,23 +298,24 @@ def test_letter_shortcuts_do_not_steal_typing(window: MainWindow) -> None:
     assert window.view.brush is Symbol.O
 
 
-def test_main_entry_point_opens_board_and_exits(tmp_path: Path, qtbot: QtBot) -> None:
-    from PySide6.QtCore import QTimer
+def test_main_entry_point_opens_board_and_exits(tmp_path: Path, qtbot: QtBot,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
     from PySide6.QtWidgets import QApplication
 
     from core.boardfile import save_board
     from designer.app import main
 
     path = tmp_path / "mine.yaml"
-    save_board(Board.random(size=10, pairs=8, seed=5, ), path)
+    save_board(Board.random(size=10, pairs=8, seed=5), path)
     seen: list[MainWindow] = []
 
-    def close() -> None:
+    def fake_exec(_app: object = None) -> int:
+        # Stands in for the event loop: a nested exec()/quit() would leave the test's own loop unusable.
         seen.extend(w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow) and w.isVisible())
         for w in seen:
-            w.close()
-        QApplication.quit()
+            qtbot.addWidget(w)
+        return 0
 
-    QTimer.singleShot(300, close)
+    monkeypatch.setattr(QApplication, "exec", fake_exec)
     assert main([str(path)]) == 0
     assert any(w.document.path == str(path) and w.document.board.size == 10 for w in seen)
