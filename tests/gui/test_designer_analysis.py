@@ -228,5 +228,7 @@ def test_real_cancel_stops_worker_processes(window: MainWindow, qtbot: QtBot) ->
     panel.cancel_button.click()
     qtbot.waitUntil(lambda: not panel.running, timeout=60_000)
     qtbot.waitUntil(lambda: not multiprocessing.active_children(), timeout=10_000)
-    assert time.monotonic() - t0 < 30
+    latency = time.monotonic() - t0
+    print(f"cancel: worker thread and processes gone {latency:.2f} s after Cancel")
+    assert latency < 30
     assert "cancelled" in panel.verdict.text().lower()
