@@ -186,6 +186,7 @@ class AnalysisPanel(QWidget):
         self.cancel_event: threading.Event | None = None
         self.started_at = 0.0
         self.finished_at = 0.0
+        self.dark = False
         self.last_progress: Any = None
 
         self.agent = QComboBox()
@@ -384,6 +385,32 @@ class AnalysisPanel(QWidget):
         if self.maps:
             self.heat_select.setCurrentIndex(1)
 
+    def set_theme(self, theme: str) -> None:
+        """Redraw the charts in the window's colours."""
+        self.dark = theme == "dark"
+        if self.report is not None:
+            self.draw_charts(self.report)
+        else:
+            self._draw_empty()
+
+    def _style(self) -> None:
+        face, ink = ("#2b2d31", "#e6e6e6") if self.dark else ("#ffffff", "#222222")
+        self.figure.set_facecolor(face)
+        for ax in self.figure.axes:
+            ax.set_facecolor(face)
+            ax.tick_params(colors=ink, which="both")
+            for spine in ax.spines.values():
+                spine.set_color(ink)
+            ax.title.set_color(ink)
+            ax.xaxis.label.set_color(ink)
+            ax.yaxis.label.set_color(ink)
+            legend = ax.get_legend()
+            if legend is not None:
+                for text in legend.get_texts():
+                    text.set_color(ink)
+            for text in ax.texts:
+                text.set_color(ink)
+
     def _on_heat(self, label: str) -> None:
         arr = self.maps.get(label)
         if arr is not None and self.report_size == self.document.board.size:
@@ -399,7 +426,8 @@ class AnalysisPanel(QWidget):
         ax = self.figure.add_subplot(111)
         ax.axis("off")
         ax.text(0.5, 0.5, "Run an analysis to see\nS1's win rate and the score margins",
-                ha="center", va="center", fontsize=9, color="0.4")
+                ha="center", va="center", fontsize=9)
+        self._style()
         self.canvas.draw_idle()  # type: ignore[no-untyped-call]
 
     def draw_charts(self, report: Any) -> None:
@@ -434,6 +462,7 @@ class AnalysisPanel(QWidget):
         ax2.set_xlabel("margin (symbols)", fontsize=8)
         ax2.set_ylabel("games", fontsize=8)
         ax2.tick_params(labelsize=8)
+        self._style()
         self.canvas.draw_idle()  # type: ignore[no-untyped-call]
 
     def _save_json(self) -> None:

@@ -117,6 +117,7 @@ class MainWindow(QMainWindow):
         self.validation = ValidationPanel(self.document)
         self.properties = PropertiesPanel(self.document)
         self.analysis = AnalysisPanel(self.document)
+        self.analysis.set_theme(self.theme)
         self.validation_dock = self._dock("Validation", self.validation, Qt.DockWidgetArea.RightDockWidgetArea)
         self.properties_dock = self._dock("Properties", align_top(self.properties),
                                           Qt.DockWidgetArea.RightDockWidgetArea)
@@ -336,6 +337,7 @@ class MainWindow(QMainWindow):
             if isinstance(name, str) and name:
                 action.setIcon(load_icon(name, theme == "dark"))
         self.theme_actions[theme].setChecked(True)
+        self.analysis.set_theme(theme)
 
     def _update_title(self) -> None:
         name = self.document.board.name or self.document.display_name
