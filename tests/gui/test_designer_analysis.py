@@ -232,3 +232,12 @@ def test_real_cancel_stops_worker_processes(window: MainWindow, qtbot: QtBot) ->
     print(f"cancel: worker thread and processes gone {latency:.2f} s after Cancel")
     assert latency < 30
     assert "cancelled" in panel.verdict.text().lower()
+
+
+def test_bad_agent_spec_is_explained(window: MainWindow, dialogs: Any) -> None:
+    pytest.importorskip("core.analysis")
+    window.analysis.agent.setCurrentText("grandmaster")
+    assert not window.analysis.start()
+    assert dialogs.kinds() == ["warning"]
+    assert "grandmaster" in dialogs.calls[0][2]
+    assert not window.analysis.running
