@@ -220,3 +220,20 @@ def test_export_board_copy_keeps_document_file(window: MainWindow, tmp_path: Pat
     assert window.export_board_copy(str(copy))
     assert load_board(copy).cells == window.document.board.cells
     assert window.document.path is None and window.document.dirty
+
+
+def test_resources_found_through_search_paths() -> None:
+    from PySide6.QtCore import QFile
+
+    from designer.app import default_board_path, find_dir, register_search_paths
+    from designer.main_window import load_icon
+
+    register_search_paths()
+    resources = find_dir("resources")
+    assert resources is not None and (resources / "icons").is_dir()
+    for name in ("new", "open", "save", "undo", "redo", "brush-o", "brush-x", "erase", "playtest", "analyse"):
+        assert QFile.exists(f"icons:{name}.svg"), name
+        assert not load_icon(name).isNull(), name
+        assert not load_icon(name, dark=True).isNull(), name
+    board = default_board_path()
+    assert board is not None and load_board(board).name == "Crossroads"
