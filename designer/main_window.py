@@ -52,6 +52,8 @@ ICON_STROKE = "#3b4252"
 
 def load_icon(name: str, dark: bool = False) -> QIcon:
     """An icon from ``icons:NAME.svg``, recoloured for the dark theme so it stays visible."""
+    if QApplication.instance() is None:  # pixmaps need an application; without one there is nothing to show
+        return QIcon()
     file = QFile(f"icons:{name}.svg")
     if not file.open(QIODevice.OpenModeFlag.ReadOnly):
         return QIcon()

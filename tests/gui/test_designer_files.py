@@ -222,7 +222,7 @@ def test_export_board_copy_keeps_document_file(window: MainWindow, tmp_path: Pat
     assert window.document.path is None and window.document.dirty
 
 
-def test_resources_found_through_search_paths() -> None:
+def test_resources_found_through_search_paths(qapp: Any) -> None:
     from PySide6.QtCore import QFile
 
     from designer.app import default_board_path, find_dir, register_search_paths
