@@ -3,15 +3,21 @@
 The raw seat advantage (S1's win rate with the same agent in both seats) grows with
 agent strength, so it is reported as information only.  The verdict asks the
 pie-rule question instead: is there a first placement after which the game is
-close to even?  Every opening is screened cheaply, the openings nearest 50% are
-then played out with each agent and decided one by one by the SPRT pair, and the
-board is ``balanced`` when enough distinct openings are shown fair.
+close to even?  Every opening gets a short MCTS search (the screen); candidates are
+then played out with each agent, chosen by a bisection on the screen's scale
+(:class:`CandidatePicker`), each decided by the SPRT pair (fair / unfair /
+undecided at the cap), and the board is ``balanced`` when enough distinct openings
+are shown fair.
 
-Budget (why the defaults fit the time goals): a strong-agent game costs a few
-hundred milliseconds, so each question is capped (``games``), candidates are tried
-closest-to-even first, the pie phase stops as soon as ``min_fair_openings`` are
-shown fair, and the SPRT stops each opening after ~100 games when it is near 50%
-and after ~20-40 when it is clearly one-sided.
+Budget (why the defaults fit the time goals on 2 cores): a game of ``mcts:1000``
+costs about 0.1 s of one core on an idle machine, so each opening is capped at
+``games`` (160), a search agent's whole pie phase at four times that (640), its raw
+seat-advantage run at 60 games and its mirror probe at 10; the pie phase stops as
+soon as ``min_fair_openings`` are shown fair, the SPRT stops an opening after ~100
+games when it is near 50% and after ~20-60 when it is clearly one-sided, and
+:func:`futile` gives up on openings stuck between.  That is about 45 s on an idle
+2-core machine and leaves room for a busy one.  Quick mode caps MCTS at 100
+simulations and the pie phase at 400 games.
 """
 
 from __future__ import annotations
@@ -75,12 +81,14 @@ class AnalysisConfig:
     fair_high: float = 0.6
     """The fair band for P(S1 wins); the SPRTs test its edges plus/minus ``sprt_margin``."""
     sprt_margin: float = 0.05
-    max_candidates: int = 6
-    """Openings played out with each agent (closest to even in the screen first)."""
+    max_candidates: int = 8
+    """Openings played out with each agent (chosen by the candidate picker)."""
+    futility_games: int = 40
+    """Games after which an opening that is clearly not even (but not yet shown unfair) is given up."""
     screen_sims: int = 200
     """Simulations of the short search that estimates every opening in the screen."""
     pie_games: int = 0
-    """Cap on a search agent's games over all tested openings; 0 means three times ``games``
+    """Cap on a search agent's games over all tested openings; 0 means four times ``games``
     (cheap agents always get ``games`` x ``max_candidates``)."""
     strong_raw_games: int = 60
     """Cap for the raw seat-advantage games of a search agent (cheap agents use ``games``)."""
@@ -104,14 +112,14 @@ class AnalysisConfig:
             spec = parse_agent(text)
             agents.append(spec.with_sims(min(spec.sims, QUICK_SIMS)).text if spec.kind == "mcts" else spec.text)
         return replace(
-            self, agents=agents, games=min(self.games, 120), max_candidates=min(self.max_candidates, 4),
-            screen_sims=min(self.screen_sims, 60), pie_games=min(self.pie_budget, 300),
+            self, agents=agents, games=min(self.games, 120), max_candidates=min(self.max_candidates, 6),
+            screen_sims=min(self.screen_sims, 60), pie_games=min(self.pie_budget, 400),
             strong_raw_games=min(self.strong_raw_games, 20), mirror_games=min(self.mirror_games, 20),
         )
 
     @property
     def pie_budget(self) -> int:
-        return self.pie_games if self.pie_games > 0 else 3 * self.games
+        return self.pie_games if self.pie_games > 0 else 4 * self.games
 
     def check(self) -> None:
         if not self.agents:
@@ -139,6 +147,8 @@ class OpeningResult:
     status: OpeningStatus
     screen_v: float
     swaps: int = 0
+    abandoned: bool = False
+    """Left undecided before the cap because it was almost surely not going to be shown fair."""
 
     @property
     def v(self) -> float:
@@ -151,7 +161,7 @@ class OpeningResult:
     def to_json(self) -> dict[str, Any]:
         low, high = self.ci95
         return {"cells": self.names, "v": _r(self.v), "ci95": [_r(low), _r(high)], "games": self.games,
-                "status": self.status, "screen_v": _r(self.screen_v),
+                "status": self.status, "abandoned": self.abandoned, "screen_v": _r(self.screen_v),
                 "swap_rate": _r(self.swaps / self.games) if self.games else None}
 
 
@@ -185,11 +195,17 @@ class PieResult:
 
     @property
     def fair_openings(self) -> list[list[int]]:
+        """Cell indices of each opening shown fair."""
         return [o.cells for o in self.fair]
+
+    @property
+    def fair_names(self) -> list[list[str]]:
+        """Cell names of each opening shown fair."""
+        return [o.names for o in self.fair]
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "agent": self.agent, "value": _r(self.value), "fair_openings": [o.names for o in self.fair],
+            "agent": self.agent, "value": _r(self.value), "fair_openings": self.fair_names,
             "tested": self.tested, "screened": self.screened,
             "fair_fraction": _r(len(self.fair) / self.tested) if self.tested else None,
             "not_shown_unfair": sum(o.status != "unfair" for o in self.openings),
@@ -240,6 +256,11 @@ class RawResult:
         return float(np.mean(self.lengths)) if self.lengths else math.nan
 
     @property
+    def mirror_success_rate(self) -> float:
+        """Share of probe games in which S2 could answer every move with its mirror image."""
+        return self.mirror_full / self.mirror_games if self.mirror_games else math.nan
+
+    @property
     def mirror_win_rate(self) -> float:
         return self.mirror_wins / self.mirror_games if self.mirror_games else math.nan
 
@@ -256,7 +277,7 @@ class RawResult:
             "distinct_games": self.distinct_games,
             "common_openings": [{"cells": c, "games": n, "swap_rate": _r(k / n)} for c, n, k in self.common_openings],
             "mirror": {"games": self.mirror_games,
-                       "success_rate": _r(self.mirror_full / self.mirror_games) if self.mirror_games else None,
+                       "success_rate": _r(self.mirror_success_rate),
                        "win_rate": _r(self.mirror_win_rate), "ci95": [_r(mlow), _r(mhigh)]},
         }
 
@@ -359,8 +380,11 @@ def decide(pie: PieResult, cfg: AnalysisConfig) -> tuple[Verdict, list[str]]:
                        "placement wins easily")
         return "lopsided", reasons
     undecided = [o for o in pie.openings if o.status == "undecided"]
+    given_up = sum(o.abandoned for o in undecided)
+    detail = f" ({given_up} given up early as clearly not even)" if given_up else ""
     reasons.append(f"only {len(fair)} opening(s) shown fair within {band} (need {cfg.min_fair_openings}); "
-                   f"{len(undecided)} of {pie.tested} tested stayed undecided at the cap of {cfg.games} games")
+                   f"{len(undecided)} of {pie.tested} tested stayed undecided{detail}, "
+                   f"{pie.games} games in all (cap {cfg.games} per opening)")
     if best is not None:
         reasons.append(f"closest to even: {describe_opening(best)}")
     return "inconclusive", reasons
@@ -531,11 +555,13 @@ class CandidatePicker:
         self.tested.add(p)
         return p
 
-    def feedback(self, p: int, status: OpeningStatus, v: float) -> None:
+    def feedback(self, p: int, status: OpeningStatus, v: float, clearly_uneven: bool = False) -> None:
+        """Narrow the search after an opening was played: ``clearly_uneven`` marks an undecided
+        opening whose interval excludes 50%, which points the way as an unfair one does."""
         sv = float(self.screen[p])
-        if status == "unfair" and v > 0.5:
+        if (status == "unfair" or clearly_uneven) and v > 0.5:
             self.hi = min(self.hi, sv)
-        elif status == "unfair":
+        elif status == "unfair" or clearly_uneven:
             self.lo = max(self.lo, sv)
         else:
             self.target = sv
@@ -591,6 +617,23 @@ def _mirror(s: _Session, spec: AgentSpec, raw: RawResult) -> None:
     raw.mirror_wins = sum(not r.s1_won for r in res)
 
 
+def futile(wins: int, games: int, cfg: AnalysisConfig) -> bool:
+    """Stop playing an opening that will almost surely not be shown fair, to spend the games elsewhere.
+
+    After ``futility_games`` games, an opening whose 95% interval excludes 50% but still reaches
+    into the fair band sits where the SPRTs are slowest; it is left undecided.  Openings
+    whose interval lies wholly outside the band are played on, because the SPRT will soon
+    show them unfair, which the ``lopsided`` verdict needs.  Only the budget is affected:
+    "fair" and "unfair" still come from the SPRTs alone.
+    """
+    if games < cfg.futility_games:
+        return False
+    low, high = wilson(wins, games)
+    excludes_even = low > 0.5 or high < 0.5
+    touches_band = high >= cfg.fair_low and low <= cfg.fair_high
+    return excludes_even and touches_band
+
+
 def _pair(cfg: AnalysisConfig) -> SprtPair:
     m = cfg.sprt_margin
     return SprtPair.with_levels(high=(cfg.fair_high - m, cfg.fair_high + m), low=(cfg.fair_low + m, cfg.fair_low - m))
@@ -616,15 +659,19 @@ def _pie(s: _Session, spec: AgentSpec, screen: FloatGrid) -> PieResult:
                f"(fair so far: {len(pie.fair)})")
 
         def decided(_i: int, r: GameResult, pair: SprtPair = pair) -> bool:
-            return pair.update(r.s1_won) != "undecided"
+            if pair.update(r.s1_won) != "undecided":
+                return True
+            return futile(pair.successes, pair.trials, cfg)
 
         res = s.play(tasks, spec.cheap, "pie", msg, decided)
         status: OpeningStatus = {"inside": "fair", "outside": "unfair"}.get(pair.status, "undecided")  # type: ignore[assignment]
         pie.openings.append(OpeningResult(
             placement=p, cells=[int(c) for c in s.table.cells[p]], names=s.names(p),
             wins=sum(r.s1_won for r in res), games=len(res), status=status, screen_v=float(screen[p]),
-            swaps=sum(r.swapped for r in res)))
-        picker.feedback(p, status, pie.openings[-1].v)
+            swaps=sum(r.swapped for r in res), abandoned=status == "undecided" and len(res) < cap))
+        last = pie.openings[-1]
+        low, high = last.ci95
+        picker.feedback(p, status, last.v, clearly_uneven=low > 0.5 or high < 0.5)
         if len(pie.fair) >= cfg.min_fair_openings:
             break
     return pie

@@ -19,9 +19,10 @@ from core.analysis import (
     PieResult,
     analyze,
     decide,
+    futile,
 )
 from core.board import Board, GameParams, Symbol
-from core.stats import SprtPair
+from core.stats import SprtPair, wilson
 
 
 def coin_opening(placement: int, p: float, rng: random.Random, cap: int = 400) -> OpeningResult:
@@ -104,6 +105,24 @@ def test_candidate_picker_bisects_on_the_screen_scale() -> None:
     picker.feedback(third, "fair", 0.5)
     rest = [picker.next() for _ in range(5)]
     assert 7 not in rest  # illegal openings are never chosen
+
+
+def test_futility_gives_up_only_between_even_and_clearly_unfair() -> None:
+    cfg = AnalysisConfig()
+    assert not futile(25, 39, cfg)  # too early to judge
+    assert not futile(20, 40, cfg)  # 50%: may well be shown fair
+    assert futile(40, 64, cfg)  # 62% [50-73%]: excludes 50% but reaches into the band
+    assert not futile(56, 64, cfg)  # 88%: wholly outside the band, the SPRT will call it unfair
+    assert futile(24, 64, cfg) == (wilson(24, 64)[1] < 0.5)
+
+
+def test_picker_follows_a_clearly_uneven_undecided_opening() -> None:
+    screen = np.array([0.2, 0.4, 0.5, 0.6, 0.8])
+    picker = CandidatePicker(screen, seed=0)
+    assert picker.next() == 2
+    picker.feedback(2, "undecided", 0.62, clearly_uneven=True)
+    nxt = picker.next()
+    assert nxt is not None and screen[nxt] < 0.5
 
 
 def small_board() -> Board:
@@ -203,6 +222,6 @@ def test_config_rejects_nonsense() -> None:
 def test_quick_mode_shrinks_budgets() -> None:
     cfg = AnalysisConfig(agents=["greedy", "mcts:5000"], quick=True).effective()
     assert cfg.agents == ["greedy", "mcts:100"]
-    assert cfg.games <= 120 and cfg.pie_budget <= 300
-    assert AnalysisConfig(games=100).pie_budget == 300
+    assert cfg.games <= 120 and cfg.pie_budget <= 400
+    assert AnalysisConfig(games=100).pie_budget == 400
     assert AnalysisConfig().effective() == AnalysisConfig()

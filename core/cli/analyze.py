@@ -141,7 +141,7 @@ def format_text(report: AnalysisReport, path: str) -> str:
     for o in pie.openings:
         low, high = o.ci95
         lines.append(f"  {' '.join(o.names):<16} S1 {pct(o.v):>4} [{pct(low)}-{pct(high)}] "
-                     f"{o.games:>4} games  {o.status}")
+                     f"{o.games:>4} games  {o.status}{' (given up)' if o.abandoned else ''}")
     lines.append(f"raw seat advantage (information, not the verdict; S1 = {report.s1_symbol} moving first, no swap):")
     for name, res in report.per_agent.items():
         raw = res.raw
