@@ -181,8 +181,8 @@ def markdown(report: AnalysisReport, board: Board, images: dict[str, str]) -> st
     out += ["", "## Pie rule (the verdict)", "",
             f"A board is balanced when at least {cfg.min_fair_openings} distinct first placements keep "
             f"P(S1 wins) within {pct(cfg.fair_low)}-{pct(cfg.fair_high)}, shown by two one-sided SPRTs "
-            "(alpha = beta = 0.05). The openings were screened with cheap games and the closest to even were "
-            "played out.", "",
+            "(alpha = beta = 0.05). Every opening was screened with a short search; candidates were then played "
+            f"out with `{pie.agent}`, moving towards 50% after each result.", "",
             f"Pie value {_fmt(pie.value)} (0.50 is perfect); {len(pie.fair)} fair of {pie.tested} tested; "
             f"{pie.screened} openings screened.", "",
             "| opening | S1 wins | 95% interval | games | status | screen | second player swaps |",
