@@ -55,7 +55,8 @@ class _Bars:
         if key != self.key:
             self.close()
             self.key = key
-            self.bar = tqdm(total=max(p.total, 1), desc=p.message[:70], unit="game" if p.phase != "screen" else "op",
+            unit = {"screen": "opening", "start": "step", "done": "step"}.get(p.phase, "game")
+            self.bar = tqdm(total=max(p.total, 1), desc=p.message[:70], unit=unit,
                             leave=False, file=sys.stderr, dynamic_ncols=True)
         if self.bar is not None:
             self.bar.total = max(p.total, 1)
