@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from core.analysis import (
+    PRIOR_SLOPE,
     AnalysisCancelled,
     AnalysisConfig,
     AnalysisProgress,
@@ -91,22 +92,6 @@ def test_never_a_verdict_from_a_handful_of_games() -> None:
     assert "16 games" in reasons[0]
 
 
-def test_candidate_picker_bisects_on_the_screen_scale() -> None:
-    screen = np.array([0.1, 0.3, 0.45, 0.5, 0.55, 0.7, 0.9, -1.0])
-    picker = CandidatePicker(screen, seed=0)
-    first = picker.next()
-    assert first == 3  # closest to 0.5
-    picker.feedback(3, "unfair", 0.8)  # too good for S1: look lower
-    second = picker.next()
-    assert second is not None and screen[second] < 0.5
-    picker.feedback(second, "unfair", 0.1)  # too poor: look between
-    third = picker.next()
-    assert third is not None and screen[second] < screen[third] < 0.5
-    picker.feedback(third, "fair", 0.5)
-    rest = [picker.next() for _ in range(5)]
-    assert 7 not in rest  # illegal openings are never chosen
-
-
 def test_futility_gives_up_only_between_even_and_clearly_unfair() -> None:
     cfg = AnalysisConfig()
     assert not futile(25, 39, cfg)  # too early to judge
@@ -116,13 +101,25 @@ def test_futility_gives_up_only_between_even_and_clearly_unfair() -> None:
     assert futile(24, 64, cfg) == (wilson(24, 64)[1] < 0.5)
 
 
-def test_picker_follows_a_clearly_uneven_undecided_opening() -> None:
-    screen = np.array([0.2, 0.4, 0.5, 0.6, 0.8])
+def test_candidate_picker_calibrates_the_screen() -> None:
+    screen = np.array([0.1, 0.3, 0.4, 0.45, 0.5, 0.55, 0.7, 0.9, -1.0])
     picker = CandidatePicker(screen, seed=0)
+    assert picker.next() == 4  # closest to 0.5 before anything is known
+    picker.feedback(4, v=0.67, games=100)  # S1 does better than the screen says: look lower
+    # one point: prior slope, target = 0.5 + (0.5 - 0.67) / PRIOR_SLOPE = 0.4
+    assert picker.target == pytest.approx(0.5 + (0.5 - 0.67) / PRIOR_SLOPE)
     assert picker.next() == 2
-    picker.feedback(2, "undecided", 0.62, clearly_uneven=True)
-    nxt = picker.next()
-    assert nxt is not None and screen[nxt] < 0.5
+    picker.feedback(2, v=0.3, games=100)
+    # two points fit v = a + b * s through (0.5, 0.67) and (0.4, 0.3), shrunk towards the prior slope
+    fitted = (0.67 - 0.3) / (0.5 - 0.4)
+    sxx = 100 * 0.05**2 * 2
+    strength = sxx / (sxx + 200 * 0.01)
+    slope = min(max(strength * fitted + (1 - strength) * PRIOR_SLOPE, 0.5), 4.0)
+    assert picker.target == pytest.approx(0.45 + (0.5 - 0.485) / slope)
+    assert picker.next() == 3  # 0.45 is the untested screen value closest to the new target
+    rest = {picker.next() for _ in range(10)}
+    assert 8 not in rest  # illegal openings are never chosen
+    assert None in rest  # and the pool runs dry
 
 
 def small_board() -> Board:
