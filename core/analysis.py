@@ -81,7 +81,7 @@ class AnalysisConfig:
     fair_high: float = 0.6
     """The fair band for P(S1 wins); the SPRTs test its edges plus/minus ``sprt_margin``."""
     sprt_margin: float = 0.05
-    max_candidates: int = 8
+    max_candidates: int = 12
     """Openings played out with each agent (chosen by the candidate picker)."""
     futility_games: int = 40
     """Games after which an opening that is clearly not even (but not yet shown unfair) is given up."""
@@ -112,7 +112,7 @@ class AnalysisConfig:
             spec = parse_agent(text)
             agents.append(spec.with_sims(min(spec.sims, QUICK_SIMS)).text if spec.kind == "mcts" else spec.text)
         return replace(
-            self, agents=agents, games=min(self.games, 120), max_candidates=min(self.max_candidates, 6),
+            self, agents=agents, games=min(self.games, 120), max_candidates=min(self.max_candidates, 8),
             screen_sims=min(self.screen_sims, 60), pie_games=min(self.pie_budget, 400),
             strong_raw_games=min(self.strong_raw_games, 20), mirror_games=min(self.mirror_games, 20),
         )
