@@ -29,12 +29,13 @@ A game state is ONE flat ``uint64`` array of length ``kt.state_len``:
 Legal = the words at ``off_legal`` (``touching & ~blocked`` over the two ranges gives the
 same, as in the first layout).  Copy a state with ``dst[:] = src`` (or ``k_copy_state``).
 
-Invariants after ``k_apply(p)``: blocked |= static block set of p (``bt_pair[:, 0]``) and,
+Invariants after ``k_apply(p)``: blocked |= static block set of p (``ubt_blk``) and,
 per 2x2 window of p whose other cells earlier pieces partly covered, the placements
 covering all its still-open cells (``sub_*``); legal = (legal | placements touching p)
 & ~blocked.  Nothing else changes, so a state never needs to be recomputed.
 
-Functions (all ``@njit``; ``kt`` first):
+Functions (all ``@njit``; ``kt`` first; the per-move ones are ``inline="always"`` so that
+calling them from other njit code costs no call with the large ``kt`` tuple):
 
 * ``k_new_state(kt) -> uint64[state_len]``: the start position.
 * ``k_copy_state(src, dst)``: copy without allocating.
@@ -64,7 +65,7 @@ import numpy.typing as npt
 from numba import njit
 
 from core.board import PIECE_TYPES, Board, Symbol
-from core.pieces import placement_table
+from core.pieces import PlacementTable, placement_table
 
 if TYPE_CHECKING:
     from core.rules import GameState
@@ -81,13 +82,19 @@ I64 = npt.NDArray[np.int64]
 
 
 class KTables(NamedTuple):
-    """Everything the kernels read: the size's placement tables plus this board's symbols and supply."""
+    """Everything the kernels read: the size's placement tables plus this board's symbols and supply.
+
+    The ``u*`` arrays are the incremental rule tables of ``core.pieces`` repacked with
+    unsigned indices (numba then skips negative-index handling in the hot loops).
+    """
 
     size: int
     nplace: int
     """Number of placements (rows of the table)."""
     ncw: int
+    """uint64 words in a cell bitset."""
     npw: int
+    """uint64 words in a placement bitset."""
     off_cov: int
     off_rows: int
     off_legal: int
@@ -96,30 +103,15 @@ class KTables(NamedTuple):
     off_blk: int
     state_len: int
     ptype: npt.NDArray[np.int8]
+    """Type index (L, I, T, S) per placement."""
     cells: npt.NDArray[np.int16]
-    cell_row: npt.NDArray[np.int16]
-    cell_col: npt.NDArray[np.int16]
+    """[nplace, 4] cells of each placement, ascending."""
     cell_words: U64
-    blk_ptr: I64
-    blk_w: npt.NDArray[np.int32]
-    blk_v: U64
-    tch_ptr: I64
-    tch_w: npt.NDArray[np.int32]
-    tch_v: U64
-    bt_ptr: I64
-    bt_w: npt.NDArray[np.int32]
-    bt_pair: U64
-    win_cells: npt.NDArray[np.int16]
-    win_row: npt.NDArray[np.int16]
-    win_col: npt.NDArray[np.int16]
-    pwin: npt.NDArray[np.int16]
-    pwin_rest: npt.NDArray[np.int8]
-    pwin_n: npt.NDArray[np.int16]
-    sub_ptr: I64
-    sub_w: npt.NDArray[np.int32]
-    sub_v: U64
+    """[nplace, ncw] each placement's cells as a cell bitset."""
     tmask: U64
+    """[4, npw] placements of each type."""
     valid: U64
+    """[npw] every placement."""
     sym_o: U64
     """ncw words: cells holding O."""
     sym_x: U64
@@ -127,10 +119,38 @@ class KTables(NamedTuple):
     """Starting supply per type."""
     first: int
     """Symbol that places first: 0 = O, 1 = X."""
+    ubt_ptr: U64
+    """CSR (per placement) over words of its static block set and its touch set."""
+    ubt_w: U64
+    ubt_blk: U64
+    ubt_tch: U64
+    uprc: U64
+    """[nplace * 4] row << 8 | col of each cell of each placement."""
+    upwin: U64
+    """[nplace * 16] per 2x2 window of a placement: row | col << 8 | open-cell mask << 16 | 16 * window << 20."""
+    pwin_n: npt.NDArray[np.int16]
+    """Windows per placement (entries used in upwin)."""
+    usub_ptr: U64
+    """CSR over 16 * window + mask: placements covering every window cell in mask."""
+    usub_w: U64
+    usub_v: U64
 
 
 def _cell_words(mask: int, ncw: int) -> U64:
     return np.frombuffer(mask.to_bytes(ncw * 8, "little"), dtype=np.uint64).copy()
+
+
+def _pack_windows(tb: PlacementTable) -> U64:
+    win = tb.pwin.astype(np.int64)
+    first = tb.win_cells[np.maximum(win, 0), 0].astype(np.int64)
+    row, col = first // tb.size, first % tb.size
+    pack = row | (col << 8) | (tb.pwin_rest.astype(np.int64) << 16) | ((win * 16) << 20)
+    return np.where(win >= 0, pack, 0).astype(np.uint64).ravel()
+
+
+def _pack_cells(tb: PlacementTable) -> U64:
+    cells = tb.cells.astype(np.int64)
+    return (((cells // tb.size) << 8) | (cells % tb.size)).astype(np.uint64).ravel()
 
 
 @functools.lru_cache(maxsize=64)
@@ -139,22 +159,18 @@ def _kernel_tables_cached(size: int, rows: tuple[str, ...], supply: tuple[int, .
     board = Board.from_rows(list(rows))
     off_cov = HEADER
     off_rows = off_cov + tb.ncw
-    off_tch = off_rows + size
-    cell = np.arange(size * size)
-    wins = tb.win_cells[:, 0].astype(np.int64)
-    off_blk = off_tch + tb.npw
+    off_legal = off_rows + size
+    off_blk = off_legal + tb.npw
     return KTables(
         size=size, nplace=tb.count, ncw=tb.ncw, npw=tb.npw, off_cov=off_cov, off_rows=off_rows,
-        off_legal=off_tch, off_tch=off_tch, off_blk=off_blk, state_len=off_blk + tb.npw, ptype=tb.ptype,
-        cells=tb.cells,
-        cell_row=(cell // size).astype(np.int16), cell_col=(cell % size).astype(np.int16), cell_words=tb.cell_words,
-        blk_ptr=tb.blk_ptr, blk_w=tb.blk_w, blk_v=tb.blk_v, tch_ptr=tb.tch_ptr, tch_w=tb.tch_w, tch_v=tb.tch_v,
-        bt_ptr=tb.bt_ptr, bt_w=tb.bt_w, bt_pair=tb.bt_pair, win_cells=tb.win_cells,
-        win_row=(wins // size).astype(np.int16), win_col=(wins % size).astype(np.int16), pwin=tb.pwin,
-        pwin_rest=tb.pwin_rest, pwin_n=tb.pwin_n, sub_ptr=tb.sub_ptr, sub_w=tb.sub_w, sub_v=tb.sub_v,
-        tmask=tb.tmask, valid=tb.valid,
+        off_legal=off_legal, off_tch=off_legal, off_blk=off_blk, state_len=off_blk + tb.npw,
+        ptype=tb.ptype, cells=tb.cells, cell_words=tb.cell_words, tmask=tb.tmask, valid=tb.valid,
         sym_o=_cell_words(board.symbol_mask(Symbol.O), tb.ncw), sym_x=_cell_words(board.symbol_mask(Symbol.X), tb.ncw),
         supply=np.array(supply, dtype=np.int64), first=first,
+        ubt_ptr=tb.bt_ptr.astype(np.uint64), ubt_w=tb.bt_w.astype(np.uint64),
+        ubt_blk=np.ascontiguousarray(tb.bt_pair[:, 0]), ubt_tch=np.ascontiguousarray(tb.bt_pair[:, 1]),
+        uprc=_pack_cells(tb), upwin=_pack_windows(tb), pwin_n=tb.pwin_n,
+        usub_ptr=tb.sub_ptr.astype(np.uint64), usub_w=tb.sub_w.astype(np.uint64), usub_v=tb.sub_v,
     )
 
 
@@ -240,7 +256,7 @@ def k_is_legal(kt: KTables, s: U64, p: int) -> bool:
     return bool((s[kt.off_legal + w] & bit) != 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def k_legal_count(kt: KTables, s: U64) -> int:
     total = 0
     for w in range(kt.npw):
@@ -248,7 +264,7 @@ def k_legal_count(kt: KTables, s: U64) -> int:
     return int(total)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def k_legal_list(kt: KTables, s: U64, out: Any) -> int:
     k = 0
     for w in range(kt.npw):
@@ -262,57 +278,58 @@ def k_legal_list(kt: KTables, s: U64, out: Any) -> int:
 
 
 @njit(cache=True, inline="always")
-def _apply(kt: KTables, s: U64, p: int) -> None:
-    off_cov = kt.off_cov
-    off_leg = kt.off_legal
-    off_blk = kt.off_blk
+def k_apply(kt: KTables, s: U64, p: int) -> None:
+    one = np.uint64(1)
+    three = np.uint64(3)
+    off_leg = np.uint64(kt.off_legal)
+    off_blk = np.uint64(kt.off_blk)
+    off_rows = np.uint64(kt.off_rows)
+    up = np.uint64(p)
     for w in range(kt.ncw):
-        s[off_cov + w] |= kt.cell_words[p, w]
+        s[kt.off_cov + w] |= kt.cell_words[p, w]
     if s[H_NPLACED] == 0:
         for w in range(kt.npw):
-            s[off_leg + w] = 0
-    for k in range(kt.bt_ptr[p], kt.bt_ptr[p + 1]):
-        w = kt.bt_w[k]
-        b = s[off_blk + w] | kt.bt_pair[k, 0]
+            s[kt.off_legal + w] = 0
+    # Static: overlap, same type sharing an edge, 2x2 windows p alone leaves one way to fill;
+    # and the placements p touches become reachable.
+    for k in range(kt.ubt_ptr[up], kt.ubt_ptr[up + one]):
+        w = kt.ubt_w[k]
+        b = s[off_blk + w] | kt.ubt_blk[k]
         s[off_blk + w] = b
-        s[off_leg + w] = (s[off_leg + w] | kt.bt_pair[k, 1]) & ~b
-    # 2x2 rule, dynamic half: windows where earlier pieces covered some of the cells p leaves
-    # open; block placements covering the cells still open (the static half is in blk).
-    off_rows = kt.off_rows
+        s[off_leg + w] = (s[off_leg + w] | kt.ubt_tch[k]) & ~b
     for q in range(4):
-        c = kt.cells[p, q]
-        s[off_rows + kt.cell_row[c]] |= np.uint64(1) << np.uint64(kt.cell_col[c])
+        rc = kt.uprc[up * np.uint64(4) + np.uint64(q)]
+        s[off_rows + (rc >> np.uint64(8))] |= one << (rc & np.uint64(255))
+    # 2x2 rule, dynamic half: windows where earlier pieces covered some of the cells p leaves
+    # open; block placements covering the cells still open.
+    base = up * np.uint64(16)
     for j in range(kt.pwin_n[p]):
-        win = kt.pwin[p, j]
-        r = kt.win_row[win]
-        shift = np.uint64(kt.win_col[win])
-        three = np.uint64(3)
-        pre = int(((s[off_rows + r] >> shift) & three) | (((s[off_rows + r + 1] >> shift) & three) << np.uint64(2)))
-        pre &= kt.pwin_rest[p, j]
-        if pre != 0:
-            e = win * 16 + (kt.pwin_rest[p, j] & ~pre)
-            for k in range(kt.sub_ptr[e], kt.sub_ptr[e + 1]):
-                w = kt.sub_w[k]
-                s[off_blk + w] |= kt.sub_v[k]
-                s[off_leg + w] &= ~kt.sub_v[k]
+        pk = kt.upwin[base + np.uint64(j)]
+        r = off_rows + (pk & np.uint64(255))
+        shift = (pk >> np.uint64(8)) & np.uint64(255)
+        pre = ((s[r] >> shift) & three) | (((s[r + one] >> shift) & three) << np.uint64(2))
+        rest = (pk >> np.uint64(16)) & np.uint64(15)
+        pre &= rest
+        if pre != np.uint64(0):
+            e = (pk >> np.uint64(20)) + (rest & ~pre)
+            for k in range(kt.usub_ptr[e], kt.usub_ptr[e + one]):
+                w = kt.usub_w[k]
+                v = kt.usub_v[k]
+                s[off_blk + w] |= v
+                s[off_leg + w] &= ~v
     t = kt.ptype[p]
     s[H_SUPPLY + t] -= 1
     if s[H_SUPPLY + t] == 0:
         for w in range(kt.npw):
-            s[off_blk + w] |= kt.tmask[t, w]
-            s[off_leg + w] &= ~kt.tmask[t, w]
+            s[kt.off_blk + w] |= kt.tmask[t, w]
+            s[kt.off_legal + w] &= ~kt.tmask[t, w]
     s[H_NPLACED] += 1
     s[H_LAST] = s[H_TO_MOVE]
-    s[H_TO_MOVE] = np.uint64(1) - s[H_TO_MOVE]
-
-
-@njit(cache=True)
-def k_apply(kt: KTables, s: U64, p: int) -> None:
-    _apply(kt, s, p)
+    s[H_TO_MOVE] = one - s[H_TO_MOVE]
 
 
 @njit(cache=True, inline="always")
-def _score(kt: KTables, s: U64) -> tuple[int, int]:
+def k_score(kt: KTables, s: U64) -> tuple[int, int]:
     o = 0
     x = 0
     for w in range(kt.ncw):
@@ -322,14 +339,9 @@ def _score(kt: KTables, s: U64) -> tuple[int, int]:
     return int(o), int(x)
 
 
-@njit(cache=True)
-def k_score(kt: KTables, s: U64) -> tuple[int, int]:
-    return _score(kt, s)
-
-
 @njit(cache=True, inline="always")
-def _winner(kt: KTables, s: U64) -> int:
-    o, x = _score(kt, s)
+def k_winner(kt: KTables, s: U64) -> int:
+    o, x = k_score(kt, s)
     if o > x:
         return 0
     if x > o:
@@ -337,13 +349,8 @@ def _winner(kt: KTables, s: U64) -> int:
     return int(np.uint64(1) - s[H_TO_MOVE])
 
 
-@njit(cache=True)
-def k_winner(kt: KTables, s: U64) -> int:
-    return _winner(kt, s)
-
-
 @njit(cache=True, inline="always")
-def _random_playout(kt: KTables, s: U64, rng: U64, moves: Any) -> int:
+def k_random_playout(kt: KTables, s: U64, rng: U64, moves: Any) -> int:
     n = 0
     off_leg = kt.off_legal
     npw = kt.npw
@@ -365,14 +372,9 @@ def _random_playout(kt: KTables, s: U64, rng: U64, moves: Any) -> int:
                 p = w * 64 + int(popcount64(low - np.uint64(1)))
                 break
             r -= c
-        _apply(kt, s, p)
+        k_apply(kt, s, p)
         moves[n] = p
         n += 1
-
-
-@njit(cache=True)
-def k_random_playout(kt: KTables, s: U64, rng: U64, moves: Any) -> int:
-    return _random_playout(kt, s, rng, moves)
 
 
 @njit(cache=True)
@@ -389,12 +391,12 @@ def _many_playouts(kt: KTables, start: U64, n_games: int, seed: int, out: I64) -
     for g in range(n_games):
         k_copy_state(start, s)
         rng = _game_rng(seed, g)
-        _random_playout(kt, s, rng, moves)
-        o, x = _score(kt, s)
+        k_random_playout(kt, s, rng, moves)
+        o, x = k_score(kt, s)
         out[g, 0] = s[H_NPLACED]
         out[g, 1] = o
         out[g, 2] = x
-        out[g, 3] = _winner(kt, s)
+        out[g, 3] = k_winner(kt, s)
         out[g, 4] = s[H_LAST]
 
 
