@@ -361,7 +361,7 @@ class GameState:
                     return IllegalReason(
                         "same-type-adjacent",
                         f"{p.notation()} touches {self._describe_piece(i)} along "
-                        f"{cell_name(own, n)}-{cell_name(other, n)}; two pieces of the same type "
+                        f"{cell_name(min(own, other), n)}-{cell_name(max(own, other), n)}; two pieces of the same type "
                         f"({p.ptype}, mirror images included) may not share an edge",
                         tuple(sorted(set(p.cells) | set(q.cells))))
         after = covered | p.mask

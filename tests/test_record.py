@@ -70,8 +70,7 @@ def test_replay_names_the_offending_ply() -> None:
     actions = parse_record("A1 B1 C1 D1\nswap\nA2 A3 A4 B4\nE1 F1 G1 H1\n", 10)
     state, error = replay(board, actions)
     assert error is not None and error.ply == 4
-    assert error.reason.rule == "same-type-adjacent" and "D1-E1" not in error.reason.message
-    assert "E1-D1" in error.reason.message
+    assert error.reason.rule == "same-type-adjacent" and "along D1-E1" in error.reason.message
     assert len(state.actions) == 3 and state.swapped
     assert "action 4 (E1 F1 G1 H1)" in error.message(10)
     _, late_swap = replay(board, parse_record("A1 B1 C1 D1\nA2 A3 A4 B4\nswap\n", 10))

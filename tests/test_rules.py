@@ -163,7 +163,7 @@ def test_reasons_name_the_rule_and_cells() -> None:
     assert far is not None and far.rule == "not-touching"
     same = state.why_illegal(Placement.parse("C5 C6 C7 D7", 12))
     assert same is not None and same.rule == "same-type-adjacent"
-    assert "touches the L at C3 D3 E3 C4 along C5-C4" in same.message
+    assert "touches the L at C3 D3 E3 C4 along C4-C5" in same.message
     with pytest.raises(IllegalMoveError) as info:
         state.push(Placement.parse("C5 C6 C7 D7", 12))
     assert info.value.reason == same
