@@ -111,13 +111,17 @@ def test_three_piece_2x2_is_illegal() -> None:
 
 
 def test_one_cell_window_filled_by_an_l() -> None:
-    """An L covers three cells of a 2x2; the fourth already covered by another piece makes it illegal."""
+    """A piece covering three cells of a 2x2 whose fourth cell an earlier piece covers is illegal."""
     state = GameState(blank(8))
-    state.push(Placement.parse("A1 B1 C1 D1", 8))          # I covering B1
-    ell = Placement.parse("A2 B2 C2 A3", 8)                  # L covering A2 B2 ... with A1 B1 covered
-    assert state.why_illegal(ell) is not None and state.why_illegal(ell).rule == "2x2"  # type: ignore[union-attr]
-    ell2 = Placement.parse("E2 E3 E4 D4", 8)                  # J: covers E2, D1 E1 not both covered
-    assert ell2 in state.legal_placements() or state.why_illegal(ell2).rule != "2x2"  # type: ignore[union-attr]
+    state.push(Placement.parse("B3 C3 D3 E3", 8))            # I covering E3
+    ell = Placement.parse("F2 F3 F4 E4", 8)                  # J covering F3 E4 F4 of window E3 F3 E4 F4
+    assert ell.ptype == "L"
+    reason = state.why_illegal(ell)
+    assert reason is not None and reason.rule == "2x2"
+    assert reason.cells == (2 * 8 + 4, 2 * 8 + 5, 3 * 8 + 4, 3 * 8 + 5)
+    assert "E3 F3 E4 F4" in reason.message and "the I at B3 C3 D3 E3" in reason.message
+    shifted = Placement.parse("F3 F4 F5 E5", 8)              # leaves E4 open: fine
+    assert shifted in state.legal_placements()
 
 
 def test_mirror_images_share_a_type() -> None:
