@@ -206,7 +206,7 @@ class LegalPlacements:
 
     def indices(self) -> npt.NDArray[np.intp]:
         """Legal placement indices, ascending (type, then cells)."""
-        bits = np.unpackbits(self.words().view(np.uint8), bitorder="little")
+        bits = np.unpackbits(self.words().astype("<u8").view(np.uint8), bitorder="little")
         return np.flatnonzero(bits)
 
     def count(self) -> int:
