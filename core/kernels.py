@@ -12,26 +12,27 @@ Placement ``i`` is the ``i``-th row of ``core.pieces.placement_table(size)``.
 
 A game state is ONE flat ``uint64`` array of length ``kt.state_len``:
 
-=====================  ===========================================================
-``s[H_NPLACED]``       placements made so far
-``s[H_TO_MOVE]``       symbol to move: 0 = O, 1 = X
-``s[H_LAST]``          symbol that made the last placement: 0 = O, 1 = X, 2 = none
-``s[H_SUPPLY + t]``    pieces of type t (L, I, T, S order) still in the supply
-``s[kt.off_cov:...]``  ``kt.ncw`` words: covered cells (bit = cell index)
-``s[kt.off_rows:...]`` ``kt.size`` words: covered cells row by row (bit = column)
-``s[kt.off_legal:...]`` ``kt.npw`` words: the legal placements now, i.e. those sharing
-                       an edge with a placed piece (before the first placement: every
-                       placement) and not blocked.  ``kt.off_tch`` is the same offset.
-``s[kt.off_blk:...]``  ``kt.npw`` words: placements ruled out for good (overlap,
-                       same type sharing an edge, 2x2, type out of supply); only grows
-=====================  ===========================================================
+=======================  =========================================================
+``s[H_NPLACED]``         placements made so far
+``s[H_TO_MOVE]``         symbol to move: 0 = O, 1 = X
+``s[H_LAST]``            symbol that made the last placement: 0 = O, 1 = X, 2 = none
+``s[H_SUPPLY + t]``      pieces of type t (L, I, T, S order) still in the supply
+``s[kt.off_cov:...]``    ``kt.ncw`` words: covered cells (bit = cell index)
+``s[kt.off_rows:...]``   ``kt.size`` words: covered cells row by row (bit = column)
+``s[kt.off_legal:...]``  ``kt.npw`` words: the legal placements now, i.e. those
+                         sharing an edge with a placed piece (before the first
+                         placement: every placement) and not blocked.
+                         ``kt.off_tch`` is the same offset.
+``s[kt.off_blk:...]``    ``kt.npw`` words: placements ruled out for good (overlap,
+                         same type sharing an edge, 2x2, type out of supply); only grows
+=======================  =========================================================
 
 Legal = the words at ``off_legal`` (``touching & ~blocked`` over the two ranges gives the
 same, as in the first layout).  Copy a state with ``dst[:] = src`` (or ``k_copy_state``).
 
 Invariants after ``k_apply(p)``: blocked |= static block set of p (``ubt_blk``) and,
 per 2x2 window of p whose other cells earlier pieces partly covered, the placements
-covering all its still-open cells (``sub_*``); legal = (legal | placements touching p)
+covering all its still-open cells (``usub_*``); legal = (legal | placements touching p)
 & ~blocked.  Nothing else changes, so a state never needs to be recomputed.
 
 Functions (all ``@njit``; ``kt`` first; the per-move ones are ``inline="always"`` so that
@@ -52,7 +53,11 @@ calling them from other njit code costs no call with the large ``kt`` tuple):
 * ``rng`` is a ``uint64[1]`` xorshift64* state: ``k_seed(seed) -> uint64[1]``,
   ``k_rand(rng) -> uint64``, ``k_rand_below(rng, n) -> int`` (uniform in 0..n-1).
 
-Python wrappers: :func:`random_playouts` and :func:`playout_from`.
+Python wrappers: :func:`random_playouts`, :func:`playout_from` and :func:`playout_moves`.
+
+Numba's disk cache does not notice when a function in ANOTHER file that a cached
+function inlined has changed: after editing this module, delete the cache folder
+(``.numba_cache`` in test runs) before timing or testing code in other modules.
 """
 
 from __future__ import annotations
