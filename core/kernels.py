@@ -388,7 +388,7 @@ def _game_rng(seed: int, game: int) -> U64:
     return k_seed(seed * 1000003 + game)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _many_playouts(kt: KTables, start: U64, n_games: int, seed: int, out: I64) -> None:
     """out[g] = (length, score_o, score_x, winner, last_mover) for game g."""
     s = np.empty_like(start)
