@@ -48,6 +48,7 @@ class ReplayError:
 def parse_record(text: str, size: int, path: str = "<record>") -> list[Action]:
     """The actions of a record's text; RecordError naming the line for anything unreadable."""
     actions: list[Action] = []
+    text = text.removeprefix("\ufeff")  # editors on Windows may add a byte-order mark
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line or line.startswith("#"):

@@ -26,6 +26,11 @@ def test_parse_ignores_blanks_and_comments_and_reads_swap() -> None:
     assert actions == [Placement.parse("C3 D3 E3 C4", 12), SWAP, Placement.parse("F3 G3 H3 I3", 12)]
 
 
+def test_parse_accepts_bom_and_crlf() -> None:
+    actions = parse_record("\ufeffC3 D3 E3 C4\r\nswap\r\n", 12)
+    assert actions == [Placement.parse("C3 D3 E3 C4", 12), SWAP]
+
+
 def test_parse_errors_name_the_file_and_line() -> None:
     with pytest.raises(RecordError) as info:
         parse_record("C3 D3 E3 C4\n\nA1 B1 A2 B2\n", 12, path="game.txt")
