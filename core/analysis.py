@@ -483,11 +483,24 @@ def _analyze(s: _Session, start: float) -> AnalysisReport:
     verdict, reasons = main.verdict, list(main.reasons)
     if len(specs) > 1:
         reasons.append(f"verdict from the strongest agent, {main.agent}")
-        decided = {name: r.verdict for name, r in per_agent.items() if r.verdict != "inconclusive"}
-        if len(set(decided.values())) > 1:
-            warnings.append("strength-dependent: the verdict differs between agents ("
-                            + ", ".join(f"{n}: {v}" for n, v in decided.items())
-                            + f"); trust the strongest, {main.agent}")
+    warnings += side_warnings(per_agent, main.agent, cfg)
+    cov1, cov2, surv = _heatmaps(board, raw_results[main.agent])
+    s.report("done", 1, 1, f"verdict: {verdict}")
+    return AnalysisReport(
+        board_name=board.name, size=board.size, config=cfg, agent=main.agent, verdict=verdict, reasons=reasons,
+        warnings=warnings, pie=main.pie, raw=main.raw, per_agent=per_agent, coverage_s1=cov1, coverage_s2=cov2,
+        survival=surv, elapsed=time.monotonic() - start, s1_symbol=board.params.first.value,
+    )
+
+
+def side_warnings(per_agent: dict[str, AgentResult], strongest: str, cfg: AnalysisConfig) -> list[str]:
+    """What a host should know beside the verdict: strength dependence, tie-break games, the mirror."""
+    warnings: list[str] = []
+    decided = {name: r.verdict for name, r in per_agent.items() if r.verdict != "inconclusive"}
+    if len(set(decided.values())) > 1:
+        warnings.append("strength-dependent: the verdict differs between agents ("
+                        + ", ".join(f"{n}: {v}" for n, v in decided.items())
+                        + f"); trust the strongest, {strongest}")
     for name, res in per_agent.items():
         raw = res.raw
         if raw.games and raw.tie_break_share > cfg.tie_break_warning:
@@ -497,13 +510,7 @@ def _analyze(s: _Session, start: float) -> AnalysisReport:
             low, high = wilson(raw.mirror_wins, raw.mirror_games)
             warnings.append(f"mirror strategy: answering each {name} move with its 180-degree image wins "
                             f"{pct(raw.mirror_win_rate)} {ci_pct(low, high)} of {raw.mirror_games} games")
-    cov1, cov2, surv = _heatmaps(board, raw_results[main.agent])
-    s.report("done", 1, 1, f"verdict: {verdict}")
-    return AnalysisReport(
-        board_name=board.name, size=board.size, config=cfg, agent=main.agent, verdict=verdict, reasons=reasons,
-        warnings=warnings, pie=main.pie, raw=main.raw, per_agent=per_agent, coverage_s1=cov1, coverage_s2=cov2,
-        survival=surv, elapsed=time.monotonic() - start, s1_symbol=board.params.first.value,
-    )
+    return warnings
 
 
 def _screen_list(s: _Session, openings: list[int], sims: int, stage: int, message: str) -> FloatGrid:

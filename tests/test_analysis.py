@@ -12,15 +12,18 @@ import pytest
 
 from core.analysis import (
     PRIOR_SLOPE,
+    AgentResult,
     AnalysisCancelled,
     AnalysisConfig,
     AnalysisProgress,
     CandidatePicker,
     OpeningResult,
     PieResult,
+    RawResult,
     analyze,
     decide,
     futile,
+    side_warnings,
 )
 from core.board import Board, GameParams, Symbol
 from core.stats import SprtPair, wilson
@@ -120,6 +123,28 @@ def test_candidate_picker_calibrates_the_screen() -> None:
     rest = {picker.next() for _ in range(10)}
     assert 8 not in rest  # illegal openings are never chosen
     assert None in rest  # and the pool runs dry
+
+
+def _agent(name: str, verdict: str, games: int = 100, ties: int = 10, mirror: tuple[int, int] = (0, 0)) -> AgentResult:
+    raw = RawResult(agent=name, games=games, s1_wins=games // 2, tie_breaks=ties, mirror_games=mirror[1],
+                    mirror_wins=mirror[0])
+    return AgentResult(name, verdict, [], raw, PieResult(agent=name, screened=1))  # type: ignore[arg-type]
+
+
+def test_side_warnings() -> None:
+    cfg = AnalysisConfig()
+    calm = {"greedy": _agent("greedy", "balanced"), "mcts:1000": _agent("mcts:1000", "inconclusive")}
+    assert side_warnings(calm, "mcts:1000", cfg) == []
+    split = {"greedy": _agent("greedy", "lopsided"), "mcts:1000": _agent("mcts:1000", "balanced")}
+    (w,) = side_warnings(split, "mcts:1000", cfg)
+    assert w.startswith("strength-dependent") and "greedy: lopsided" in w and "mcts:1000: balanced" in w
+    ties = {"greedy": _agent("greedy", "balanced", ties=72)}
+    (w,) = side_warnings(ties, "greedy", cfg)
+    assert w.startswith("72% of greedy games end level")
+    mirror = {"greedy": _agent("greedy", "balanced", mirror=(15, 20))}
+    (w,) = side_warnings(mirror, "greedy", cfg)
+    assert "mirror strategy" in w and "75% [53-89%] of 20 games" in w
+    assert side_warnings({"greedy": _agent("greedy", "balanced", mirror=(5, 6))}, "greedy", cfg) == []
 
 
 def small_board() -> Board:
