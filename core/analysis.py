@@ -49,6 +49,8 @@ FloatGrid = npt.NDArray[np.float64]
 # phase keys for derive_seed: each question gets its own stream of seeds
 _RAW, _MIRROR, _SCREEN, _PIE = 1, 2, 3, 4
 QUICK_SIMS = 100
+SCREEN_TOTAL_SIMS = 400_000
+"""Cap on the screen's simulations summed over all openings (the 12x12 default needs 395,200)."""
 
 
 class AnalysisCancelled(Exception):
@@ -532,8 +534,10 @@ def _screen(s: _Session) -> FloatGrid:
     """Estimated P(S1 wins | opening) for every placement (-1 where illegal), from a short search each."""
     cfg = s.cfg
     count = s.table.count
-    return _screen_list(s, list(range(count)), cfg.screen_sims, 0,
-                        f"screening {count} openings with a {cfg.screen_sims}-simulation search each")
+    # big boards have many more openings: keep the screen's total work near that of the 12x12 default
+    sims = max(20, min(cfg.screen_sims, SCREEN_TOTAL_SIMS // max(1, count)))
+    return _screen_list(s, list(range(count)), sims, 0,
+                        f"screening {count} openings with a {sims}-simulation search each")
 
 
 PRIOR_SLOPE = 1.7
