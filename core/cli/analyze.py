@@ -8,7 +8,15 @@ import sys
 from typing import Any
 
 from core.agents import AgentSpecError, parse_agent
-from core.analysis import AnalysisCancelled, AnalysisConfig, AnalysisProgress, AnalysisReport, analyze, pct
+from core.analysis import (
+    QUICK_SIMS,
+    AnalysisCancelled,
+    AnalysisConfig,
+    AnalysisProgress,
+    AnalysisReport,
+    analyze,
+    pct,
+)
 from core.boardfile import BoardContentError, BoardReadError, load_board
 from core.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE, CliError
 
@@ -19,7 +27,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "analyze",
         help="is this board lopsided? self-play statistics and a pie-rule verdict",
         description="Play the board against itself with seeded agents on all cores and decide whether it is "
-                    "balanced: enough first placements must keep the game within 40-60%% for the first player, "
+                    "balanced: enough first placements must keep the game within 40-60% for the first player, "
                     "so that the pie rule makes the swap a real decision. The raw first-player advantage is "
                     "shown beside the verdict. Results are reproducible for a given --seed.",
     )
@@ -32,7 +40,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--seed", type=int, default=0, metavar="S", help="master seed (default 0)")
     p.add_argument("--workers", type=int, default=0, metavar="K", help="worker processes (default 0 = all cores)")
     p.add_argument("--quick", action="store_true",
-                   help=f"a first look in seconds: MCTS capped at {100} simulations and smaller budgets")
+                   help=f"a first look in seconds: MCTS capped at {QUICK_SIMS} simulations and smaller budgets")
     p.add_argument("--json", action="store_true", help="print one JSON object for machines")
     p.add_argument("--report", metavar="FILE", help="write a Markdown report with PNG charts beside it")
     p.set_defaults(func=run)
