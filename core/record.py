@@ -25,10 +25,19 @@ Action = Placement | str
 class RecordError(ValueError):
     """A record that cannot be read; the message names the file and line."""
 
-    def __init__(self, message: str, path: str = "<record>", line: int | None = None) -> None:
+    def __init__(self, message: str, path: str = "<record>", line: int | None = None,
+                 before: Sequence[Action] = (), detail: str = "") -> None:
         super().__init__(message)
         self.path = path
         self.line = line
+        self.before = list(before)
+        """The actions read before the bad line, so a replay can show the position there."""
+        self.detail = detail or message
+
+    @property
+    def ply(self) -> int:
+        """1-based position of the unreadable action, counted like :class:`ReplayError`."""
+        return len(self.before) + 1
 
 
 @dataclass(frozen=True)
@@ -59,7 +68,7 @@ def parse_record(text: str, size: int, path: str = "<record>") -> list[Action]:
         try:
             actions.append(Placement.parse(line, size))
         except NotationError as exc:
-            raise RecordError(f"{path}: line {number}: {exc}", path, number) from None
+            raise RecordError(f"{path}: line {number}: {exc}", path, number, actions, f"line {number}: {exc}") from None
     return actions
 
 

@@ -55,7 +55,7 @@ def test_moves_exit_codes(capsys: pytest.CaptureFixture[str], tmp_path: Path) ->
     code, _, err = run(capsys, "moves", DEFAULT, "--record", illegal)
     assert code == 1 and "action 2" in err and "shares no edge" in err
     code, _, err = run(capsys, "moves", DEFAULT, "--record", write(tmp_path, "n.txt", "C3 D3 E3 Z4\n"))
-    assert code == 2 and "line 1" in err
+    assert code == 1 and "line 1" in err
     code, _, err = run(capsys, "moves", str(tmp_path / "missing.yaml"))
     assert code == 2 and "missing.yaml" in err and "Traceback" not in err
     code, _, err = run(capsys, "moves", write(tmp_path, "b.yaml", "grid: [\"...\"]\n"))
@@ -101,8 +101,12 @@ def test_replay_rule_break_and_unreadable(capsys: pytest.CaptureFixture[str], tm
     assert code == 1 and "action 3 (swap)" in out
     code, _, err = run(capsys, "replay", DEFAULT, str(tmp_path / "none.txt"), "--json")
     assert code == 2 and "none.txt" in err
-    code, _, err = run(capsys, "replay", DEFAULT, write(tmp_path, "sq.txt", "A1 B1 A2 B2\n"))
-    assert code == 2 and "2x2 square" in err
+    code, out, _ = run(capsys, "replay", DEFAULT, write(tmp_path, "sq.txt", "C3 D3 E3 C4\nA1 B1 A2 B2\n"))
+    assert code == 1 and "action 2 (line 2:" in out and "2x2 square" in out
+    code, out, _ = run(capsys, "replay", DEFAULT, write(tmp_path, "sq.txt", "C3 D3 E3 C4\nA1 B1 A2 B2\n"), "--json")
+    data = json.loads(out)
+    assert code == 1 and data["ok"] is False and data["error"]["ply"] == 2 and data["error"]["rule"] == "notation"
+    assert "2x2 square" in data["error"]["reason"] and data["placements"] == 1 and data["to_move"] == "X"
 
 
 def test_bench_json(capsys: pytest.CaptureFixture[str]) -> None:

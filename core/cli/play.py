@@ -1,7 +1,7 @@
 """``lits moves``, ``lits replay`` and ``lits bench``: the rules engine from the command line.
 
-Exit codes: 0 fine, 1 the record breaks a rule, 2 a file cannot be read or used
-(board file errors, unreadable records, notation errors in a record).  The
+Exit codes: 0 fine, 1 the record breaks a rule or has a line that is not a
+placement, 2 a file cannot be read or used (board file errors, unreadable records).  The
 compiled kernels are imported only by ``bench`` so other commands start fast.
 """
 
@@ -66,7 +66,8 @@ def _actions(path: str, size: int) -> list[Any]:
     try:
         return load_record(path, size)
     except RecordError as exc:
-        raise CliError(str(exc), EXIT_UNREADABLE) from None
+        # A readable record with a line that is not a placement has problems (1); an unreadable file is 2.
+        raise CliError(str(exc), EXIT_UNREADABLE if exc.line is None else EXIT_PROBLEMS) from None
 
 
 def run_moves(args: argparse.Namespace) -> int:
@@ -89,19 +90,30 @@ def run_moves(args: argparse.Namespace) -> int:
 
 def run_replay(args: argparse.Namespace) -> int:
     from core.board import Symbol
-    from core.record import replay
+    from core.record import RecordError, load_record, replay
 
     board = _board(args.board)
-    actions = _actions(args.record, board.size)
+    error_json: dict[str, Any] | None = None
+    error_text = ""
+    try:
+        actions = load_record(args.record, board.size)
+    except RecordError as exc:
+        if exc.line is None:  # the file itself cannot be read
+            raise CliError(str(exc), EXIT_UNREADABLE) from None
+        # A line that is not a placement is the first bad action: report the position before it.
+        actions = exc.before
+        error_json = {"ply": exc.ply, "reason": exc.detail, "rule": "notation", "action": None}
+        error_text = f"{args.record}: action {exc.ply} ({exc.detail})"
     state, error = replay(board, actions)
+    if error is not None:
+        error_json = {"ply": error.ply, "reason": error.reason.message, "rule": error.reason.rule,
+                      "action": error.action if isinstance(error.action, str) else error.action.notation()}
+        error_text = f"{args.record}: {error.message(board.size)}"
     result = state.result()
     score = state.score()
     report: dict[str, Any] = {
-        "ok": error is None,
-        "error": None if error is None else {
-            "ply": error.ply, "reason": error.reason.message, "rule": error.reason.rule,
-            "action": error.action if isinstance(error.action, str) else error.action.notation(),
-        },
+        "ok": error_json is None,
+        "error": error_json,
         "score": {"O": score[Symbol.O], "X": score[Symbol.X]},
         "over": result is not None,
         "winner": None if result is None else result.winner.value,
@@ -111,12 +123,12 @@ def run_replay(args: argparse.Namespace) -> int:
         "swapped": state.swapped,
         "legal_moves": len(state.legal_placements()),
     }
-    code = EXIT_OK if error is None else EXIT_PROBLEMS
+    code = EXIT_OK if error_json is None else EXIT_PROBLEMS
     if args.json:
         print(json.dumps(report))
         return code
-    if error is not None:
-        print(f"{args.record}: {error.message(board.size)}")
+    if error_json is not None:
+        print(error_text)
         print(f"position before that action ({len(state.placements)} placements):")
     print(f"score: O {score[Symbol.O]}, X {score[Symbol.X]}")
     if result is not None:
