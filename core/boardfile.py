@@ -11,6 +11,7 @@ and :class:`BoardContentError` (it is YAML, but not a valid board).
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Any, Literal
 
 import yaml
@@ -244,6 +245,22 @@ def board_to_text(board: Board) -> str:
     text = yaml.safe_dump(head, sort_keys=False, allow_unicode=True, default_flow_style=None, width=100)
     rows = "".join(f'  - "{row}"\n' for row in board.rows())
     return f"# LITS board file: rows top to bottom, '.' empty, O and X symbols.\n{text}grid:\n{rows}"
+
+
+def bundled_boards_dir() -> Path | None:
+    """The boards shipped with the tool: ``core/boards`` in an installed wheel, else the checkout's ``boards/``."""
+    here = Path(__file__).resolve().parent
+    for candidate in (here / "boards", here.parent / "boards"):
+        if candidate.is_dir():
+            return candidate
+    return None
+
+
+def default_board_path() -> Path | None:
+    """The board the designer opens and benchmarks use when none is named."""
+    boards = bundled_boards_dir()
+    path = boards / "default.yaml" if boards else None
+    return path if path is not None and path.is_file() else None
 
 
 def save_board(board: Board, path: str | os.PathLike[str]) -> None:

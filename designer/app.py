@@ -1,8 +1,8 @@
 """``lits-designer [BOARD]``: start the designer window.
 
-Boards and resources are looked up in the installed package first
-(``designer/boards``, ``designer/resources``, put there by the wheel build) and
-then in the source checkout, so the same code runs installed and from git.
+Resources are looked up in the installed package first (``designer/resources``,
+put there by the wheel build) and then in the source checkout, so the same code
+runs installed and from git; boards come from ``core.boardfile.bundled_boards_dir``.
 """
 
 from __future__ import annotations
@@ -28,11 +28,9 @@ def find_dir(name: str) -> Path | None:
 
 
 def default_board_path() -> Path | None:
-    boards = find_dir("boards")
-    if boards is None:
-        return None
-    path = boards / "default.yaml"
-    return path if path.is_file() else None
+    from core.boardfile import default_board_path as bundled_default
+
+    return bundled_default()
 
 
 def register_search_paths() -> None:

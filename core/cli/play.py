@@ -11,14 +11,18 @@ import argparse
 import json
 import statistics
 import time
-from pathlib import Path
 from typing import Any
 
 from core.board import Board
-from core.boardfile import BoardFileError, load_board
+from core.boardfile import BoardFileError, default_board_path, load_board
 from core.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE, CliError
 
-DEFAULT_BOARD = Path(__file__).resolve().parents[2] / "boards" / "default.yaml"
+
+def _default_board() -> str:
+    path = default_board_path()
+    if path is None:
+        raise CliError("the bundled default board is missing; name one with --board FILE", EXIT_UNREADABLE)
+    return str(path)
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -173,7 +177,8 @@ def _legal_latency(board: Board) -> dict[str, float]:
 def run_bench(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise CliError(f"--games must be at least 1, not {args.games}", EXIT_UNREADABLE)
-    board = _board(args.board or str(DEFAULT_BOARD))
+    board_path = args.board or _default_board()
+    board = _board(board_path)
     t0 = time.perf_counter()
     from core.kernels import random_playouts
 
@@ -189,7 +194,7 @@ def run_bench(args: argparse.Namespace) -> int:
         lengths = float(stats.length.mean())
     latency = _legal_latency(board)
     report = {
-        "board": args.board or str(DEFAULT_BOARD),
+        "board": board_path,
         "games_per_run": args.games,
         "playouts_per_s": round(max(rates)),
         "playouts_per_s_runs": [round(r) for r in rates],
