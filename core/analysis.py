@@ -11,12 +11,12 @@ are shown fair.
 
 Budget (why the defaults fit the time goals on 2 cores): a game of ``mcts:1000``
 costs about 0.1 s of one core on an idle machine, so each opening is capped at
-``games`` (160), a search agent's whole pie phase at four times that (640), its raw
+``games`` (160), a search agent's whole pie phase at five times that (800), its raw
 seat-advantage run at 60 games and its mirror probe at 10; the pie phase stops as
 soon as ``min_fair_openings`` are shown fair, the SPRT stops an opening after ~100
 games when it is near 50% and after ~20-60 when it is clearly one-sided, and
-:func:`futile` gives up on openings stuck between.  That is about 45 s on an idle
-2-core machine and leaves room for a busy one.  Quick mode caps MCTS at 100
+:func:`futile` gives up on openings stuck between.  That is 15-30 s on the 2-core
+machine at a normal load and leaves room for a busy one.  Quick mode caps MCTS at 100
 simulations and the pie phase at 400 games.
 """
 
@@ -90,7 +90,7 @@ class AnalysisConfig:
     screen_sims: int = 200
     """Simulations of the short search that estimates every opening in the screen."""
     pie_games: int = 0
-    """Cap on a search agent's games over all tested openings; 0 means four times ``games``
+    """Cap on a search agent's games over all tested openings; 0 means five times ``games``
     (cheap agents always get ``games`` x ``max_candidates``)."""
     strong_raw_games: int = 60
     """Cap for the raw seat-advantage games of a search agent (cheap agents use ``games``)."""
@@ -121,7 +121,7 @@ class AnalysisConfig:
 
     @property
     def pie_budget(self) -> int:
-        return self.pie_games if self.pie_games > 0 else 4 * self.games
+        return self.pie_games if self.pie_games > 0 else 5 * self.games
 
     def check(self) -> None:
         if not self.agents:

@@ -245,5 +245,5 @@ def test_quick_mode_shrinks_budgets() -> None:
     cfg = AnalysisConfig(agents=["greedy", "mcts:5000"], quick=True).effective()
     assert cfg.agents == ["greedy", "mcts:100"]
     assert cfg.games <= 120 and cfg.pie_budget <= 400
-    assert AnalysisConfig(games=100).pie_budget == 400
+    assert AnalysisConfig(games=100).pie_budget == 500
     assert AnalysisConfig().effective() == AnalysisConfig()
