@@ -315,6 +315,9 @@ class AnalysisReport:
     """Per cell: share of games in which its symbol stayed uncovered (nan where the cell is empty)."""
     elapsed: float = 0.0
     s1_symbol: str = "O"
+    screen: FloatGrid = field(default_factory=lambda: np.zeros(0))
+    """Per placement index: the screen's estimate of P(S1 wins | that opening), -1 where illegal
+    (for a swap map over every opening; not in the JSON)."""
 
     def to_json(self) -> dict[str, Any]:
         """The CLI's JSON contract (keys verdict, reasons, warnings, pie, raw, per_agent) plus extras."""
@@ -491,7 +494,7 @@ def _analyze(s: _Session, start: float) -> AnalysisReport:
     return AnalysisReport(
         board_name=board.name, size=board.size, config=cfg, agent=main.agent, verdict=verdict, reasons=reasons,
         warnings=warnings, pie=main.pie, raw=main.raw, per_agent=per_agent, coverage_s1=cov1, coverage_s2=cov2,
-        survival=surv, elapsed=time.monotonic() - start, s1_symbol=board.params.first.value,
+        survival=surv, elapsed=time.monotonic() - start, s1_symbol=board.params.first.value, screen=screen,
     )
 
 

@@ -26,6 +26,7 @@ from core.analysis import (
     side_warnings,
 )
 from core.board import Board, GameParams, Symbol
+from core.pieces import placement_table
 from core.stats import SprtPair, wilson
 
 
@@ -185,6 +186,8 @@ def test_small_analysis_end_to_end() -> None:
     has_symbol = np.array([c.value != "." for c in small_board().cells]).reshape(6, 6)
     assert np.all(np.isnan(report.survival[~has_symbol]))
     assert np.all((report.survival[has_symbol] >= 0) & (report.survival[has_symbol] <= 1))
+    assert report.screen.shape == (placement_table(6).count,)
+    assert np.all((report.screen == -1) | ((report.screen >= 0) & (report.screen <= 1)))
     phases = {p.phase for p in seen}
     assert {"screen", "raw", "mirror", "pie"} <= phases
     assert all(0 <= p.done <= p.total for p in seen)
