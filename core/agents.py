@@ -183,7 +183,7 @@ def mirror_table(size: int) -> npt.NDArray[np.int32]:
 # ---------------------------------------------------------------------------------- simple agents
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def k_greedy_pick(kt: KTables, s: Any, gain: Any, legal: Any, n: int, rng: Any) -> int:
     """Best gain for the side to move among ``legal[:n]``, ties uniformly at random (reservoir)."""
     sym = int(s[H_TO_MOVE])
@@ -204,7 +204,7 @@ def k_greedy_pick(kt: KTables, s: Any, gain: Any, legal: Any, n: int, rng: Any) 
     return pick
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def k_simple_move(kt: KTables, s: Any, gain: Any, kind: int, eps: float, rng: Any, legal: Any) -> int:
     """A random or (epsilon-)greedy placement; -1 when none is legal."""
     n = k_legal_list(kt, s, legal)
@@ -217,7 +217,7 @@ def k_simple_move(kt: KTables, s: Any, gain: Any, kind: int, eps: float, rng: An
     return k_greedy_pick(kt, s, gain, legal, n, rng)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def k_greedy_playout(kt: KTables, s: Any, gain: Any, eps: float, rng: Any, legal: Any) -> int:
     """Play epsilon-greedy placements to the end; returns how many were made."""
     n = 0
@@ -232,7 +232,7 @@ def k_greedy_playout(kt: KTables, s: Any, gain: Any, eps: float, rng: Any, legal
 # ---------------------------------------------------------------------------------- exact endgame
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def k_solve(kt: KTables, root: Any, budget: int, max_depth: int) -> tuple[int, int]:
     """Exact win/loss for the side to move: (1 win / 0 loss / -1 unknown, winning move or -1).
 
@@ -285,7 +285,7 @@ def k_solve(kt: KTables, root: Any, budget: int, max_depth: int) -> tuple[int, i
 # ---------------------------------------------------------------------------------- MCTS
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _expand(kt: KTables, s: Any, gain: Any, rng: Any, legal: Any, node: int, nnodes: int, cap: int,
             first_child: Any, n_child: Any, move: Any, n_vis: Any, w_val: Any, nxt: Any, buckets: Any) -> int:
     """Create the children of ``node`` in greedy order (random within equal gain); returns the new node count."""
@@ -322,7 +322,7 @@ def _expand(kt: KTables, s: Any, gain: Any, rng: Any, legal: Any, node: int, nno
     return nnodes + n
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def k_mcts(kt: KTables, gain: Any, root: Any, sims: int, c_uct: float, greedy_playouts: bool, rng: Any,
            noise: bool, solve_limit: int, solve_budget: int) -> tuple[int, float]:
     """Search from ``root``; returns (placement, estimated win rate of the side to move), (-1, x) when over."""
@@ -451,7 +451,7 @@ def k_mcts(kt: KTables, gain: Any, root: Any, sims: int, c_uct: float, greedy_pl
     return int(move[pick]), value
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def k_screen(kt: KTables, gain: Any, openings: Any, sims: int, seed: int, out: Any) -> None:
     """out[i] = estimated P(S1 wins) after opening ``openings[i]`` from a short search (-1 when illegal).
 

@@ -211,3 +211,11 @@ def test_mcts_pie_decision_is_recorded() -> None:
     k_apply(kt, s, p)
     decision = agent.wants_swap(s, p)
     assert decision == (agent.last_value < 0.5)
+
+
+def test_searches_release_the_gil_for_the_gui_thread() -> None:
+    """The play-test window runs agents on a worker thread; a search holding the GIL froze the window."""
+    from core import agents
+
+    for fn in (agents.k_mcts, agents.k_simple_move, agents.k_solve, agents.k_screen):
+        assert fn.targetoptions.get("nogil") is True, fn.py_func.__name__
