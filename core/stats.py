@@ -11,7 +11,6 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from statistics import NormalDist
 from typing import Literal
 
 Decision = Literal["H0", "H1"]
@@ -28,22 +27,17 @@ LOW_SIDE = (0.45, 0.35)
 def wilson(successes: int, trials: int, confidence: float = 0.95) -> tuple[float, float]:
     """Wilson score interval; it stays inside [0, 1] and is honest for small counts and extreme rates.
 
-    The closed form, equal to scipy's ``binomtest(k, n).proportion_ci(method="wilson")`` (the
-    tests check both), computed here because importing scipy.stats costs over a second at
-    every start of the command line.
+    scipy computes it; the import is deferred to the first call because loading
+    scipy.stats costs over a second, which every ``lits`` start would otherwise pay.
     """
     if trials < 0 or successes < 0 or successes > trials:
         raise ValueError(f"need 0 <= successes <= trials, got {successes} of {trials}")
     if trials == 0:
         return 0.0, 1.0
-    z = NormalDist().inv_cdf(0.5 + confidence / 2.0)
-    p = successes / trials
-    denom = 1.0 + z * z / trials
-    centre = (p + z * z / (2.0 * trials)) / denom
-    half = z / denom * math.sqrt(p * (1.0 - p) / trials + z * z / (4.0 * trials * trials))
-    low = 0.0 if successes == 0 else max(0.0, centre - half)
-    high = 1.0 if successes == trials else min(1.0, centre + half)
-    return low, high
+    from scipy.stats import binomtest
+
+    ci = binomtest(successes, trials).proportion_ci(confidence_level=confidence, method="wilson")
+    return float(ci.low), float(ci.high)
 
 
 def sprt_bounds(alpha: float = DEFAULT_ALPHA, beta: float = DEFAULT_BETA) -> tuple[float, float]:
