@@ -387,7 +387,8 @@ def decide(pie: PieResult, cfg: AnalysisConfig) -> tuple[Verdict, list[str]]:
     undecided = [o for o in pie.openings if o.status == "undecided"]
     given_up = sum(o.abandoned for o in undecided)
     detail = f" ({given_up} given up early as clearly not even)" if given_up else ""
-    reasons.append(f"only {len(fair)} opening(s) shown fair within {band} (need {cfg.min_fair_openings}); "
+    shown = {0: "no opening", 1: "only 1 opening"}.get(len(fair), f"only {len(fair)} openings")
+    reasons.append(f"{shown} shown fair within {band} (need {cfg.min_fair_openings}); "
                    f"{len(undecided)} of {pie.tested} tested stayed undecided{detail}, "
                    f"{pie.games} games in all (cap {cfg.games} per opening)")
     if best is not None:
