@@ -7,7 +7,7 @@ command per cell and merges them (``mergeWith``), so one drag is one undo step.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtGui import QUndoCommand
 
@@ -61,38 +61,16 @@ class StrokeCommand(QUndoCommand):
         self.document.apply_cell_changes(list(reversed(self.changes)), undo=True)
 
 
-class ParamsCommand(QUndoCommand):
-    """A change of the game parameters; repeated edits of one field (spin box clicks) merge."""
+class _FieldCommand(QUndoCommand):
+    """Set one named field from ``old`` to ``new``; repeated edits of the same field merge into one step.
 
-    def __init__(self, document: Document, old: GameParams, new: GameParams, field: str) -> None:
-        super().__init__(f"Change {field}")
-        self.document = document
-        self.old = old
-        self.new = new
-        self.field = field
+    Spin-box clicks and typing produce a command per change; merging keeps the undo
+    history at one entry per field edit, and an edit that returns to the start drops out.
+    """
 
-    def id(self) -> int:
-        return PARAMS_ID
+    command_id = -1
 
-    def mergeWith(self, other: QUndoCommand) -> bool:
-        if not isinstance(other, ParamsCommand) or other.field != self.field:
-            return False
-        self.new = other.new
-        if self.new == self.old:
-            self.setObsolete(True)
-        return True
-
-    def redo(self) -> None:
-        self.document.apply_params(self.new)
-
-    def undo(self) -> None:
-        self.document.apply_params(self.old)
-
-
-class MetaCommand(QUndoCommand):
-    """A change of the board's name, author or notes."""
-
-    def __init__(self, document: Document, key: str, old: str, new: str) -> None:
+    def __init__(self, document: Document, key: str, old: Any, new: Any) -> None:
         super().__init__(f"Change {key}")
         self.document = document
         self.key = key
@@ -100,10 +78,10 @@ class MetaCommand(QUndoCommand):
         self.new = new
 
     def id(self) -> int:
-        return META_ID
+        return self.command_id
 
     def mergeWith(self, other: QUndoCommand) -> bool:
-        if not isinstance(other, MetaCommand) or other.key != self.key:
+        if type(other) is not type(self) or not isinstance(other, _FieldCommand) or other.key != self.key:
             return False
         self.new = other.new
         if self.new == self.old:
@@ -111,7 +89,31 @@ class MetaCommand(QUndoCommand):
         return True
 
     def redo(self) -> None:
-        self.document.apply_meta(self.key, self.new)
+        self.apply(self.new)
 
     def undo(self) -> None:
-        self.document.apply_meta(self.key, self.old)
+        self.apply(self.old)
+
+    def apply(self, value: Any) -> None:
+        raise NotImplementedError
+
+
+class ParamsCommand(_FieldCommand):
+    """A change of the game parameters (the whole GameParams, labelled by the field edited)."""
+
+    command_id = PARAMS_ID
+
+    def __init__(self, document: Document, old: GameParams, new: GameParams, field: str) -> None:
+        super().__init__(document, field, old, new)
+
+    def apply(self, value: Any) -> None:
+        self.document.apply_params(value)
+
+
+class MetaCommand(_FieldCommand):
+    """A change of the board's name, author or notes."""
+
+    command_id = META_ID
+
+    def apply(self, value: Any) -> None:
+        self.document.apply_meta(self.key, value)
