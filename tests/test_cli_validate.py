@@ -47,20 +47,37 @@ def test_json_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert second["readable"] is False and "not valid YAML" in second["errors"][0]
 
 
-@pytest.mark.parametrize(
-    ("content", "code"),
-    [
-        (b"grid:\n  - '" + b"." * 11 + b"'\n", 1),  # wrong size/shape
-        (b"pie: 1\npie: 2\ngrid: []\n", 2),  # duplicate key
-        (b"\x00\x01\x02binary", 2),
-    ],
-)
-def test_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str], content: bytes, code: int) -> None:
-    path = tmp_path / "x.yaml"
+ROW = b"." * 12
+GOOD_ROWS = [ROW] * 12
+
+
+def grid(rows: list[bytes]) -> bytes:
+    return b"grid:\n" + b"".join(b"  - '" + r + b"'\n" for r in rows)
+
+
+BAD_FILES = {
+    "truncated YAML": (b"grid:\n  - '....", 2, "is the file truncated?"),
+    "alias bomb": (b"a: &a [x, x, x]\nb: &b [*a, *a, *a]\nc: [*b, *b, *b]\ngrid: []\n", 2, "anchors"),
+    "duplicate key": (b"pie: true\npie: false\n" + grid(GOOD_ROWS), 2, "duplicate key 'pie'"),
+    "wrong row length": (grid([*GOOD_ROWS[:3], b"." * 10, *GOOD_ROWS[4:]]), 1, "grid row 4 (line 5): 10 cells"),
+    "bad character": (grid([*GOOD_ROWS[:2], b"..#.........", *GOOD_ROWS[3:]]), 1, "cell C3: '#' is not one of"),
+    "odd size": (grid([b"." * 11] * 11), 1, "an odd size"),
+    "broken anti-symmetry": (grid([b"O" + b"." * 11, *GOOD_ROWS[1:]]), 1,
+                             "A1 holds O but its partner L12 is empty"),
+    "10 MB file": (b"grid:\n" + b"  - '" + b"." * 10_000_000 + b"'\n", 2, "larger than 256 KiB"),
+    "binary file": (bytes(range(256)) * 4, 2, "binary file"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_FILES))
+def test_every_kind_of_bad_file(tmp_path: Path, capsys: pytest.CaptureFixture[str], case: str) -> None:
+    content, code, fragment = BAD_FILES[case]
+    path = tmp_path / "board.yaml"
     path.write_bytes(content)
     got, out, err = run(["validate", str(path)], capsys)
     assert got == code
-    assert str(path) in out
+    assert f"{path}: " in out
+    assert fragment in out
     assert "Traceback" not in out + err
 
 
