@@ -519,8 +519,14 @@ def side_warnings(per_agent: dict[str, AgentResult], strongest: str, cfg: Analys
     return warnings
 
 
+SCREEN_TASKS = 16
+"""The screen is split into about this many tasks whatever the worker count: each task's search draws
+from its own seeded stream, so the split must not depend on ``--workers`` (16 is the split two workers
+used to get, which keeps earlier published results)."""
+
+
 def _screen_list(s: _Session, openings: list[int], sims: int, stage: int, message: str) -> FloatGrid:
-    per_task = max(8, len(openings) // (s.runner.workers * 8) + 1)
+    per_task = max(8, len(openings) // SCREEN_TASKS + 1)
     items = [(s.spec, tuple(openings[lo:lo + per_task]), sims, derive_seed(s.cfg.seed, _SCREEN, stage, i))
              for i, lo in enumerate(range(0, len(openings), per_task))]
     parts: list[FloatGrid] = []

@@ -250,3 +250,14 @@ def test_quick_mode_shrinks_budgets() -> None:
     assert cfg.games <= 120 and cfg.pie_budget <= 400
     assert AnalysisConfig(games=100).pie_budget == 500
     assert AnalysisConfig().effective() == AnalysisConfig()
+
+
+def test_analysis_is_the_same_on_any_number_of_workers() -> None:
+    """README: the same --seed gives the same answer on any number of --workers (the screen included)."""
+    runs = []
+    for workers in (1, 2, 3):
+        report = analyze(small_board(), small_config(workers=workers, agents=["greedy"]))
+        data = report.to_json()
+        data.pop("elapsed_s")
+        runs.append((data, report.screen.tolist()))
+    assert runs[0] == runs[1] == runs[2]
