@@ -188,6 +188,9 @@ class AnalysisPanel(QWidget):
         self.finished_at = 0.0
         self.dark = False
         self.last_progress: Any = None
+        self.analysed: tuple[object, ...] | None = None
+        """Size, cells and parameters of the board the shown report is about (None: no report)."""
+        self._running_board: Board | None = None
 
         self.agent = QComboBox()
         self.agent.setEditable(True)
@@ -215,6 +218,10 @@ class AnalysisPanel(QWidget):
         self.heat_select = QComboBox()
         self.heat_select.addItem("No heatmap")
         self.heat_select.setEnabled(False)
+        self.stale_label = QLabel("The board has changed since this analysis: the heatmaps are hidden and the "
+                                  "results describe the earlier board. Analyse again for the current board.")
+        self.stale_label.setWordWrap(True)
+        self.stale_label.setVisible(False)
         self.save_button = QPushButton("Save report JSON…")
         self.save_button.setEnabled(False)
         self.figure = Figure(figsize=(4.2, 4.4), layout="constrained")
@@ -238,6 +245,7 @@ class AnalysisPanel(QWidget):
         heat_row.addWidget(QLabel("On board"))
         heat_row.addWidget(self.heat_select, 1)
         layout.addLayout(heat_row)
+        layout.addWidget(self.stale_label)
         layout.addWidget(self.canvas, 1)
         layout.addWidget(self.save_button)
 
@@ -249,6 +257,8 @@ class AnalysisPanel(QWidget):
         self.heat_select.currentTextChanged.connect(self._on_heat)
         self.save_button.clicked.connect(self._save_json)
         document.boardReplaced.connect(self._on_board_replaced)
+        document.cellsChanged.connect(lambda _cells: self._check_stale())
+        document.paramsChanged.connect(self._check_stale)
         self._draw_empty()
 
     # -- running -----------------------------------------------------------------------
@@ -276,6 +286,7 @@ class AnalysisPanel(QWidget):
             QMessageBox.warning(self, "Analysis settings", f"Agent {agent!r} with {self.games.value()} games: {exc}")
             return False
         board = self.document.snapshot()
+        self._running_board = board.copy()
         self.cancel_event = threading.Event()
         self.worker = AnalysisWorker(board, config, analyze, cancelled_type, self.cancel_event)
         self.worker_thread = QThread(self)
@@ -337,8 +348,9 @@ class AnalysisPanel(QWidget):
     def _on_finished(self, report: Any) -> None:
         self.finished_at = time.monotonic()
         elapsed = self.finished_at - self.started_at
+        board = self._running_board
         self._finish()
-        self.show_report(report, self.report_size, elapsed)
+        self.show_report(report, self.report_size, elapsed, board)
         self.reportReady.emit(report)
 
     def _on_failed(self, message: str) -> None:
@@ -358,9 +370,11 @@ class AnalysisPanel(QWidget):
             self.worker_thread.wait(30000)
 
     # -- results -----------------------------------------------------------------------
-    def show_report(self, report: Any, size: int, elapsed: float | None = None) -> None:
+    def show_report(self, report: Any, size: int, elapsed: float | None = None, board: Board | None = None) -> None:
+        """Show ``report``, the analysis of ``board`` (default: the board as it is now)."""
         self.report = report
         self.report_size = size
+        self.analysed = _board_key(board if board is not None else self.document.board)
         verdict = str(_get(report, "verdict", "?"))
         reasons = list(_get(report, "reasons", []) or [])
         warnings = list(_get(report, "warnings", []) or [])
@@ -384,6 +398,7 @@ class AnalysisPanel(QWidget):
         self.save_button.setEnabled(hasattr(report, "to_json"))
         if self.maps:
             self.heat_select.setCurrentIndex(1)
+        self._check_stale()
 
     def set_theme(self, theme: str) -> None:
         """Redraw the charts in the window's colours."""
@@ -411,9 +426,19 @@ class AnalysisPanel(QWidget):
             for text in ax.texts:
                 text.set_color(ink)
 
+    @property
+    def stale(self) -> bool:
+        """Whether the board (cells or game parameters) differs from the one the shown report analysed."""
+        return self.analysed is not None and self.analysed != _board_key(self.document.board)
+
+    def _check_stale(self) -> None:
+        """Hide the heatmap while the board differs from the analysed one; show it again after undo."""
+        self.stale_label.setVisible(self.stale)
+        self._on_heat(self.heat_select.currentText())
+
     def _on_heat(self, label: str) -> None:
         arr = self.maps.get(label)
-        if arr is not None and self.report_size == self.document.board.size:
+        if arr is not None and self.report_size == self.document.board.size and not self.stale:
             self.heatChanged.emit(arr, label)
         else:
             self.heatChanged.emit(None, "")
@@ -476,6 +501,11 @@ class AnalysisPanel(QWidget):
             atomic_write_text(path, text if isinstance(text, str) else str(text))
         except OSError as exc:
             QMessageBox.warning(self, "Save report", f"{path}: {exc.strerror or exc}")
+
+
+def _board_key(board: Board) -> tuple[object, ...]:
+    """What an analysis depends on: the size, the cells and the game parameters (not the name or notes)."""
+    return (board.size, tuple(board.cells), board.params)
 
 
 def _html(text: str) -> str:

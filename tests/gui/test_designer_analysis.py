@@ -139,14 +139,40 @@ def test_run_in_background_keeps_event_loop_ticking(window: MainWindow, qtbot: Q
     assert len(panel.figure.axes) == 2
     assert not panel.progress_bar.isVisible()
     assert panel.run_button.isEnabled() and not panel.cancel_button.isEnabled()
-    # Heatmaps go onto the board canvas.
+    # The board was cleared during the run, so the results describe the earlier board: no heatmap on it.
     assert panel.heat_select.count() == 5
+    assert panel.stale and not panel.stale_label.isHidden()
+    assert window.view.heat is None
+    window.document.undo_stack.undo()  # back to the analysed board: the heatmaps go onto the canvas
+    assert not panel.stale and panel.stale_label.isHidden()
     assert window.view.heat is not None and window.view.heat.shape == (12, 12)
     panel.heat_select.setCurrentIndex(2)
     assert window.view.heat_label.startswith("Coverage by S2")
     assert float(np.nanmax(window.view.heat)) == pytest.approx(1.0)  # scaled to 0..1
     panel.heat_select.setCurrentIndex(0)
     assert window.view.heat is None
+
+
+def test_heatmap_is_hidden_while_the_board_differs_from_the_analysed_one(window: MainWindow) -> None:
+    panel = window.analysis
+    doc = window.document
+    panel.show_report(fake_report(12), 12, 1.0, doc.snapshot())
+    assert window.view.heat is not None and not panel.stale
+    assert panel.stale_label.isHidden()
+    empty = doc.board.cells.index(Symbol.EMPTY)
+    assert doc.paint(empty, Symbol.O)  # a later edit: the heatmap would describe another board
+    assert panel.stale and not panel.stale_label.isHidden()
+    assert window.view.heat is None
+    panel.heat_select.setCurrentIndex(2)  # choosing another map does not bring a stale one back
+    assert window.view.heat is None
+    doc.undo_stack.undo()
+    assert not panel.stale and window.view.heat is not None
+    assert window.view.heat_label.startswith("Coverage by S2")
+    assert doc.set_param("supply_L", 2)  # the game parameters are part of what was analysed
+    assert window.view.heat is None and panel.stale
+    doc.undo_stack.undo()
+    assert doc.set_meta("notes", "only text")  # name and notes are not
+    assert window.view.heat is not None and not panel.stale
 
 
 def test_cancel_stops_the_worker(window: MainWindow, qtbot: QtBot) -> None:
