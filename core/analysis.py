@@ -380,9 +380,16 @@ def decide(pie: PieResult, cfg: AnalysisConfig) -> tuple[Verdict, list[str]]:
     all_unfair = all(o.status == "unfair" for o in pie.openings)
     if best is not None and (all_unfair or confident_outside):
         reasons.append(f"no first placement keeps the game within {band}: the best, {describe_opening(best)}")
-        reasons.append(f"all {pie.tested} openings played out (chosen as the closest to even in a screen of "
-                       f"{pie.screened}) were shown unfair, so the player who chooses a side after the first "
-                       "placement wins easily")
+        chosen = f"chosen as the closest to even in a screen of {pie.screened}"
+        if all_unfair:
+            reasons.append(f"all {pie.tested} openings played out ({chosen}) were shown unfair, so the player who "
+                           "chooses a side after the first placement wins easily")
+        else:
+            shown_unfair = sum(o.status == "unfair" for o in pie.openings)
+            reasons.append(f"{shown_unfair} of {pie.tested} openings played out ({chosen}) were shown unfair and "
+                           f"every one's 95% interval lies outside {band}, so the pie value is below "
+                           f"{pct(cfg.fair_low)} with confidence: the player who chooses a side after the first "
+                           "placement wins easily")
         return "lopsided", reasons
     undecided = [o for o in pie.openings if o.status == "undecided"]
     given_up = sum(o.abandoned for o in undecided)

@@ -261,3 +261,22 @@ def test_analysis_is_the_same_on_any_number_of_workers() -> None:
         data.pop("elapsed_s")
         runs.append((data, report.screen.tolist()))
     assert runs[0] == runs[1] == runs[2]
+
+
+def test_lopsided_by_confidence_does_not_claim_every_opening_was_shown_unfair() -> None:
+    """Lopsided because every interval lies outside the band, while one opening's SPRT is still undecided."""
+    pie = PieResult(agent="x", screened=10, openings=[
+        OpeningResult(5, [0, 1, 2, 3], ["A1", "B1", "C1", "D1"], wins=9, games=40, status="undecided",
+                      screen_v=0.3, abandoned=True),
+        OpeningResult(6, [4, 5, 6, 7], ["E1", "F1", "G1", "H1"], wins=36, games=40, status="unfair", screen_v=0.6),
+    ])
+    assert wilson(9, 40)[1] < 0.4
+    verdict, reasons = decide(pie, AnalysisConfig())
+    assert verdict == "lopsided"
+    assert not any("all 2 openings" in r and "shown unfair" in r for r in reasons), reasons
+    assert any("1 of 2" in r for r in reasons), reasons
+    # when every opening is shown unfair the reason may say so
+    pie.openings[0].status = "unfair"
+    pie.openings[0].abandoned = False
+    _, reasons = decide(pie, AnalysisConfig())
+    assert any("all 2 openings" in r and "shown unfair" in r for r in reasons), reasons
