@@ -325,6 +325,14 @@ class MainWindow(QMainWindow):
                                             coordinates=self.coords_action.isChecked(), theme=opts.theme))
         self.settings.setValue("view/grid", self.grid_action.isChecked())
         self.settings.setValue("view/coordinates", self.coords_action.isChecked())
+        self._update_playtests()
+
+    def _update_playtests(self) -> None:
+        """Open play-test windows follow the designer's theme, grid and coordinates."""
+        for child in self.findChildren(QMainWindow):
+            set_options = getattr(child, "set_render_options", None)
+            if callable(set_options):
+                set_options(self.view.options)
 
     def set_theme(self, theme: str) -> None:
         self.theme = theme
@@ -340,6 +348,7 @@ class MainWindow(QMainWindow):
                 action.setIcon(load_icon(name, theme == "dark"))
         self.theme_actions[theme].setChecked(True)
         self.analysis.set_theme(theme)
+        self._update_playtests()
 
     def _update_title(self) -> None:
         name = self.document.board.name or self.document.display_name
@@ -531,7 +540,7 @@ class MainWindow(QMainWindow):
             QMessageBox.information(self, "Play-test not available",
                                     f"The play-test window is not installed yet ({exc}).")
             return None
-        window = PlaytestWindow(self.document.snapshot(), parent=self)
+        window = PlaytestWindow(self.document.snapshot(), parent=self, options=self.view.options)
         window.show()
         return window
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
@@ -45,6 +45,7 @@ from core.validation import Severity, validate
 from designer.playtest_canvas import PlayCanvas
 from designer.playtest_clock import MatchClock, format_seconds
 from designer.playtest_worker import AgentRunner
+from designer.render import RenderOptions
 
 Move = Placement | str
 """A placement or :data:`core.rules.SWAP`."""
@@ -81,7 +82,8 @@ class PlaytestWindow(QMainWindow):
     position_changed = Signal()
 
     def __init__(self, board: Board, parent: QWidget | None = None, *,
-                 time_source: Callable[[], float] = time.monotonic, tick_ms: int = 200) -> None:
+                 time_source: Callable[[], float] = time.monotonic, tick_ms: int = 200,
+                 options: RenderOptions | None = None) -> None:
         super().__init__(parent)
         self.board = board.copy()
         self._time_source = time_source
@@ -101,6 +103,8 @@ class PlaytestWindow(QMainWindow):
         self.clock: MatchClock[int] = MatchClock((0, 1), p.turn_time, p.bank, now=time_source)
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)  # a closed play-test frees its timer and state
         self._build_ui()
+        if options is not None:
+            self.set_render_options(options)
         self._timer = QTimer(self)
         self._timer.setInterval(tick_ms)
         self._timer.timeout.connect(self.tick_clocks)
@@ -273,6 +277,11 @@ class PlaytestWindow(QMainWindow):
         self._action(menu, "&New game", QKeySequence.StandardKey.New, self.new_game)
         self._action(menu, "&Close", QKeySequence.StandardKey.Close, self.close)
         self.resize(1100, 760)
+
+    def set_render_options(self, options: RenderOptions) -> None:
+        """Draw the board with the designer's theme, grid and coordinates (the title stays off)."""
+        self.canvas.options = replace(options, title="")
+        self.canvas.update()
 
     def _action(self, menu: QMenu, text: str, key: QKeySequence | QKeySequence.StandardKey,
                 slot: Callable[[], object]) -> QAction:

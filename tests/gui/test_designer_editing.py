@@ -275,6 +275,27 @@ def test_playtest_opens_on_a_copy(window: MainWindow, qtbot: QtBot) -> None:
     assert shown.count(Symbol.EMPTY) < 144
 
 
+def test_playtest_follows_the_designers_theme_and_view_options(window: MainWindow, qtbot: QtBot) -> None:
+    pytest.importorskip("designer.playtest")
+    from designer.render import THEMES
+
+    window.set_theme("dark")
+    playtest = window.playtest()
+    assert playtest is not None
+    qtbot.addWidget(playtest)
+    canvas = playtest.canvas  # type: ignore[attr-defined]
+    assert canvas.options.theme == "dark"
+    # The canvas background is drawn dark, like the window around it (it was the light theme's cream).
+    corner = canvas.grab().toImage().pixelColor(2, 2)
+    assert corner.lightness() < 100
+    window.coords_action.trigger()  # coordinates off in the designer: the open play-test follows
+    assert not canvas.options.coordinates
+    window.set_theme("light")
+    assert canvas.options.theme == "light" and "light" in THEMES
+    assert canvas.grab().toImage().pixelColor(2, 2).lightness() > 150
+    playtest.close()
+
+
 def test_playtest_missing_is_explained(window: MainWindow, dialogs: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     import sys
     monkeypatch.setitem(sys.modules, "designer.playtest", None)
