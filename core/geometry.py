@@ -17,7 +17,7 @@ DEFAULT_SIZE = 12
 
 COLUMN_LETTERS = string.ascii_uppercase
 
-_CELL_RE = re.compile(r"^([A-Za-z])(\d{1,2})$")
+_CELL_RE = re.compile(r"^([A-Za-z])([0-9]{1,2})$")
 
 
 class CellNameError(ValueError):

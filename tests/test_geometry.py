@@ -54,6 +54,9 @@ def test_partner_is_the_180_degree_rotation() -> None:
         ("A0", "row 0 is off"),
         ("A01", "row 01 is off"),
         ("K1", "column K is off the 10x10 board"),
+        ("A\u0661", "not a cell name"),  # ARABIC-INDIC DIGIT ONE: only ASCII digits name rows
+        ("\u0661\u0662", "not a cell name"),
+        ("B\uff11", "not a cell name"),  # FULLWIDTH DIGIT ONE
     ],
 )
 def test_bad_names_say_why(text: str, fragment: str) -> None:

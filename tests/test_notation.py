@@ -115,3 +115,10 @@ def test_random_garbage_never_escapes_as_other_errors() -> None:
             Placement.parse(text, 12)
         except NotationError as exc:
             assert str(exc)  # a message for the user, never another exception type
+
+
+def test_non_ascii_digits_are_not_row_numbers() -> None:
+    from core.rules import UnknownCellError
+
+    with pytest.raises(UnknownCellError):
+        Placement.parse("A\u0661 B1 C1 D1", 12)
