@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QMouseEvent, QPainter, QPaintEvent, QWheelEvent
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
@@ -100,12 +100,28 @@ class BoardView(QWidget):
     def set_zoom(self, zoom: float) -> None:
         """Zoom by growing the canvas inside its scroll area; 1.0 fits the board to the window."""
         self.zoom = max(MIN_ZOOM, min(MAX_ZOOM, zoom))
+        self._fit_zoom()
+        self.zoomChanged.emit(self.zoom)
+        self.update()
+
+    def _fit_zoom(self) -> None:
+        """Size the canvas for the zoom relative to the space the window gives it now."""
         parent = self.parentWidget()
         base = parent.size() if parent is not None else self.size()
         side = int(min(base.width(), base.height()) * self.zoom)
-        self.setMinimumSize(QSize(240, 240) if self.zoom == 1.0 else QSize(side, side))
-        self.zoomChanged.emit(self.zoom)
-        self.update()
+        self.setMinimumSize(QSize(240, 240) if self.zoom == 1.0 else QSize(max(240, side), max(240, side)))
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ParentChange:
+            parent = self.parentWidget()
+            if parent is not None:
+                parent.installEventFilter(self)  # the scroll area's viewport: re-fit the zoom when it resizes
+        return super().event(event)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.parentWidget() and event.type() == QEvent.Type.Resize and self.zoom != 1.0:
+            self._fit_zoom()
+        return super().eventFilter(watched, event)
 
     def _on_cells_changed(self, _cells: object) -> None:
         self._refresh_problems()

@@ -262,6 +262,25 @@ def test_zoom_keys_and_ctrl_wheel(window: MainWindow) -> None:
     assert view.zoom == 1.0
 
 
+def test_zoom_refits_when_the_window_is_resized(window: MainWindow, qtbot: QtBot) -> None:
+    view = window.view
+    viewport = window.scroll_area.viewport()
+
+    def expected() -> int:
+        return int(min(viewport.width(), viewport.height()) * view.zoom)
+
+    window.zoom_in_action.trigger()
+    assert view.zoom == pytest.approx(1.25)
+    assert view.minimumWidth() == expected()
+    before = view.minimumWidth()
+    window.resize(1500, 1100)
+    qtbot.waitUntil(lambda: viewport.height() > 900)
+    # The zoom is relative to the window: a bigger window gives a bigger zoomed board (it kept the old size).
+    assert view.minimumWidth() == expected() > before
+    window.zoom_reset_action.trigger()
+    assert view.minimumWidth() == 240
+
+
 def test_playtest_opens_on_a_copy(window: MainWindow, qtbot: QtBot) -> None:
     pytest.importorskip("designer.playtest")
     window.random_fill(12)
