@@ -10,6 +10,7 @@ offending action by its ply (1-based, placements and swap counted alike).
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -18,6 +19,7 @@ from core.fileio import ReadError, atomic_write_text, read_limited_text
 from core.rules import SWAP, GameState, IllegalMoveError, IllegalReason, NotationError, Placement
 
 MAX_RECORD_BYTES = 1024 * 1024
+_LINE_BREAK_RE = re.compile(r"\r\n|\r|\n")
 
 Action = Placement | str
 
@@ -58,7 +60,9 @@ def parse_record(text: str, size: int, path: str = "<record>") -> list[Action]:
     """The actions of a record's text; RecordError naming the line for anything unreadable."""
     actions: list[Action] = []
     text = text.removeprefix("\ufeff")  # editors on Windows may add a byte-order mark
-    for number, raw in enumerate(text.splitlines(), start=1):
+    # Line breaks are LF, CRLF or CR only, as editors count lines; str.splitlines would also break at form
+    # feeds, U+2028 and other separators, misnumbering lines and turning the tail of a comment into a move.
+    for number, raw in enumerate(_LINE_BREAK_RE.split(text), start=1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue

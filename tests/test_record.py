@@ -87,3 +87,13 @@ def test_replay_names_the_offending_ply() -> None:
 def test_record_to_text_refuses_a_foreign_size() -> None:
     with pytest.raises(ValueError, match="10x10"):
         record_to_text([Placement.parse("A1 B1 C1 D1", 10)], 12)
+
+
+def test_only_newlines_end_a_line() -> None:
+    """Editors break lines at LF (and CRLF) only; a form feed or U+2028 inside a comment must not start a move."""
+    text = "A1 B1 C1 D1\n# pasted note\u2028E1 E2\x0cstill the comment\r\nA5 A6 A7\n"
+    with pytest.raises(RecordError) as info:
+        parse_record(text, 12, "game.txt")
+    assert info.value.line == 3
+    assert "A5 A6 A7" in str(info.value)
+    assert parse_record("A1 B1 C1 D1\n# a\u2028b\x0cc\nswap\n", 12) == [Placement.parse("A1 B1 C1 D1", 12), SWAP]
