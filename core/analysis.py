@@ -362,7 +362,13 @@ def decide(pie: PieResult, cfg: AnalysisConfig) -> tuple[Verdict, list[str]]:
     band = f"{pct(cfg.fair_low)}-{pct(cfg.fair_high)}"
     reasons: list[str] = []
     if not pie.openings:
-        return "inconclusive", ["no opening placement could be tested (the board allows no placement?)"]
+        if pie.screened == 0:
+            return "inconclusive", ["no opening placement could be tested: the board has no legal first placement"]
+        if cfg.games < cfg.min_verdict_games:
+            return "inconclusive", [f"no opening was played out: the cap of {cfg.games} games per opening is below "
+                                    f"the {cfg.min_verdict_games} games any verdict needs (raise --games)"]
+        return "inconclusive", [f"no opening of the {pie.screened} screened was played out (the game budget "
+                                "ran out first)"]
     fair = pie.fair
     best = pie.best
     total = pie.games

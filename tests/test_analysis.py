@@ -280,3 +280,15 @@ def test_lopsided_by_confidence_does_not_claim_every_opening_was_shown_unfair() 
     pie.openings[0].abandoned = False
     _, reasons = decide(pie, AnalysisConfig())
     assert any("all 2 openings" in r and "shown unfair" in r for r in reasons), reasons
+
+
+def test_no_tested_opening_because_of_a_small_cap_says_so() -> None:
+    """With --games below the games a verdict needs, no opening is played: the reason must say why, not
+    suggest that the board allows no placement."""
+    pie = PieResult(agent="greedy", screened=104)
+    verdict, reasons = decide(pie, AnalysisConfig(games=20))
+    assert verdict == "inconclusive"
+    assert "allows no placement" not in reasons[0]
+    assert "20" in reasons[0] and "30" in reasons[0]
+    verdict, reasons = decide(PieResult(agent="greedy", screened=0), AnalysisConfig())
+    assert verdict == "inconclusive" and "no legal" in reasons[0]
