@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
 from matplotlib.figure import Figure
-from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
+from PySide6.QtCore import QObject, QSize, QThread, QTimer, Signal, Slot
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -41,6 +41,7 @@ from designer.document import Document
 PROGRESS_DELAY_MS = 500
 AGENTS: tuple[str, ...] = ("random", "greedy", "mcts:200", "mcts:1000", "mcts:3000")
 FAIR_BAND = (0.4, 0.6)
+CHART_WIDTH_HINT = 280
 
 AnalyzeFn = Callable[..., Any]
 
@@ -164,6 +165,20 @@ def opening_map(report: Any, size: int) -> np.ndarray | None:
         return np.where(count > 0, total / np.maximum(count, 1), np.nan)
 
 
+class ChartCanvas(FigureCanvasQTAgg):
+    """The charts' canvas; it asks for a modest width so the docked panel leaves the board room.
+
+    matplotlib's canvas asks for the figure's full size (420 px), which made the
+    Analysis dock take so much of a 1000 px window that the board was clipped.
+    """
+
+    def __init__(self, figure: Figure) -> None:
+        super().__init__(figure)  # type: ignore[no-untyped-call]
+
+    def sizeHint(self) -> QSize:
+        return QSize(CHART_WIDTH_HINT, 320)
+
+
 class AnalysisPanel(QWidget):
     """Agent strength and game budget in, verdict, charts and board heatmaps out.
 
@@ -225,7 +240,7 @@ class AnalysisPanel(QWidget):
         self.save_button = QPushButton("Save report JSON…")
         self.save_button.setEnabled(False)
         self.figure = Figure(figsize=(4.2, 4.4), layout="constrained")
-        self.canvas = FigureCanvasQTAgg(self.figure)  # type: ignore[no-untyped-call]
+        self.canvas = ChartCanvas(self.figure)
         self.canvas.setMinimumHeight(280)
 
         form = QFormLayout()
@@ -470,7 +485,7 @@ class AnalysisPanel(QWidget):
             lo, hi = (float(ci[0]), float(ci[1])) if ci is not None and len(ci) == 2 else (rate, rate)
             ax1.errorbar([rate], [0], xerr=[[rate - lo], [hi - rate]], fmt="o", color="#1f5fa8", capsize=6,
                          label="S1 win rate, 95% CI")
-            ax1.set_title(f"S1 wins {rate:.0%} [{lo:.0%}-{hi:.0%}] of {games} games (no swap)", fontsize=9)
+            ax1.set_title(f"S1 wins {rate:.0%} [{lo:.0%}-{hi:.0%}]\nof {games} games (no swap)", fontsize=9)
         ax1.set_xlim(0, 1)
         ax1.set_yticks([])
         ax1.xaxis.set_major_formatter(lambda x, _pos: f"{x:.0%}")
@@ -481,7 +496,7 @@ class AnalysisPanel(QWidget):
             bins = np.arange(lo_m - 0.5, hi_m + 1.5, 1.0) if hi_m - lo_m <= 40 else 30
             ax2.hist(margins, bins=bins, color="#9b6fd1", edgecolor="black", linewidth=0.4)
             ax2.axvline(0, color="0.3", lw=0.8)
-            ax2.set_title("Score margin S1 - S2 (0 = tie, decided by last mover)", fontsize=9)
+            ax2.set_title("Score margin S1 - S2\n(0 = tie, decided by last mover)", fontsize=9)
         else:
             ax2.text(0.5, 0.5, "no margins reported", ha="center", va="center", fontsize=8)
         ax2.set_xlabel("margin (symbols)", fontsize=8)

@@ -175,6 +175,26 @@ def test_heatmap_is_hidden_while_the_board_differs_from_the_analysed_one(window:
     assert window.view.heat is not None and not panel.stale
 
 
+def test_board_and_charts_fit_a_1000_by_700_window(window: MainWindow, qtbot: QtBot) -> None:
+    """The docks leave the board room on a small screen, and the chart titles are not cut off."""
+    window.resize(1000, 700)
+    qtbot.wait(50)
+    viewport = window.scroll_area.viewport()
+    assert not window.scroll_area.horizontalScrollBar().isVisible()
+    assert window.view.width() <= viewport.width()
+    geometry = window.view.cell_center(11)  # the top-right cell (L1) is inside the visible area
+    assert 0 < window.view.mapTo(viewport, geometry.toPoint()).x() < viewport.width()
+    panel = window.analysis
+    panel.show_report(fake_report(12), 12, 1.0, window.document.snapshot())
+    panel.canvas.draw()
+    width = panel.canvas.width() * panel.canvas.devicePixelRatioF()
+    renderer = panel.figure.canvas.get_renderer()  # type: ignore[attr-defined]
+    for ax in panel.figure.axes:
+        box = ax.title.get_window_extent(renderer)
+        assert ax.title.get_text()
+        assert box.x0 >= 0 and box.x1 <= width, ax.title.get_text()
+
+
 def test_cancel_stops_the_worker(window: MainWindow, qtbot: QtBot) -> None:
     panel = window.analysis
     started = threading.Event()
