@@ -11,8 +11,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QWheelEvent
-from PySide6.QtWidgets import QSizePolicy, QWidget
+from PySide6.QtGui import QColor, QEnterEvent, QFont, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QWheelEvent
+from PySide6.QtWidgets import (
+    QAbstractSpinBox,
+    QApplication,
+    QLineEdit,
+    QPlainTextEdit,
+    QSizePolicy,
+    QTextEdit,
+    QWidget,
+)
 
 from core.board import Board
 from designer.render import BoardGeometry, Overlay, RenderOptions, layout, paint_board
@@ -176,7 +184,26 @@ class PlayCanvas(QWidget):
             self._index = (self._index + step) % len(self._choices)
             self.update()
 
+    def _take_keys(self) -> None:
+        """Take the keyboard focus while the mouse is over the board, so R/Space cycle the preview.
+
+        Without this the keys only worked after clicking the board: with the focus on a
+        side-panel button or check box, Space pressed that instead. A text field keeps
+        the focus, so typing a move is never interrupted by moving the mouse.
+        """
+        if self.hasFocus() or not self._interactive:
+            return
+        focused = QApplication.focusWidget()
+        if isinstance(focused, (QLineEdit, QAbstractSpinBox, QTextEdit, QPlainTextEdit)):
+            return
+        self.setFocus(Qt.FocusReason.MouseFocusReason)
+
+    def enterEvent(self, event: QEnterEvent) -> None:
+        self._take_keys()
+        super().enterEvent(event)
+
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        self._take_keys()
         self.hover_cell(self.board_geometry().cell_at(event.position()))
 
     def leaveEvent(self, event: object) -> None:

@@ -15,7 +15,7 @@ pytest.importorskip("PySide6")
 
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QFileDialog, QMainWindow
+from PySide6.QtWidgets import QApplication, QFileDialog, QMainWindow
 
 import designer.playtest as playtest
 from core.board import Board, GameParams, Symbol
@@ -118,6 +118,34 @@ def test_hot_seat_game_entered_by_mouse(open_window) -> None:  # type: ignore[no
     if len(played) > 1:
         assert window.move_list.item(1).text().startswith(f"2. {first.other.value} ")
     assert window.canvas.preview == ()  # game over: nothing to place
+
+
+def test_r_and_space_cycle_the_preview_when_the_focus_was_elsewhere(open_window, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window = open_window(small_board(seed=5))
+    window.activateWindow()
+    qtbot.waitUntil(lambda: window.isActiveWindow())
+    canvas = window.canvas
+    window.hints_box.setFocus()  # the host last clicked "Show hints"
+    assert QApplication.focusWidget() is window.hints_box
+    QTest.mouseMove(canvas, QPoint(1, 1))
+    QTest.mouseMove(canvas, cell_point(window, parse_cell("C3", 6)))
+    assert canvas.choice_count > 2
+    first = canvas.preview
+    # Keys go wherever the focus is, as a real keyboard's do.
+    QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_Space)
+    assert not window.hints_box.isChecked()  # Space did not toggle the check box ...
+    second = canvas.preview
+    assert second != first  # ... it cycled the preview under the mouse
+    QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_R)
+    assert canvas.preview not in (first, second) or canvas.choice_count == 2
+    QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_R, Qt.KeyboardModifier.ShiftModifier)
+    assert canvas.preview == second
+    # While a move is being typed the text field keeps the focus: moving the mouse does not steal it.
+    window.notation_edit.setFocus()
+    QTest.mouseMove(canvas, cell_point(window, parse_cell("D4", 6)))
+    QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_R)
+    assert QApplication.focusWidget() is window.notation_edit
+    assert window.notation_edit.text() == "r"
 
 
 def test_hot_seat_game_entered_by_notation(open_window) -> None:  # type: ignore[no-untyped-def]
