@@ -376,6 +376,8 @@ class GameState:
         left = self.supply_left(p.ptype)
         if left <= 0:
             total = self.params.supply_of(p.ptype)
+            if total == 0:
+                return IllegalReason("supply", f"this board's supply has no {p.ptype} pieces at all", p.cells)
             return IllegalReason("supply", f"no {p.ptype} piece is left (all {total} have been placed)", p.cells)
         raise AssertionError(f"{p.notation()} is illegal in the tables but breaks no rule here")  # pragma: no cover
 

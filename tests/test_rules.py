@@ -357,3 +357,15 @@ def test_perft_counts(path: Path) -> None:
 
 def test_perft_data_present() -> None:
     assert len(PERFT_FILES) >= 6
+
+
+def test_supply_reason_for_a_type_the_board_does_not_supply() -> None:
+    state = GameState(blank(8, (0, 5, 5, 5)))
+    reason = state.why_illegal(Placement.parse("A1 A2 A3 B3", 8))
+    assert reason is not None and reason.rule == "supply"
+    assert "all 0" not in reason.message and "no L pieces" in reason.message
+    state = GameState(blank(8, (1, 5, 5, 5)))
+    state.push(Placement.parse("A1 A2 A3 B3", 8))
+    state.push(Placement.parse("B1 C1 D1 E1", 8))
+    reason = state.why_illegal(Placement.parse("F1 F2 F3 G3", 8))
+    assert reason is not None and reason.rule == "supply" and "all 1 have been placed" in reason.message
