@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QPalette
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -659,7 +659,7 @@ class PlaytestWindow(QMainWindow):
     # ============================================================= display ==========
     def _say(self, text: str, error: bool = False) -> None:
         self.message_label.setText(text)
-        self.message_label.setStyleSheet("color: #c0001a; font-weight: bold;" if error else "")
+        self.message_label.setStyleSheet(f"color: {error_colour(self.palette())}; font-weight: bold;" if error else "")
         if not error:
             self.canvas.set_marks()
         if text:
@@ -755,6 +755,11 @@ class PlaytestWindow(QMainWindow):
         self._runner.cancel()
         self._runner.wait(10_000)
         super().closeEvent(event)
+
+
+def error_colour(palette: QPalette) -> str:
+    """Red for error text that stays readable: dark red on a light window, light red on a dark one."""
+    return "#ff8080" if palette.color(QPalette.ColorRole.Window).lightness() < 128 else "#c0001a"
 
 
 def move_texts(board: Board, moves: list[Move]) -> list[str]:

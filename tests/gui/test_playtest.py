@@ -6,6 +6,7 @@ Settings isolation and dialog fakes come from ``tests/gui/conftest.py``.
 from __future__ import annotations
 
 import random
+import re
 import threading
 from pathlib import Path
 
@@ -14,6 +15,7 @@ import pytest
 pytest.importorskip("PySide6")
 
 from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QColor, QPalette
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QFileDialog, QMainWindow
 
@@ -196,6 +198,38 @@ def test_illegal_attempt_names_the_rule_and_highlights_cells(open_window) -> Non
     # A legal move afterwards clears the message and the marks.
     type_move(window, "D1 E1 F1 G1")
     assert window.ply == 2 and window.message_label.text() == "" and window.canvas.problems == ()
+
+
+def contrast(a: QColor, b: QColor) -> float:
+    """WCAG contrast ratio of two colours (4.5 is the minimum for normal text)."""
+    def luminance(c: QColor) -> float:
+        channels = [x / 12.92 if x <= 0.03928 else ((x + 0.055) / 1.055) ** 2.4
+                    for x in (c.redF(), c.greenF(), c.blueF())]
+        return 0.2126 * channels[0] + 0.7152 * channels[1] + 0.0722 * channels[2]
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_illegal_message_is_readable_in_both_themes(open_window, theme: str) -> None:  # type: ignore[no-untyped-def]
+    from designer.main_window import apply_theme
+
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    apply_theme(app, theme)
+    try:
+        window = open_window(Board(size=8))
+        type_move(window, "A1 B1 C1 A2")
+        type_move(window, "A3 A4 B4 C4")  # same type along an edge: refused with a message in red
+        assert "same type" in window.message_label.text()
+        match = re.search(r"color:\s*(#[0-9a-fA-F]{6})", window.message_label.styleSheet())
+        assert match is not None
+        ink = QColor(match.group(1))
+        assert ink.red() > ink.green() + 60  # still red, so it reads as an error
+        background = window.message_label.palette().color(QPalette.ColorRole.Window)
+        assert contrast(ink, background) >= 4.5  # dark red on the dark theme's grey was 2.1
+    finally:
+        apply_theme(app, "light")
 
 
 def test_two_by_two_completed_by_three_pieces_is_refused(open_window) -> None:  # type: ignore[no-untyped-def]
