@@ -118,6 +118,10 @@ class BoardFileModel(_Strict):
     grid: list[str] = Field(max_length=MAX_SIZE + 10)
 
 
+_SECTIONS: dict[str, type[BaseModel]] = {"supply": SupplyModel, "clock": ClockModel}
+"""The nested sections of a board file, for naming the keys allowed inside them."""
+
+
 def grid_problems(rows: list[str], lines: list[int] | None = None) -> list[str]:
     """Every shape problem of a grid at once: size, row lengths, characters."""
     problems: list[str] = []
@@ -158,7 +162,8 @@ def _pydantic_details(exc: ValidationError) -> list[str]:
     for err in exc.errors():
         loc = ".".join(str(p) for p in err["loc"]) or "(top level)"
         if err["type"] == "extra_forbidden":
-            out.append(f"key {loc!r}: unknown key (allowed: {', '.join(BoardFileModel.model_fields)})")
+            model = _SECTIONS.get(str(err["loc"][0]), BoardFileModel) if len(err["loc"]) > 1 else BoardFileModel
+            out.append(f"key {loc!r}: unknown key (allowed: {', '.join(model.model_fields)})")
         elif err["type"] == "missing":
             out.append(f"key {loc!r}: required but missing")
         else:
