@@ -200,10 +200,12 @@ def write_sealed(out_dir: str | os.PathLike[str], sealed_list: Sequence[SealedBo
         raise SealError(f"{folder}: exists and is not a folder")
     if not sealed_list:
         raise SealError("nothing to seal")
-    slots = [s.slot for s in sealed_list]
-    dupes = sorted({s for s in slots if slots.count(s) > 1})
+    # Windows and macOS file systems ignore case, so slots that differ only in case would be one file there.
+    slots = [s.slot.lower() for s in sealed_list]
+    dupes = sorted({s.slot for s in sealed_list if slots.count(s.slot.lower()) > 1})
     if dupes:
-        raise SealError(f"slot ids must be unique; given more than once: {', '.join(dupes)}")
+        raise SealError(f"slot ids must be unique (ignoring case, as Windows and macOS file names do); given more "
+                        f"than once: {', '.join(dupes)}")
     nonces = [s.fields.nonce for s in sealed_list]
     if len(set(nonces)) != len(nonces):
         raise SealError("two sealed boards share a nonce; every board needs its own fresh nonce")
@@ -223,8 +225,14 @@ def write_sealed(out_dir: str | os.PathLike[str], sealed_list: Sequence[SealedBo
             problems.append(f"{folder / name}: belongs to season {season}, not {seasons[0]}; "
                             "one folder (and one SHA256SUMS) holds one season")
             break
+    on_disk = {p.name for p in folder.iterdir()} if folder.is_dir() else set()
     for sealed in sealed_list:
         path = folder / sealed.file_name
+        twins = sorted(name for name in on_disk | set(listed)
+                       if name != sealed.file_name and name.lower() == sealed.file_name.lower())
+        if twins:
+            problems.append(f"{folder / twins[0]}: slot {sealed.slot} differs from it only in case, which Windows "
+                            "and macOS file names ignore; choose another slot id")
         if path.exists() and not force:
             problems.append(f"{path}: already exists (a sealed board is a commitment; use --force to replace it)")
         old = listed.get(sealed.file_name)

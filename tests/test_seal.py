@@ -548,3 +548,16 @@ def test_bundled_script_verifies_standalone(tmp_path: Path, season: tuple[Path, 
     assert _run_isolated(bundle, "missing.lits-sealed").returncode == 2
     assert _run_isolated(bundle, "m0.lits-sealed", "--digest", "123").returncode == 2
     assert "Traceback" not in done.stderr
+
+
+def test_write_sealed_refuses_slots_that_differ_only_in_case(tmp_path: Path) -> None:
+    """Windows and macOS file systems ignore case: M03 and m03 would be one file there, so the second
+    sealed file would silently replace the first commitment."""
+    a, b = seal_board(small_board(1), "s", "M03"), seal_board(small_board(2), "s", "m03")
+    with pytest.raises(SealError, match="unique"):
+        write_sealed(tmp_path, [a, b])
+    assert list(tmp_path.iterdir()) == []
+    write_sealed(tmp_path, [a])
+    with pytest.raises(SealError, match=r"M03\.lits-sealed"):
+        write_sealed(tmp_path, [b])
+    assert sealcheck.parse_sums((tmp_path / "SHA256SUMS").read_text()) == {"M03.lits-sealed": a.digest}
