@@ -131,6 +131,10 @@ class MainWindow(QMainWindow):
         self.brush_label = QLabel()
         self.statusBar().addWidget(self.hover_label, 1)
         self.statusBar().addPermanentWidget(self.brush_label)
+        # QStatusBar hides its normal widgets during a message only if they are visible at that
+        # moment; a message posted before the window is shown (a broken board on the command
+        # line) was drawn on top of the hover text. Keep the two apart ourselves.
+        self.statusBar().messageChanged.connect(lambda text: self.hover_label.setVisible(not text))
 
         self._build_actions()
         self._build_menus()

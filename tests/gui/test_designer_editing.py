@@ -212,6 +212,25 @@ def test_bad_board_on_command_line_shows_message_and_default(qtbot: QtBot, tmp_p
     assert win.document.path is None
 
 
+def test_status_message_at_start_does_not_overprint_the_hover_text(qtbot: QtBot, tmp_path: Path) -> None:
+    """A broken board on the command line: its status message was drawn on top of the hover label."""
+    path = tmp_path / "broken.yaml"
+    path.write_text(BROKEN)
+    win = create_window(str(path))  # the message is posted before the window is shown
+    assert isinstance(win, MainWindow)
+    qtbot.addWidget(win)
+    win.show()
+    qtbot.waitExposed(win)
+    bar = win.statusBar()
+    assert "broken pair" in bar.currentMessage()
+    QTest.mouseMove(win.view, win.view.cell_center(0).toPoint())
+    assert win.hover_label.text().startswith("A1")
+    assert not win.hover_label.isVisible()  # the message has the status bar to itself while it lasts
+    bar.clearMessage()
+    assert win.hover_label.isVisible()
+    assert win.hover_label.text().startswith("A1")
+
+
 def test_properties_edits_are_undoable(window: MainWindow) -> None:
     props = window.properties
     doc = window.document
