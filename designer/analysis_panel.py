@@ -477,13 +477,15 @@ class AnalysisPanel(QWidget):
         ci = _get(raw, "ci95")
         games = _get(raw, "games", 0)
         margins = list(_get(raw, "margins", []) or [])
+        # On the dark face the light theme's dark blue marker and dark grey zero line all but vanish.
+        rate_colour, zero_colour = ("#8cc4ff", "0.8") if self.dark else ("#1f5fa8", "0.3")
         self.figure.clear()
         ax1, ax2 = self.figure.subplots(2, 1, height_ratios=[1, 2])
         ax1.axvspan(*FAIR_BAND, color="#5cbf7a", alpha=0.3, label="fair band 40-60%")
         ax1.axvline(0.5, color="0.5", lw=0.8, ls=":")
         if rate is not None and not (isinstance(rate, float) and math.isnan(rate)):
             lo, hi = (float(ci[0]), float(ci[1])) if ci is not None and len(ci) == 2 else (rate, rate)
-            ax1.errorbar([rate], [0], xerr=[[rate - lo], [hi - rate]], fmt="o", color="#1f5fa8", capsize=6,
+            ax1.errorbar([rate], [0], xerr=[[rate - lo], [hi - rate]], fmt="o", color=rate_colour, capsize=6,
                          label="S1 win rate, 95% CI")
             ax1.set_title(f"S1 wins {rate:.0%} [{lo:.0%}-{hi:.0%}]\nof {games} games (no swap)", fontsize=9)
         ax1.set_xlim(0, 1)
@@ -495,7 +497,7 @@ class AnalysisPanel(QWidget):
             lo_m, hi_m = min(margins), max(margins)
             bins = np.arange(lo_m - 0.5, hi_m + 1.5, 1.0) if hi_m - lo_m <= 40 else 30
             ax2.hist(margins, bins=bins, color="#9b6fd1", edgecolor="black", linewidth=0.4)
-            ax2.axvline(0, color="0.3", lw=0.8)
+            ax2.axvline(0, color=zero_colour, lw=0.8)
             ax2.set_title("Score margin S1 - S2\n(0 = tie, decided by last mover)", fontsize=9)
         else:
             ax2.text(0.5, 0.5, "no margins reported", ha="center", va="center", fontsize=8)

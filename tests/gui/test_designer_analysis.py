@@ -195,6 +195,33 @@ def test_board_and_charts_fit_a_1000_by_700_window(window: MainWindow, qtbot: Qt
         assert box.x0 >= 0 and box.x1 <= width, ax.title.get_text()
 
 
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_chart_marks_stand_out_from_the_chart_face(window: MainWindow, theme: str) -> None:
+    from matplotlib.colors import to_rgb
+
+    def luminance(colour: Any) -> float:
+        rgb = [x / 12.92 if x <= 0.03928 else ((x + 0.055) / 1.055) ** 2.4 for x in to_rgb(colour)]
+        return 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2]
+
+    def contrast(a: Any, b: Any) -> float:
+        hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+        return (hi + 0.05) / (lo + 0.05)
+
+    panel = window.analysis
+    window.set_theme(theme)
+    try:
+        panel.show_report(fake_report(12), 12, 1.0, window.document.snapshot())
+        ax1, ax2 = panel.figure.axes
+        face = panel.figure.get_facecolor()
+        rate_marks = [line for line in ax1.get_lines() if list(line.get_xdata()) == [0.62]]
+        assert rate_marks, "the S1 win-rate marker is drawn"
+        assert contrast(rate_marks[0].get_color(), face) >= 3.0  # was 2.1 on the dark face
+        zero_line = [line for line in ax2.get_lines() if list(line.get_xdata()) == [0, 0]]
+        assert zero_line and contrast(zero_line[0].get_color(), face) >= 3.0
+    finally:
+        window.set_theme("light")
+
+
 def test_cancel_stops_the_worker(window: MainWindow, qtbot: QtBot) -> None:
     panel = window.analysis
     started = threading.Event()
