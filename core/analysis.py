@@ -132,8 +132,13 @@ class AnalysisConfig:
             raise ValueError(f"games must be at least 10 per question, not {self.games}")
         if not 0.0 < self.fair_low < 0.5 < self.fair_high < 1.0:
             raise ValueError(f"the fair band {self.fair_low}-{self.fair_high} must contain 0.5")
+        if not 0.0 < self.sprt_margin < min(self.fair_low, 1.0 - self.fair_high):
+            raise ValueError(f"sprt_margin {self.sprt_margin} must be above 0 and keep the tested rates "
+                             f"{self.fair_low} - margin and {self.fair_high} + margin within 0..1")
         if self.min_fair_openings < 1:
             raise ValueError("min_fair_openings must be at least 1")
+        if self.max_candidates < 1:
+            raise ValueError("max_candidates must be at least 1")
         if self.workers < 0:
             raise ValueError("workers must be 0 (all cores) or more")
 

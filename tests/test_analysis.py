@@ -242,6 +242,12 @@ def test_config_rejects_nonsense() -> None:
         analyze(small_board(), small_config(games=3))
     with pytest.raises(ValueError, match="fair band"):
         analyze(small_board(), small_config(fair_low=0.6, fair_high=0.7))
+    # a negative margin would swap H0 and H1 of both SPRTs and silently turn "fair" into "unfair"
+    for margin in (-0.05, 0.0, 0.4, 0.5):
+        with pytest.raises(ValueError, match="sprt_margin"):
+            analyze(small_board(), small_config(sprt_margin=margin))
+    with pytest.raises(ValueError, match="max_candidates"):
+        analyze(small_board(), small_config(max_candidates=0))
 
 
 def test_quick_mode_shrinks_budgets() -> None:
