@@ -199,8 +199,11 @@ class PropertiesPanel(QWidget):
         layout.addWidget(new)
         layout.addStretch(1)
 
-        self.name.editingFinished.connect(lambda: self._meta("name", self.name.text()))
-        self.author.editingFinished.connect(lambda: self._meta("author", self.author.text()))
+        # Committed as typed (consecutive edits of a field merge into one undo step), so Ctrl+S
+        # right after typing saves the text; editingFinished still covers programmatic setText.
+        for key, edit in (("name", self.name), ("author", self.author)):
+            edit.textEdited.connect(lambda text, k=key: self._meta(k, text))
+            edit.editingFinished.connect(lambda k=key, e=edit: self._meta(k, e.text()))
         self.notes.textChanged.connect(lambda: self._meta("notes", self.notes.toPlainText()))
         self.first.currentTextChanged.connect(lambda text: self._param("first", Symbol(text)))
         self.pie.toggled.connect(lambda on: self._param("pie", bool(on)))

@@ -254,6 +254,27 @@ def test_properties_edits_are_undoable(window: MainWindow) -> None:
     assert props.supply["I"].value() == 5
 
 
+def test_typed_name_is_saved_without_leaving_the_field(window: MainWindow, tmp_path: Path) -> None:
+    """Typing a name and pressing Ctrl+S at once saved the file without the name (it waited for focus-out)."""
+    from core.boardfile import load_board
+
+    path = tmp_path / "named.yaml"
+    assert window.save_as(str(path))
+    props = window.properties
+    props.name.setFocus()
+    props.name.selectAll()
+    QTest.keyClicks(props.name, "Spring final")
+    QTest.keyClicks(props.author, "Host")
+    assert window.document.board.name == "Spring final"
+    assert window.isWindowModified() and "Spring final" in window.windowTitle()
+    window.save_action.trigger()  # Ctrl+S: the shortcut does not move the focus out of the field
+    saved = load_board(path)
+    assert (saved.name, saved.author) == ("Spring final", "Host")
+    window.document.undo_stack.undo()  # typing one field is one undo step
+    assert window.document.board.author == "" and window.document.board.name == "Spring final"
+    assert props.author.text() == ""
+
+
 def test_new_board_of_size_from_properties(window: MainWindow) -> None:
     window.properties.new_size.setValue(8)
     window.properties.new_button.click()
