@@ -52,6 +52,21 @@ def partner(cell: int, size: int) -> int:
     return size * size - 1 - cell
 
 
+def edge_neighbours(cell: int, size: int) -> list[int]:
+    """The cells sharing an edge with ``cell``, in reading order (above, left, right, below)."""
+    r, c = divmod(cell, size)
+    out = []
+    if r > 0:
+        out.append(cell - size)
+    if c > 0:
+        out.append(cell - 1)
+    if c < size - 1:
+        out.append(cell + 1)
+    if r < size - 1:
+        out.append(cell + size)
+    return out
+
+
 def column_name(col: int) -> str:
     return COLUMN_LETTERS[col]
 

@@ -30,7 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from core.board import PIECE_TYPES
-from core.geometry import check_size
+from core.geometry import check_size, edge_neighbours
 
 __all__ = ["PIECE_TYPES", "PlacementTable", "classify", "placement_table", "shapes"]
 
@@ -232,25 +232,12 @@ def placement_table(size: int) -> PlacementTable:
     cover_bits = [sum(1 << i for i in lst) for lst in covering_lists]
     type_bits = [((1 << stop) - 1) ^ ((1 << start) - 1) for start, stop in type_range]
 
-    def edge_neighbours(cell: int) -> list[int]:
-        r, c = divmod(cell, n)
-        out = []
-        if r > 0:
-            out.append(cell - n)
-        if r < n - 1:
-            out.append(cell + n)
-        if c > 0:
-            out.append(cell - 1)
-        if c < n - 1:
-            out.append(cell + 1)
-        return out
-
     neighbours: list[tuple[int, ...]] = []
     blk_sets: list[int] = []
     tch_sets: list[int] = []
     for t, pcs in found:
         own = set(pcs)
-        nb = sorted({m for c in pcs for m in edge_neighbours(c)} - own)
+        nb = sorted({m for c in pcs for m in edge_neighbours(c, n)} - own)
         neighbours.append(tuple(nb))
         overlap = 0
         for c in pcs:

@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from core.board import PIECE_TYPES, Board, GameParams, Symbol
-from core.geometry import CellNameError, cell_name, parse_cell
+from core.geometry import CellNameError, cell_name, edge_neighbours, parse_cell
 from core.kernels import H_LAST, H_NPLACED, NO_SYMBOL, k_apply, k_new_state, kernel_tables
 from core.pieces import PlacementTable, classify, placement_table
 
@@ -354,7 +354,7 @@ class GameState:
             return IllegalReason("not-touching", f"{p.notation()} shares no edge with any placed piece; every piece "
                                  "after the first must touch one", p.cells)
         for own in p.cells:
-            for other in _edge_neighbours(own, n):
+            for other in edge_neighbours(own, n):
                 i = self._owner[other]
                 if i >= 0 and self.placements[i].ptype == p.ptype:
                     q = self.placements[i]
@@ -470,20 +470,6 @@ class GameState:
     def __repr__(self) -> str:
         return (f"<GameState {self.size}x{self.size} placements={len(self.placements)} "
                 f"to_move={self.to_move.value} swapped={self.swapped}>")
-
-
-def _edge_neighbours(cell: int, n: int) -> list[int]:
-    r, c = divmod(cell, n)
-    out = []
-    if r > 0:
-        out.append(cell - n)
-    if c > 0:
-        out.append(cell - 1)
-    if c < n - 1:
-        out.append(cell + 1)
-    if r < n - 1:
-        out.append(cell + n)
-    return out
 
 
 __all__ = [

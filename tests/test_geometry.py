@@ -75,3 +75,11 @@ def test_names_round_trip_on_every_size(size: int, data: st.DataObject) -> None:
 def test_unsupported_sizes(size: int) -> None:
     with pytest.raises(SizeError):
         check_size(size)
+
+
+def test_edge_neighbours_in_reading_order() -> None:
+    from core.geometry import edge_neighbours
+
+    assert edge_neighbours(parse_cell("A1", 4), 4) == [parse_cell("B1", 4), parse_cell("A2", 4)]
+    assert edge_neighbours(parse_cell("B2", 4), 4) == [parse_cell(n, 4) for n in ("B1", "A2", "C2", "B3")]
+    assert edge_neighbours(parse_cell("D4", 4), 4) == [parse_cell("D3", 4), parse_cell("C4", 4)]
