@@ -141,6 +141,8 @@ class MainWindow(QMainWindow):
         self._build_toolbar()
 
         self.view.hovered.connect(self._on_hover)
+        # The hovered cell's symbol changes under a still mouse too (paint, undo, tools, a new board).
+        self.document.cellsChanged.connect(lambda _cells: self._on_hover(self.view.hover))
         self.view.cellClicked.connect(lambda _c: self.view.set_selected(()))
         self.validation.cellSelected.connect(self._on_problem_selected)
         self.properties.newBoardRequested.connect(self.new_board)

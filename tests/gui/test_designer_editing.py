@@ -124,6 +124,19 @@ def test_hover_shows_cell_and_partner_in_status_bar(window: MainWindow) -> None:
     assert window.hover_label.text().startswith("L12: empty")
 
 
+def test_hover_status_follows_paint_and_undo_under_the_mouse(window: MainWindow) -> None:
+    """Painting the hovered cell left the status bar saying it was empty until the mouse moved."""
+    QTest.mouseMove(window.view, at(window, "A1"))
+    assert window.hover_label.text() == "A1: empty   partner L12: empty"
+    QTest.mouseClick(window.view, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, at(window, "A1"))
+    assert cell(window, "A1") is Symbol.O
+    assert window.hover_label.text() == "A1: O   partner L12: X"
+    window.document.undo_stack.undo()
+    assert window.hover_label.text() == "A1: empty   partner L12: empty"
+    window.document.new_board(8)  # another board: the old cell under the mouse means nothing now
+    assert window.hover_label.text() == ""
+
+
 def test_line_cells_has_no_gaps() -> None:
     for end in [(0, 7), (7, 0), (5, 3), (-4, 6), (3, -3)]:
         cells = list(line_cells((0, 0), end))
