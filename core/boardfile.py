@@ -185,9 +185,23 @@ def _describe_yaml_error(exc: yaml.MarkedYAMLError) -> str:
     return text
 
 
+def _describe_reader_error(exc: yaml.reader.ReaderError, text: str) -> str:
+    """A character YAML refuses outright (control characters and the like), with its line and column."""
+    position = max(0, min(int(exc.position), len(text)))
+    line = text.count("\n", 0, position) + 1
+    column = position - (text.rfind("\n", 0, position) + 1) + 1
+    char = exc.character if isinstance(exc.character, str) else chr(int(exc.character))
+    return (f"line {line}, column {column}: character U+{ord(char):04X} is not allowed in a YAML file "
+            "(a control character; was the file damaged or is it not a board file?)")
+
+
 def parse_board_text(text: str, path: str = "<text>") -> Board:
     """Parse board-file text into a Board; raises BoardReadError or BoardContentError."""
-    loader = StrictLoader(text)
+    try:
+        # the reader checks every character when it is created, so creating it can fail too
+        loader = StrictLoader(text)
+    except yaml.reader.ReaderError as exc:
+        raise BoardReadError(path, [_describe_reader_error(exc, text)]) from None
     try:
         root = loader.get_single_node()
         data = loader.construct_document(root) if root is not None else None

@@ -166,3 +166,13 @@ def test_every_grid_problem_is_reported_at_once(tmp_path: Path) -> None:
     with pytest.raises(BoardContentError) as info:
         load_board(path)
     assert len(info.value.details) == 3
+
+
+@pytest.mark.parametrize("char", ["\x7f", "\x01", "\x1b", "\ufffe"])
+def test_control_character_is_a_read_error_naming_line_and_column(tmp_path: Path, char: str) -> None:
+    path = tmp_path / "ctl.yaml"
+    path.write_text(grid_yaml([EMPTY_ROW] * 12) + f"notes: |\n  ok {char}\n", encoding="utf-8")
+    with pytest.raises(BoardReadError) as info:
+        load_board(path)
+    assert info.value.details == [f"line 15, column 6: character U+{ord(char):04X} is not allowed in a YAML file "
+                                  "(a control character; was the file damaged or is it not a board file?)"]
