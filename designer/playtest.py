@@ -14,8 +14,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QPalette
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent, QKeySequence, QPalette
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -174,6 +174,7 @@ class PlaytestWindow(QMainWindow):
         self.notation_edit = QLineEdit()
         self.notation_edit.setPlaceholderText("four cells, e.g. A1 A2 A3 B3 (or 'swap')")
         self.notation_edit.returnPressed.connect(self.submit_notation)
+        self.notation_edit.installEventFilter(self)
         entry.addWidget(self.notation_edit)
         place = QPushButton("Place")
         place.clicked.connect(self.submit_notation)
@@ -277,6 +278,20 @@ class PlaytestWindow(QMainWindow):
         self._action(menu, "&New game", QKeySequence.StandardKey.New, self.new_game)
         self._action(menu, "&Close", QKeySequence.StandardKey.Close, self.close)
         self.resize(1100, 760)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Ctrl+Z / Ctrl+Shift+Z in the empty move entry take back or redo a move.
+
+        A line edit claims the undo keys for its own text even when it is empty, so after
+        entering a move by notation (the focus stays in the entry) Ctrl+Z brought the typed
+        cells back instead of taking the move back.
+        """
+        if (watched is self.notation_edit and event.type() == QEvent.Type.ShortcutOverride
+                and isinstance(event, QKeyEvent) and not self.notation_edit.text()
+                and (event.matches(QKeySequence.StandardKey.Undo) or event.matches(QKeySequence.StandardKey.Redo))):
+            event.ignore()  # not claimed by the entry: the window's Undo/Redo shortcut runs
+            return True
+        return super().eventFilter(watched, event)
 
     def set_render_options(self, options: RenderOptions) -> None:
         """Draw the board with the designer's theme, grid and coordinates (the title stays off)."""
@@ -433,7 +448,7 @@ class PlaytestWindow(QMainWindow):
                 return False
             ok = self.play(move)
         if ok:
-            self.notation_edit.clear()
+            self.notation_edit.setText("")  # unlike clear(), also drops the entry's own undo history
         return ok
 
     def _on_canvas_click(self, cells: object) -> None:

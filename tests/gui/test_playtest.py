@@ -150,6 +150,26 @@ def test_r_and_space_cycle_the_preview_when_the_focus_was_elsewhere(open_window,
     assert window.notation_edit.text() == "r"
 
 
+def test_ctrl_z_in_the_empty_move_entry_takes_the_move_back(open_window, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window = open_window(Board(size=8))
+    window.activateWindow()
+    qtbot.waitUntil(lambda: window.isActiveWindow())
+    edit = window.notation_edit
+    edit.setFocus()
+    type_move(window, "A1 B1 C1 A2")
+    assert window.ply == 1 and edit.text() == "" and QApplication.focusWidget() is edit
+    # Ctrl+Z with the focus still in the entry takes the move back (it used to bring the typed cells back).
+    QTest.keyClick(edit, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert window.ply == 0 and edit.text() == ""
+    redo = window.redo_action.shortcut()
+    QTest.keySequence(edit, redo)
+    assert window.ply == 1 and edit.text() == ""
+    # While the entry holds text, Ctrl+Z edits the text, as in any text field.
+    QTest.keyClicks(edit, "B2 C2")
+    QTest.keyClick(edit, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert window.ply == 1 and edit.text() != "B2 C2"
+
+
 def test_hot_seat_game_entered_by_notation(open_window) -> None:  # type: ignore[no-untyped-def]
     board = small_board(seed=4, first=Symbol.X)
     window = open_window(board)
