@@ -49,6 +49,8 @@ FloatGrid = npt.NDArray[np.float64]
 # phase keys for derive_seed: each question gets its own stream of seeds
 _RAW, _MIRROR, _SCREEN, _PIE = 1, 2, 3, 4
 QUICK_SIMS = 100
+MAX_GAMES = 100_000
+"""Upper limit for ``games`` (every game of a question is planned up front, so a huge cap exhausts memory)."""
 SCREEN_TOTAL_SIMS = 400_000
 """Cap on the screen's simulations summed over all openings (the 12x12 default needs 395,200)."""
 
@@ -128,8 +130,8 @@ class AnalysisConfig:
             raise ValueError("give at least one agent")
         for text in self.agents:
             parse_agent(text)
-        if self.games < 10:
-            raise ValueError(f"games must be at least 10 per question, not {self.games}")
+        if not 10 <= self.games <= MAX_GAMES:
+            raise ValueError(f"games must be at least 10 and at most {MAX_GAMES} per question, not {self.games}")
         if not 0.0 < self.fair_low < 0.5 < self.fair_high < 1.0:
             raise ValueError(f"the fair band {self.fair_low}-{self.fair_high} must contain 0.5")
         if not 0.0 < self.sprt_margin < min(self.fair_low, 1.0 - self.fair_high):

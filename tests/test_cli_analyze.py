@@ -94,6 +94,7 @@ def test_text_output_and_report_files(board_file: Path, tmp_path: Path, capsys: 
     (["--agent", "chess"], 1, "unknown agent 'chess'"),
     (["--agent", "mcts:lots"], 1, "not a whole number"),
     (["--games", "5"], 1, "--games 5"),
+    (["--games", "1000000000"], 1, "--games 1000000000"),
     (["--workers", "-2"], 1, "--workers -2"),
     (["--report", "/nonexistent-dir/x.md"], 2, "does not exist"),
     (["--report", "report.txt"], 2, "ending in .md"),

@@ -9,6 +9,7 @@ from typing import Any
 
 from core.agents import AgentSpecError, parse_agent
 from core.analysis import (
+    MAX_GAMES,
     QUICK_SIMS,
     AnalysisCancelled,
     AnalysisConfig,
@@ -87,6 +88,9 @@ def _config(args: argparse.Namespace) -> AnalysisConfig:
     if args.games < 10:
         raise CliError(f"--games {args.games}: at least 10 games per question are needed for any statistic",
                        EXIT_PROBLEMS)
+    if args.games > MAX_GAMES:
+        raise CliError(f"--games {args.games}: at most {MAX_GAMES:,} games per question (the SPRTs decide "
+                       "almost every question within a few hundred)", EXIT_PROBLEMS)
     if args.workers < 0:
         raise CliError(f"--workers {args.workers}: give 0 (all cores) or a positive count", EXIT_PROBLEMS)
     return cfg
