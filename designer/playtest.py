@@ -265,6 +265,13 @@ class PlaytestWindow(QMainWindow):
         menu = self.menuBar().addMenu("&Game")
         self.undo_action = self._action(menu, "&Undo", QKeySequence.StandardKey.Undo, self.undo)
         self.redo_action = self._action(menu, "&Redo", QKeySequence.StandardKey.Redo, self.redo)
+        # QKeySequence(StandardKey.Redo) is only the platform's first binding (Ctrl+Y on some
+        # platforms); like the designer, accept all of them plus Ctrl+Shift+Z and Ctrl+Y.
+        redo_keys = QKeySequence.keyBindings(QKeySequence.StandardKey.Redo)
+        for extra in ("Ctrl+Shift+Z", "Ctrl+Y"):
+            if QKeySequence(extra) not in redo_keys:
+                redo_keys.append(QKeySequence(extra))
+        self.redo_action.setShortcuts(redo_keys)
         replay = self.menuBar().addMenu("&Replay")
         for text, key, slot in (("&First position", "Alt+Home", self.go_first),
                                 ("&Previous move", "Alt+Left", self.go_prev),

@@ -170,6 +170,21 @@ def test_ctrl_z_in_the_empty_move_entry_takes_the_move_back(open_window, qtbot) 
     assert window.ply == 1 and edit.text() != "B2 C2"
 
 
+@pytest.mark.parametrize("keys", ["Ctrl+Shift+Z", "Ctrl+Y"])
+def test_redo_keys_in_the_play_test(open_window, qtbot, keys: str) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtGui import QKeySequence
+
+    window = open_window(Board(size=8))
+    window.activateWindow()
+    qtbot.waitUntil(lambda: window.isActiveWindow())
+    type_move(window, "A1 B1 C1 A2")
+    window.canvas.setFocus()
+    QTest.keyClick(window.canvas, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert window.ply == 0
+    QTest.keySequence(window.canvas, QKeySequence(keys))  # the README promises Ctrl+Shift+Z
+    assert window.ply == 1
+
+
 def test_hot_seat_game_entered_by_notation(open_window) -> None:  # type: ignore[no-untyped-def]
     board = small_board(seed=4, first=Symbol.X)
     window = open_window(board)
