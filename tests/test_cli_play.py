@@ -117,6 +117,8 @@ def test_bench_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert 15 < data["mean_game_length"] < 21
     code, _, err = run(capsys, "bench", "--games", "0")
     assert code == 2 and "--games" in err
+    code, _, err = run(capsys, "bench", "--games", "10000000000")  # would allocate 400 GB of results
+    assert code == 2 and "--games 10000000000" in err and "at most" in err
 
 
 def test_lits_entry_point_runs_moves() -> None:

@@ -17,6 +17,9 @@ from core.board import Board
 from core.boardfile import BoardFileError, default_board_path, load_board
 from core.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE, CliError
 
+MAX_BENCH_GAMES = 10_000_000
+"""Each timed run keeps five int64 results per game (400 MB at this limit)."""
+
 
 def _default_board() -> str:
     path = default_board_path()
@@ -177,6 +180,8 @@ def _legal_latency(board: Board) -> dict[str, float]:
 def run_bench(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise CliError(f"--games must be at least 1, not {args.games}", EXIT_UNREADABLE)
+    if args.games > MAX_BENCH_GAMES:
+        raise CliError(f"--games {args.games}: at most {MAX_BENCH_GAMES:,} games per timed run", EXIT_UNREADABLE)
     board_path = args.board or _default_board()
     board = _board(board_path)
     t0 = time.perf_counter()
