@@ -226,6 +226,7 @@ class PlaytestWindow(QMainWindow):
         mcol = QVBoxLayout(moves)
         self.move_list = QListWidget()
         self.move_list.setMinimumHeight(140)
+        self.move_list.setWordWrap(True)  # the swap line is longer than the panel is wide
         self.move_list.itemClicked.connect(lambda item: self.go_to(self.move_list.row(item) + 1))
         mcol.addWidget(self.move_list)
         nav = QHBoxLayout()

@@ -185,6 +185,20 @@ def test_redo_keys_in_the_play_test(open_window, qtbot, keys: str) -> None:  # t
     assert window.ply == 1
 
 
+def test_long_move_list_lines_wrap_instead_of_being_cut(open_window, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window = open_window(small_board(seed=4, size=8, pairs=8))
+    window.play(next(iter(window.state.legal_placements())))
+    assert window.swap()
+    qtbot.wait(20)
+    lst = window.move_list
+    item = lst.item(1)
+    metrics = lst.fontMetrics()
+    assert metrics.horizontalAdvance(item.text()) > lst.viewport().width()  # the swap line is too long for one line
+    rect = lst.visualItemRect(item)
+    assert rect.right() <= lst.viewport().width()
+    assert rect.height() >= 2 * metrics.lineSpacing()  # so it wraps onto a second line instead of being cut
+
+
 def test_hot_seat_game_entered_by_notation(open_window) -> None:  # type: ignore[no-untyped-def]
     board = small_board(seed=4, first=Symbol.X)
     window = open_window(board)
