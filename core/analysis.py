@@ -510,6 +510,11 @@ def _analyze(s: _Session, start: float) -> AnalysisReport:
     if len(specs) > 1:
         reasons.append(f"verdict from the strongest agent, {main.agent}")
     warnings += side_warnings(per_agent, main.agent, cfg)
+    if not board.params.pie:
+        low, high = main.raw.ci95
+        warnings.append(f"this board is played without the pie rule, but the verdict assumes the second player "
+                        f"may swap; without it S1 simply wins {pct(main.raw.s1_win_rate)} {ci_pct(low, high)} "
+                        f"({main.agent}, raw seat advantage)")
     cov1, cov2, surv = _heatmaps(board, raw_results[main.agent])
     s.report("done", 1, 1, f"verdict: {verdict}")
     return AnalysisReport(
@@ -630,7 +635,8 @@ class CandidatePicker:
 def _raw(s: _Session, spec: AgentSpec) -> tuple[RawResult, list[GameResult]]:
     cfg = s.cfg
     cap = cfg.games if spec.cheap else min(cfg.games, cfg.strong_raw_games)
-    tasks = [GameTask(s.spec, derive_seed(cfg.seed, _RAW, spec.key, i), spec.text, spec.text, pie=True)
+    tasks = [GameTask(s.spec, derive_seed(cfg.seed, _RAW, spec.key, i), spec.text, spec.text,
+                      pie=s.board.params.pie)
              for i in range(cap)]
     pair = _pair(cfg)
 
@@ -709,7 +715,7 @@ def _pie(s: _Session, spec: AgentSpec, screen: FloatGrid) -> PieResult:
             break
         pair = _pair(cfg)
         tasks = [GameTask(s.spec, derive_seed(cfg.seed, _PIE, spec.key, p, i), spec.text, spec.text, opening=p,
-                          pie=True) for i in range(cap)]
+                          pie=s.board.params.pie) for i in range(cap)]
         msg = (f"{spec.text}: opening {rank + 1} of {cfg.max_candidates}, {' '.join(s.names(p))} "
                f"(fair so far: {len(pie.fair)})")
 

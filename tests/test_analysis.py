@@ -298,3 +298,13 @@ def test_no_tested_opening_because_of_a_small_cap_says_so() -> None:
     assert "20" in reasons[0] and "30" in reasons[0]
     verdict, reasons = decide(PieResult(agent="greedy", screened=0), AnalysisConfig())
     assert verdict == "inconclusive" and "no legal" in reasons[0]
+
+
+def test_board_without_the_pie_rule_gets_a_warning_and_no_swaps() -> None:
+    board = small_board()
+    board.params = GameParams(supply=board.params.supply, pie=False)
+    report = analyze(board, small_config(agents=["greedy"]))
+    assert any("without the pie rule" in w for w in report.warnings), report.warnings
+    assert report.raw.swaps == 0 and all(o.swaps == 0 for o in report.pie.openings)
+    with_pie = analyze(small_board(), small_config(agents=["greedy"]))
+    assert not any("without the pie rule" in w for w in with_pie.warnings)
