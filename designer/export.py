@@ -108,8 +108,9 @@ class TextGridDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Text grid for chat")
         self.text = text_grid(board)
-        edit = QPlainTextEdit(self.text)
+        self.edit = edit = QPlainTextEdit(self.text)
         edit.setReadOnly(True)
+        edit.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)  # a wrapped row would garble the grid
         font = edit.font()
         font.setFamily("DejaVu Sans Mono")
         font.setStyleHint(font.StyleHint.Monospace)

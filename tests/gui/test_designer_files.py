@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import random
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
@@ -10,14 +11,14 @@ from typing import Any
 import pytest
 from PySide6.QtGui import QGuiApplication, QImage
 from PySide6.QtSvg import QSvgRenderer
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QMessageBox, QPlainTextEdit
 from pytestqt.qtbot import QtBot
 
 from core.board import Board, Symbol
 from core.boardfile import load_board
 from core.geometry import parse_cell
 from designer.app import create_window
-from designer.export import SealDialog, text_grid
+from designer.export import SealDialog, TextGridDialog, text_grid
 from designer.main_window import MainWindow
 from designer.render import RenderOptions
 
@@ -212,6 +213,26 @@ def test_text_grid_dialog_copies(window: MainWindow, qtbot: QtBot) -> None:
     copy = next(b for b in dialog.findChildren(QPushButton) if b.text() == "Copy to clipboard")
     copy.click()
     assert QGuiApplication.clipboard().text() == text_grid(window.document.board)
+
+
+@pytest.mark.parametrize("size", [12, 26])
+def test_text_grid_dialog_shows_every_line_unwrapped(qtbot: QtBot, size: int) -> None:
+    """The preview wrapped long lines, so a 26x26 grid's rows (and the header) broke in two."""
+    board = Board(size=size)
+    board.random_fill(20, random.Random(1))
+    board.name = "Season final, board three"
+    dialog = TextGridDialog(board)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    edit = dialog.findChild(QPlainTextEdit)
+    assert edit is not None
+    doc = edit.document()
+    assert doc.blockCount() >= size + 2
+    block = doc.begin()
+    while block.isValid():
+        assert block.layout().lineCount() <= 1, block.text()
+        block = block.next()
 
 
 def test_export_board_copy_keeps_document_file(window: MainWindow, tmp_path: Path) -> None:
