@@ -243,6 +243,8 @@ class RawResult:
     mirror_games: int = 0
     mirror_full: int = 0
     mirror_wins: int = 0
+    mirror_full_wins: int = 0
+    """Probe games in which S2 answered every move with its mirror image and won."""
 
     @property
     def s1_win_rate(self) -> float:
@@ -287,7 +289,9 @@ class RawResult:
             "common_openings": [{"cells": c, "games": n, "swap_rate": _r(k / n)} for c, n, k in self.common_openings],
             "mirror": {"games": self.mirror_games,
                        "success_rate": _r(self.mirror_success_rate),
-                       "win_rate": _r(self.mirror_win_rate), "ci95": [_r(mlow), _r(mhigh)]},
+                       "win_rate": _r(self.mirror_win_rate), "ci95": [_r(mlow), _r(mhigh)],
+                       "full_mirror_win_rate": _r(self.mirror_full_wins / self.mirror_games)
+                       if self.mirror_games else None},
         }
 
 
@@ -537,10 +541,13 @@ def side_warnings(per_agent: dict[str, AgentResult], strongest: str, cfg: Analys
         if raw.games and raw.tie_break_share > cfg.tie_break_warning:
             warnings.append(f"{pct(raw.tie_break_share)} of {name} games end level and are decided by the "
                             "last-mover tie rule: symbols matter little on this board")
-        if raw.mirror_games >= 10 and raw.mirror_win_rate > cfg.mirror_warning:
-            low, high = wilson(raw.mirror_wins, raw.mirror_games)
+        # only games in which S2 really mirrored every move speak for the mirror strategy (in the others
+        # the mirror image was illegal at some point and S2's agent played on by itself)
+        if raw.mirror_games >= 10 and raw.mirror_full_wins / raw.mirror_games > cfg.mirror_warning:
+            low, high = wilson(raw.mirror_full_wins, raw.mirror_games)
             warnings.append(f"mirror strategy: answering each {name} move with its 180-degree image wins "
-                            f"{pct(raw.mirror_win_rate)} {ci_pct(low, high)} of {raw.mirror_games} games")
+                            f"{pct(raw.mirror_full_wins / raw.mirror_games)} {ci_pct(low, high)} of "
+                            f"{raw.mirror_games} games")
     return warnings
 
 
@@ -676,6 +683,7 @@ def _mirror(s: _Session, spec: AgentSpec, raw: RawResult) -> None:
     raw.mirror_games = len(res)
     raw.mirror_full = sum(r.mirror_all for r in res)
     raw.mirror_wins = sum(not r.s1_won for r in res)
+    raw.mirror_full_wins = sum(r.mirror_all and not r.s1_won for r in res)
 
 
 def futile(wins: int, games: int, cfg: AnalysisConfig) -> bool:

@@ -126,9 +126,11 @@ def test_candidate_picker_calibrates_the_screen() -> None:
     assert None in rest  # and the pool runs dry
 
 
-def _agent(name: str, verdict: str, games: int = 100, ties: int = 10, mirror: tuple[int, int] = (0, 0)) -> AgentResult:
+def _agent(name: str, verdict: str, games: int = 100, ties: int = 10, mirror: tuple[int, int] = (0, 0),
+           full: bool = True) -> AgentResult:
     raw = RawResult(agent=name, games=games, s1_wins=games // 2, tie_breaks=ties, mirror_games=mirror[1],
-                    mirror_wins=mirror[0])
+                    mirror_wins=mirror[0], mirror_full=mirror[1] if full else 0,
+                    mirror_full_wins=mirror[0] if full else 0)
     return AgentResult(name, verdict, [], raw, PieResult(agent=name, screened=1))  # type: ignore[arg-type]
 
 
@@ -146,6 +148,15 @@ def test_side_warnings() -> None:
     (w,) = side_warnings(mirror, "greedy", cfg)
     assert "mirror strategy" in w and "75% [53-89%] of 20 games" in w
     assert side_warnings({"greedy": _agent("greedy", "balanced", mirror=(5, 6))}, "greedy", cfg) == []
+    # S2 won the probe games, but never by mirroring every move (e.g. no move was possible at all)
+    assert side_warnings({"greedy": _agent("greedy", "balanced", mirror=(20, 20), full=False)}, "greedy", cfg) == []
+
+
+def test_no_mirror_warning_when_no_move_can_be_mirrored() -> None:
+    board = Board.random(size=6, pairs=4, seed=1, params=GameParams(supply=(0, 0, 0, 0)))
+    report = analyze(board, small_config(agents=["greedy"]))
+    assert report.raw.mirror_games >= 10 and report.raw.mirror_full == 0
+    assert not any("mirror strategy" in w for w in report.warnings), report.warnings
 
 
 def small_board() -> Board:
