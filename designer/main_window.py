@@ -470,7 +470,8 @@ class MainWindow(QMainWindow):
         self.recent_menu.clear()
         files = self.recent_files()
         for i, path in enumerate(files, start=1):
-            act = self.recent_menu.addAction(f"&{i % 10} {Path(path).name}   ({Path(path).parent})")
+            label = f"{Path(path).name}   ({Path(path).parent})".replace("&", "&&")  # '&' would be a mnemonic
+            act = self.recent_menu.addAction(f"&{i % 10} {label}")
             act.triggered.connect(lambda _=False, p=path: self.open_file(p))
         self.recent_menu.setEnabled(bool(files))
 

@@ -112,6 +112,22 @@ def test_recent_files_keep_ten_newest_first(window: MainWindow, tmp_path: Path) 
     assert window.recent_menu.actions()[0].text().startswith("&1 b11.yaml")
 
 
+def test_recent_file_names_with_ampersands_are_shown_as_they_are(window: MainWindow, tmp_path: Path) -> None:
+    """'R&D.yaml' was shown as 'RD.yaml' with an underlined D: '&' marks a menu mnemonic."""
+    folder = tmp_path / "Q&A"
+    folder.mkdir()
+    path = folder / "R&D.yaml"
+    assert window.save_as(str(path))
+    action = window.recent_menu.actions()[0]
+    # The text after the '&1 ' mnemonic, with Qt's '&&' escapes turned back into what the menu displays.
+    shown = action.text().removeprefix("&1 ").replace("&&", "&")
+    assert "&" not in action.text().removeprefix("&1 ").replace("&&", "")
+    assert shown == f"R&D.yaml   ({folder})"
+    window.document.new_board(4)
+    action.trigger()  # the action still opens the real path
+    assert window.document.path == str(path)
+
+
 def test_geometry_and_theme_kept_in_settings(qtbot: QtBot, isolated_settings: Path) -> None:
     win = create_window(None)
     assert isinstance(win, MainWindow)
