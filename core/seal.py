@@ -143,27 +143,18 @@ def read_sealed(path: str | os.PathLike[str]) -> bytes:
     return sealcheck.read_capped(os.fspath(path), sealcheck.MAX_SEALED_BYTES)
 
 
-def read_sums(path: Path) -> tuple[list[tuple[str, str]], bytes]:
-    """Entries (digest, file name) in file order plus the raw bytes; raises SealError naming the line."""
+def read_sums(path: Path) -> tuple[dict[str, str], bytes]:
+    """{file name: lower-case digest} in file order plus the raw bytes; raises SealError naming the line.
+
+    The same reader and parser as the verifier (``sealcheck.read_sums_file``), so sealing, bundling and
+    verifying can never disagree about what a SHA256SUMS file lists.
+    """
     try:
-        raw = sealcheck.read_capped(str(path), sealcheck.MAX_SUMS_BYTES)
+        return sealcheck.read_sums_file(str(path))
     except OSError as exc:
         raise SealError(f"{path}: cannot be read ({exc.strerror or exc})") from None
-    if len(raw) > sealcheck.MAX_SUMS_BYTES:
-        raise SealError(f"{path}: larger than {sealcheck.MAX_SUMS_BYTES // 1024} KiB; not a {SUMS_NAME} file")
-    try:
-        text = raw.decode("ascii")
-        sealcheck.parse_sums(text, str(path))
-    except UnicodeDecodeError:
-        raise SealError(f"{path}: not ASCII text; not a {SUMS_NAME} file") from None
     except ValueError as exc:
         raise SealError(str(exc)) from None
-    entries = []
-    for line in text.splitlines():
-        if line.strip():
-            digest, name = line[:64].lower(), line[66:]
-            entries.append((digest, name))
-    return entries, raw
 
 
 def _existing_sealed(out_dir: Path) -> tuple[dict[str, str], dict[str, str]]:
@@ -213,11 +204,10 @@ def write_sealed(out_dir: str | os.PathLike[str], sealed_list: Sequence[SealedBo
     if len(seasons) > 1:
         raise SealError(f"one folder holds one season; got {', '.join(seasons)}")
     sums_path = folder / SUMS_NAME
-    entries: list[tuple[str, str]] = []
+    listed: dict[str, str] = {}
     sums_raw = b""
     if sums_path.exists():
-        entries, sums_raw = read_sums(sums_path)
-    listed = {name: digest for digest, name in entries}
+        listed, sums_raw = read_sums(sums_path)
     used, old_seasons = _existing_sealed(folder)
     problems: list[str] = []
     for name, season in old_seasons.items():
@@ -347,8 +337,7 @@ def write_bundle(sealed_paths: Sequence[str | os.PathLike[str]], sums_path: str 
     folder with identical bytes are fine; different ones need ``force``.
     """
     sums_file = Path(sums_path)
-    entries, sums_raw = read_sums(sums_file)
-    listed = {name: digest for digest, name in entries}
+    listed, sums_raw = read_sums(sums_file)
     items: list[tuple[str, SealedFields, str]] = []
     copies: list[tuple[Path, bytes]] = []
     folder = Path(out_dir)

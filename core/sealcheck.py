@@ -490,6 +490,21 @@ def parse_sums(text: str, name: str = SUMS_NAME) -> dict[str, str]:
     return out
 
 
+def read_sums_file(path: str) -> tuple[dict[str, str], bytes]:
+    """Read and parse a SHA256SUMS file: ({file name: lower-case digest}, raw bytes).
+
+    OSError when it cannot be read; ValueError (naming the file and line) when it is not a SHA256SUMS file.
+    """
+    raw = read_capped(path, MAX_SUMS_BYTES)
+    if len(raw) > MAX_SUMS_BYTES:
+        raise ValueError(f"{path}: larger than {MAX_SUMS_BYTES // 1024} KiB; not a {SUMS_NAME} file")
+    try:
+        text = raw.decode("ascii")
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: not ASCII text; not a {SUMS_NAME} file") from None
+    return parse_sums(text, path), raw
+
+
 def render_sums(entries: Sequence[tuple[str, str]]) -> bytes:
     """coreutils format, text mode: digest, two spaces, file name, LF."""
     return "".join(f"{digest}  {file_name}\n" for digest, file_name in entries).encode("ascii")
@@ -597,14 +612,7 @@ def check_files(paths: Sequence[str], sums_path: str | None = None,
             except ValueError as exc:
                 raise ValueError(f"--digest: {exc}") from None
         if sums_path is not None:
-            raw = read_capped(sums_path, MAX_SUMS_BYTES)
-            if len(raw) > MAX_SUMS_BYTES:
-                raise ValueError(f"{sums_path}: larger than {MAX_SUMS_BYTES // 1024} KiB; not a SHA256SUMS file")
-            try:
-                text = raw.decode("ascii")
-            except UnicodeDecodeError:
-                raise ValueError(f"{sums_path}: not ASCII text; not a SHA256SUMS file") from None
-            sums = parse_sums(text, sums_path)
+            sums, _raw = read_sums_file(sums_path)
     except OSError as exc:
         return [_error_report(sums_path or "", f"{sums_path}: cannot be read ({exc.strerror or exc})")], EXIT_UNREADABLE
     except ValueError as exc:
