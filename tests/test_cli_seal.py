@@ -216,3 +216,19 @@ def test_unseal_refuses_damaged_or_foreign_files(sealed_dir: Path, tmp_path: Pat
                        "--digest", "zz")
     assert code == 2 and "--digest" in err
     assert not (tmp_path / "x.yaml").exists()
+
+
+def test_unseal_checks_the_very_bytes_it_saves_against_the_sums(sealed_dir: Path, tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """The file is read once for saving and once by the SHA256SUMS check; if it changes in between (or the
+    two reads differ), the board saved must still be the one that matches the published digest."""
+    import core.cli.seal as cli_seal
+
+    other = (sealed_dir / "match-1.lits-sealed").read_bytes()
+    monkeypatch.setattr(cli_seal, "read_sealed", lambda _path: other)
+    target = tmp_path / "back.yaml"
+    code, _, err = run(capsys, "unseal", str(sealed_dir / "match-2.lits-sealed"), "-o", str(target),
+                       "--sums", str(sealed_dir / "SHA256SUMS"))
+    assert code == 1 and "digest mismatch" in err
+    assert not target.exists()

@@ -188,6 +188,9 @@ def run_unseal(args: argparse.Namespace) -> int:
             raise CliError(str(reports[0]["text"]), EXIT_UNREADABLE)
         if code != EXIT_OK:
             raise CliError(f"not unsealed:\n{reports[0]['text']}", EXIT_PROBLEMS)
+        # check_files read the file itself: hold the bytes about to be saved to the same published digest
+        listed = reports[0].get("expected")
+        expected = listed if isinstance(listed, str) else None
     try:
         result = verify_bytes(data, expected)
     except ValueError as exc:
