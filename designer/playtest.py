@@ -94,6 +94,8 @@ class PlaytestWindow(QMainWindow):
         self._pending_agent_move: Move | None = None
         self._announced = False
         self.last_illegal: IllegalReason | None = None
+        self._hover_cell: int | None = None
+        self._hover_status = ""
         self.agent_seed = random.randrange(1 << 30)
         """Agents draw their random choices from this seed (plus the ply), so a test can fix it."""
         self._runner = AgentRunner(self)
@@ -754,6 +756,7 @@ class PlaytestWindow(QMainWindow):
             self._announced = True
             self.game_over.emit(result)
         self._show_clocks()
+        self._refresh_hover_status()
 
     def _show_clocks(self) -> None:
         for seat in (0, 1):
@@ -768,10 +771,22 @@ class PlaytestWindow(QMainWindow):
                                             f"  bank {format_seconds(r.bank_left)}{mark}{flag}")
 
     def _on_hover(self, cell: object) -> None:
-        if isinstance(cell, int):
-            count = self.canvas.choice_count
-            extra = f" — {count} placements here (wheel, R/Space or right-click to cycle)" if count else ""
-            self.statusBar().showMessage(f"{cell_name(cell, self.board.size)}{extra}")
+        self._hover_cell = cell if isinstance(cell, int) else None
+        if self._hover_cell is not None:
+            self._hover_status = self._hover_text(self._hover_cell)
+            self.statusBar().showMessage(self._hover_status)
+
+    def _hover_text(self, cell: int) -> str:
+        count = self.canvas.choice_count
+        extra = f" — {count} placements here (wheel, R/Space or right-click to cycle)" if count else ""
+        return f"{cell_name(cell, self.board.size)}{extra}"
+
+    def _refresh_hover_status(self) -> None:
+        """After a move the count under a still mouse changes; a message shown since then is left alone."""
+        if self._hover_cell is None or self.statusBar().currentMessage() != self._hover_status:
+            return
+        self._hover_status = self._hover_text(self._hover_cell)
+        self.statusBar().showMessage(self._hover_status)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self._timer.stop()

@@ -199,6 +199,23 @@ def test_long_move_list_lines_wrap_instead_of_being_cut(open_window, qtbot) -> N
     assert rect.height() >= 2 * metrics.lineSpacing()  # so it wraps onto a second line instead of being cut
 
 
+def test_status_bar_count_follows_the_move_under_a_still_mouse(open_window) -> None:  # type: ignore[no-untyped-def]
+    window = open_window(Board(size=8))
+    canvas = window.canvas
+    d4 = parse_cell("D4", 8)
+    QTest.mouseMove(canvas, QPoint(1, 1))
+    QTest.mouseMove(canvas, cell_point(window, d4))
+    before = window.statusBar().currentMessage()
+    assert before == f"D4 — {canvas.choice_count} placements here (wheel, R/Space or right-click to cycle)"
+    window.play(Placement.parse("A1 B1 C1 A2", 8))  # now a piece at D4 must also touch this one: fewer choices
+    count = canvas.choice_count
+    now = window.statusBar().currentMessage()
+    assert now != before  # it kept the count from before the move
+    assert now == (f"D4 — {count} placements here (wheel, R/Space or right-click to cycle)" if count else "D4")
+    type_move(window, "H8 H7 H6 H5")  # an illegal move's message is not overwritten by the hover text
+    assert "Illegal" in window.statusBar().currentMessage()
+
+
 def test_hot_seat_game_entered_by_notation(open_window) -> None:  # type: ignore[no-untyped-def]
     board = small_board(seed=4, first=Symbol.X)
     window = open_window(board)
