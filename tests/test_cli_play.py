@@ -58,8 +58,13 @@ def test_moves_exit_codes(capsys: pytest.CaptureFixture[str], tmp_path: Path) ->
     assert code == 1 and "line 1" in err
     code, _, err = run(capsys, "moves", str(tmp_path / "missing.yaml"))
     assert code == 2 and "missing.yaml" in err and "Traceback" not in err
+    # README: 1 when the input has problems (an invalid board), 2 when a file cannot be read, as in lits analyze
     code, _, err = run(capsys, "moves", write(tmp_path, "b.yaml", "grid: [\"...\"]\n"))
-    assert code == 2 and "b.yaml" in err
+    assert code == 1 and "b.yaml" in err
+    code, _, err = run(capsys, "replay", write(tmp_path, "b.yaml", "grid: [\"...\"]\n"), illegal)
+    assert code == 1 and "b.yaml" in err
+    code, _, err = run(capsys, "moves", write(tmp_path, "c.yaml", "grid: [\"...\"\n"))
+    assert code == 2 and "c.yaml" in err and "not valid YAML" in err
 
 
 def test_replay_json_contract_for_a_legal_partial_game(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

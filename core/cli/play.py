@@ -1,7 +1,8 @@
 """``lits moves``, ``lits replay`` and ``lits bench``: the rules engine from the command line.
 
-Exit codes: 0 fine, 1 the record breaks a rule or has a line that is not a
-placement, 2 a file cannot be read or used (board file errors, unreadable records).  The
+Exit codes: 0 fine, 1 the input has problems (the record breaks a rule or has a line
+that is not a placement, or the board file is readable but not a valid board), 2 a file
+cannot be read (or is not YAML) or an argument is wrong.  The
 compiled kernels are imported only by ``bench`` so other commands start fast.
 """
 
@@ -14,7 +15,7 @@ import time
 from typing import Any
 
 from core.board import Board
-from core.boardfile import BoardFileError, default_board_path, load_board
+from core.boardfile import BoardContentError, BoardReadError, default_board_path, load_board
 from core.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE, CliError
 
 MAX_BENCH_GAMES = 10_000_000
@@ -63,8 +64,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def _board(path: str) -> Board:
     try:
         return load_board(path)
-    except BoardFileError as exc:
+    except BoardReadError as exc:
         raise CliError("\n".join(f"{path}: {d}" for d in exc.details), EXIT_UNREADABLE) from None
+    except BoardContentError as exc:  # readable, but not a valid board: a problem with the input (as elsewhere)
+        raise CliError("\n".join(f"{path}: {d}" for d in exc.details), EXIT_PROBLEMS) from None
 
 
 def _actions(path: str, size: int) -> list[Any]:
