@@ -9,6 +9,7 @@ a run takes longer than half a second, so quick runs do not flash.
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 import threading
 import time
@@ -508,16 +509,34 @@ class AnalysisPanel(QWidget):
         self.canvas.draw_idle()  # type: ignore[no-untyped-call]
 
     def _save_json(self) -> None:
+        self.save_json(None)
+
+    def save_json(self, path: str | None) -> bool:
+        """Write the report as JSON (the same data as ``lits analyze --json``); None asks for the file."""
         if self.report is None or not hasattr(self.report, "to_json"):
-            return
-        path, _ = QFileDialog.getSaveFileName(self, "Save analysis report", "analysis.json", "JSON (*.json)")
-        if not path:
-            return
+            return False
+        if path is None:
+            path, _ = QFileDialog.getSaveFileName(self, "Save analysis report", "analysis.json", "JSON (*.json)")
+            if not path:
+                return False
         try:
-            text = self.report.to_json()
-            atomic_write_text(path, text if isinstance(text, str) else str(text))
-        except OSError as exc:
-            QMessageBox.warning(self, "Save report", f"{path}: {exc.strerror or exc}")
+            data = self.report.to_json()
+            # to_json gives a dict; str() of it was written before, which is Python, not JSON.
+            text = data if isinstance(data, str) else json.dumps(data, indent=2, default=_json_default) + "\n"
+            atomic_write_text(path, text)
+        except (OSError, TypeError, ValueError) as exc:
+            QMessageBox.warning(self, "Save report", f"{path}: {getattr(exc, 'strerror', None) or exc}")
+            return False
+        return True
+
+
+def _json_default(value: Any) -> Any:
+    """numpy numbers and arrays as plain JSON values."""
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    raise TypeError(f"{type(value).__name__} is not JSON serialisable")
 
 
 def _board_key(board: Board) -> tuple[object, ...]:

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QFileDialog
 from pytestqt.qtbot import QtBot
 
 from core.board import Board, Symbol
@@ -220,6 +221,25 @@ def test_chart_marks_stand_out_from_the_chart_face(window: MainWindow, theme: st
         assert zero_line and contrast(zero_line[0].get_color(), face) >= 3.0
     finally:
         window.set_theme("light")
+
+
+def test_saved_report_is_json(window: MainWindow, tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """"Save report JSON…" wrote str() of the report's dict: single quotes, None and True are not JSON."""
+    import json
+
+    panel = window.analysis
+    data = {"verdict": "balanced", "reasons": ["it's even"], "pie": {"value": np.float64(0.49), "fair": None},
+            "raw": {"games": np.int64(120), "ci95": np.array([0.53, 0.7])}, "quick": True}
+    report = fake_report(12)
+    report.to_json = lambda: data
+    panel.show_report(report, 12, 1.0, window.document.snapshot())
+    assert panel.save_button.isEnabled()
+    path = tmp_path / "report.json"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: (str(path), "")))
+    panel.save_button.click()
+    loaded = json.loads(path.read_text())
+    assert loaded == {"verdict": "balanced", "reasons": ["it's even"], "pie": {"value": 0.49, "fair": None},
+                      "raw": {"games": 120, "ci95": [0.53, 0.7]}, "quick": True}
 
 
 def test_cancel_stops_the_worker(window: MainWindow, qtbot: QtBot) -> None:
