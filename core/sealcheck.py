@@ -505,11 +505,6 @@ def read_sums_file(path: str) -> tuple[dict[str, str], bytes]:
     return parse_sums(text, path), raw
 
 
-def render_sums(entries: Sequence[tuple[str, str]]) -> bytes:
-    """coreutils format, text mode: digest, two spaces, file name, LF."""
-    return "".join(f"{digest}  {file_name}\n" for digest, file_name in entries).encode("ascii")
-
-
 def format_grid(rows: Sequence[str]) -> str:
     """The grid with column letters on top and row numbers on the left, as match notation names cells."""
     n = len(rows)
