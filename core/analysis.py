@@ -663,8 +663,10 @@ def _fill_raw(s: _Session, raw: RawResult, res: list[GameResult]) -> None:
     raw.lengths = [r.length for r in res]
     turns = sum(r.legal_turns for r in res)
     raw.legal_per_turn = sum(r.legal_sum for r in res) / turns if turns else math.nan
+    # a type the board does not supply at all cannot run out; it is left out rather than shown as 100%
+    supply = s.board.params.supply
     raw.runout = {t: (sum(r.runout[i] for r in res) / len(res) if res else math.nan)
-                  for i, t in enumerate(PIECE_TYPES)}
+                  for i, t in enumerate(PIECE_TYPES) if supply[i] > 0}
     raw.swaps = sum(r.swapped for r in res)
     # the swapper takes over S1's seat, so a swapper wins when S1 wins
     raw.swapper_wins = sum(r.swapped and r.s1_won for r in res)

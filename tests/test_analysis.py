@@ -319,3 +319,12 @@ def test_board_without_the_pie_rule_gets_a_warning_and_no_swaps() -> None:
     assert report.raw.swaps == 0 and all(o.swaps == 0 for o in report.pie.openings)
     with_pie = analyze(small_board(), small_config(agents=["greedy"]))
     assert not any("without the pie rule" in w for w in with_pie.warnings)
+
+
+def test_type_runout_leaves_out_types_the_board_does_not_supply() -> None:
+    board = small_board()
+    board.params = GameParams(supply=(2, 0, 2, 2))
+    report = analyze(board, small_config(agents=["greedy"]))
+    assert set(report.raw.runout) == {"L", "T", "S"}
+    assert all(0.0 <= v <= 1.0 for v in report.raw.runout.values())
+    assert set(analyze(small_board(), small_config(agents=["greedy"])).raw.runout) == {"L", "I", "T", "S"}
