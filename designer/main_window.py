@@ -432,8 +432,22 @@ class MainWindow(QMainWindow):
             if not path:
                 return False
             if not path.lower().endswith((".yaml", ".yml")):
-                path += ".yaml"
+                path = self._with_suffix(path, ".yaml")
+                if not path:
+                    return False
         return self._write(path)
+
+    def _with_suffix(self, path: str, suffix: str) -> str:
+        """``path`` + ``suffix``; the dialog only confirmed overwriting ``path``, so ask again when the
+        file with the suffix exists (empty string: the user said no)."""
+        full = path + suffix
+        if os.path.exists(full):
+            answer = QMessageBox.question(self, "Replace file?", f"{full} already exists. Replace it?",
+                                          QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                                          QMessageBox.StandardButton.No)
+            if answer != QMessageBox.StandardButton.Yes:
+                return ""
+        return full
 
     def _write(self, path: str) -> bool:
         try:
@@ -490,7 +504,9 @@ class MainWindow(QMainWindow):
             if not path:
                 return False
             if not path.lower().endswith(f".{kind}"):
-                path += f".{kind}"
+                path = self._with_suffix(path, f".{kind}")
+                if not path:
+                    return False
         try:
             export_picture(board, path, options, px)
         except (OSError, ValueError) as exc:

@@ -128,6 +128,37 @@ def test_recent_file_names_with_ampersands_are_shown_as_they_are(window: MainWin
     assert window.document.path == str(path)
 
 
+def test_save_as_without_extension_asks_before_replacing_the_yaml_file(window: MainWindow, tmp_path: Path,
+                                                                        dialogs: Any,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Typing 'final' in Save As wrote 'final.yaml'; the dialog had only confirmed 'final', so an existing
+    final.yaml was replaced without a question."""
+    from PySide6.QtWidgets import QFileDialog
+
+    existing = tmp_path / "final.yaml"
+    existing.write_text("keep me\n")
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        staticmethod(lambda *a, **k: (str(tmp_path / "final"), "")))
+    dialogs.answer = QMessageBox.StandardButton.No
+    assert not window.save_as(None)
+    assert existing.read_text() == "keep me\n"
+    assert dialogs.kinds() == ["question"] and "final.yaml" in dialogs.calls[0][2]
+    dialogs.answer = QMessageBox.StandardButton.Yes
+    assert window.save_as(None)
+    assert load_board(existing).cells == window.document.board.cells
+    # The same for pictures: 'final' -> final.png
+    picture = tmp_path / "final.png"
+    picture.write_bytes(b"old")
+    dialogs.answer = QMessageBox.StandardButton.No
+    assert not window.export_picture("png", None, RenderOptions(), 100)
+    assert picture.read_bytes() == b"old"
+    # A new name needs no question.
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: (str(tmp_path / "new"), "")))
+    count = len(dialogs.calls)
+    assert window.save_as(None) and (tmp_path / "new.yaml").exists()
+    assert len(dialogs.calls) == count
+
+
 def test_geometry_and_theme_kept_in_settings(qtbot: QtBot, isolated_settings: Path) -> None:
     win = create_window(None)
     assert isinstance(win, MainWindow)
