@@ -16,8 +16,12 @@ import pkgutil
 import sys
 import traceback
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from core import __version__
+
+if TYPE_CHECKING:
+    from core.board import Board
 
 EXIT_OK = 0
 EXIT_PROBLEMS = 1
@@ -31,6 +35,18 @@ class CliError(Exception):
         super().__init__(message)
         self.message = message
         self.code = code
+
+
+def load_board_arg(path: str) -> Board:
+    """Load a board named on the command line: unreadable is exit 2, readable but invalid is exit 1."""
+    from core.boardfile import BoardContentError, BoardReadError, load_board
+
+    try:
+        return load_board(path)
+    except BoardReadError as exc:
+        raise CliError(str(exc), EXIT_UNREADABLE) from None
+    except BoardContentError as exc:
+        raise CliError(str(exc), EXIT_PROBLEMS) from None
 
 
 def build_parser() -> argparse.ArgumentParser:

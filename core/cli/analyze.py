@@ -18,8 +18,7 @@ from core.analysis import (
     analyze,
     pct,
 )
-from core.boardfile import BoardContentError, BoardReadError, load_board
-from core.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE, CliError
+from core.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE, CliError, load_board_arg
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -98,12 +97,7 @@ def _config(args: argparse.Namespace) -> AnalysisConfig:
 
 def run(args: argparse.Namespace) -> int:
     cfg = _config(args)
-    try:
-        board = load_board(args.board)
-    except BoardReadError as exc:
-        raise CliError("; ".join(f"{exc.path}: {d}" for d in exc.details), EXIT_UNREADABLE) from None
-    except BoardContentError as exc:
-        raise CliError("; ".join(f"{exc.path}: {d}" for d in exc.details), EXIT_PROBLEMS) from None
+    board = load_board_arg(args.board)
     if args.report:
         from core.report import check_report_path
 

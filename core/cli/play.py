@@ -15,8 +15,8 @@ import time
 from typing import Any
 
 from core.board import Board
-from core.boardfile import BoardContentError, BoardReadError, default_board_path, load_board
-from core.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE, CliError
+from core.boardfile import default_board_path
+from core.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE, CliError, load_board_arg
 
 MAX_BENCH_GAMES = 10_000_000
 """Each timed run keeps five int64 results per game (400 MB at this limit)."""
@@ -61,13 +61,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     b.set_defaults(func=run_bench)
 
 
-def _board(path: str) -> Board:
-    try:
-        return load_board(path)
-    except BoardReadError as exc:
-        raise CliError("\n".join(f"{path}: {d}" for d in exc.details), EXIT_UNREADABLE) from None
-    except BoardContentError as exc:  # readable, but not a valid board: a problem with the input (as elsewhere)
-        raise CliError("\n".join(f"{path}: {d}" for d in exc.details), EXIT_PROBLEMS) from None
 
 
 def _actions(path: str, size: int) -> list[Any]:
@@ -83,7 +76,7 @@ def _actions(path: str, size: int) -> list[Any]:
 def run_moves(args: argparse.Namespace) -> int:
     from core.record import replay
 
-    board = _board(args.board)
+    board = load_board_arg(args.board)
     actions = _actions(args.record, board.size) if args.record else []
     state, error = replay(board, actions)
     if error is not None:
@@ -102,7 +95,7 @@ def run_replay(args: argparse.Namespace) -> int:
     from core.board import Symbol
     from core.record import RecordError, load_record, replay
 
-    board = _board(args.board)
+    board = load_board_arg(args.board)
     error_json: dict[str, Any] | None = None
     error_text = ""
     try:
@@ -186,7 +179,7 @@ def run_bench(args: argparse.Namespace) -> int:
     if args.games > MAX_BENCH_GAMES:
         raise CliError(f"--games {args.games}: at most {MAX_BENCH_GAMES:,} games per timed run", EXIT_UNREADABLE)
     board_path = args.board or _default_board()
-    board = _board(board_path)
+    board = load_board_arg(board_path)
     t0 = time.perf_counter()
     from core.kernels import random_playouts
 

@@ -10,8 +10,7 @@ import argparse
 import os
 from pathlib import Path
 
-from core.boardfile import BoardContentError, BoardReadError, load_board
-from core.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE, CliError
+from core.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE, CliError, load_board_arg
 
 FORMATS = (".png", ".svg")
 MIN_PX = 16
@@ -45,12 +44,7 @@ def run(args: argparse.Namespace) -> int:
     folder = out.parent if str(out.parent) else Path(".")
     if not folder.is_dir():
         raise CliError(f"{args.output}: the folder {folder} does not exist", EXIT_UNREADABLE)
-    try:
-        board = load_board(args.board)
-    except BoardReadError as exc:
-        raise CliError("\n".join(f"{exc.path}: {d}" for d in exc.details), EXIT_UNREADABLE) from None
-    except BoardContentError as exc:
-        raise CliError("\n".join(f"{exc.path}: {d}" for d in exc.details), EXIT_PROBLEMS) from None
+    board = load_board_arg(args.board)
     try:
         from designer.render import RenderOptions, render_png, render_svg
     except ImportError as exc:

@@ -9,9 +9,8 @@ import sys
 from pathlib import Path
 
 from core import sealcheck
-from core.board import Board
-from core.boardfile import BoardContentError, BoardReadError, load_board, save_board
-from core.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE, CliError
+from core.boardfile import save_board
+from core.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE, CliError, load_board_arg
 from core.seal import (
     SEALED_SUFFIX,
     SUMS_NAME,
@@ -87,13 +86,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     u.set_defaults(func=run_unseal)
 
 
-def _load(path: str) -> Board:
-    try:
-        return load_board(path)
-    except BoardReadError as exc:
-        raise CliError(str(exc), EXIT_UNREADABLE) from None
-    except BoardContentError as exc:
-        raise CliError(str(exc), EXIT_PROBLEMS) from None
 
 
 def _slot_ids(boards: list[str], slots: list[str] | None) -> list[str]:
@@ -120,7 +112,7 @@ def run_seal(args: argparse.Namespace) -> int:
     sealed: list[SealedBoard] = []
     warnings: list[str] = []
     for path, slot in zip(args.boards, slots, strict=True):
-        board = _load(path)
+        board = load_board_arg(path)
         try:
             sealed.append(seal_board(board, args.season, slot))
         except SealError as exc:
