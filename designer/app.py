@@ -72,7 +72,10 @@ def create_window(board_path: str | None = None, theme: str | None = None) -> ob
     if chosen != window.theme or theme:
         window.set_theme(chosen)
     default = default_board_path()
-    if board_path:
+    if board_path and board_path.lower().endswith(".lits-sealed"):
+        if window.load_path(board_path):  # a revealed sealed file opens as an untitled copy
+            return window
+    elif board_path:
         try:
             load_board(board_path)
         except BoardFileError as exc:

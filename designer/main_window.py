@@ -47,6 +47,7 @@ from designer.render import THEMES, RenderOptions
 
 APP_NAME = "LITS Board Studio"
 MAX_RECENT = 10
+SEALED_SUFFIX = ".lits-sealed"
 ICON_STROKE = "#3b4252"
 
 
@@ -398,13 +399,16 @@ class MainWindow(QMainWindow):
         if not self.maybe_save():
             return False
         if path is None:
-            path, _ = QFileDialog.getOpenFileName(self, "Open board", self._last_dir(), "Board files (*.yaml *.yml)")
+            path, _ = QFileDialog.getOpenFileName(self, "Open board", self._last_dir(),
+                                                  f"Board files (*.yaml *.yml);;Sealed boards (*{SEALED_SUFFIX})")
             if not path:
                 return False
         return self.load_path(path)
 
     def load_path(self, path: str, quiet: bool = False) -> bool:
         """Open without asking about unsaved changes; a bad file is explained, never a traceback."""
+        if path.lower().endswith(SEALED_SUFFIX):
+            return self._open_sealed(path, quiet)
         try:
             self.document.open(path)
         except BoardFileError as exc:
@@ -418,6 +422,35 @@ class MainWindow(QMainWindow):
         if errors:
             self.validation_dock.raise_()
             self.statusBar().showMessage(f"{len(errors)} broken pair(s): see the Validation panel to repair", 8000)
+        return True
+
+    def _open_sealed(self, path: str, quiet: bool) -> bool:
+        """A revealed sealed file opens as an untitled copy, so saving can never overwrite the sealed bytes.
+
+        Opened as YAML it was refused with "the document is a str", which told the host nothing.
+        """
+        from core.seal import board_from_fields, read_sealed
+        from core.sealcheck import describe, verify_bytes
+
+        try:
+            data = read_sealed(path)
+        except OSError as exc:
+            reason = "is a folder, not a sealed board file" if isinstance(exc, IsADirectoryError) \
+                else f"cannot be read ({exc.strerror or exc})"
+            if not quiet:
+                QMessageBox.warning(self, "Cannot open sealed board", f"{path}: {reason}")
+            self._remove_recent(path)
+            return False
+        result = verify_bytes(data)
+        if result.fields is None:
+            if not quiet:
+                QMessageBox.warning(self, "Cannot open sealed board", describe(result, path))
+            return False
+        self.document.replace_board(board_from_fields(result.fields), None)
+        self._add_recent(os.path.abspath(path))
+        self.statusBar().showMessage(f"Opened the sealed board {os.path.basename(path)} (SHA-256 "
+                                     f"{result.digest[:16]}…) as an untitled copy; the sealed file is never "
+                                     "written.", 10000)
         return True
 
     def save(self) -> bool:

@@ -159,6 +159,38 @@ def test_save_as_without_extension_asks_before_replacing_the_yaml_file(window: M
     assert len(dialogs.calls) == count
 
 
+def test_a_sealed_file_opens_as_an_untitled_copy(window: MainWindow, tmp_path: Path, dialogs: Any,
+                                                 qtbot: QtBot) -> None:
+    """Opening a revealed .lits-sealed file said only 'the document is a str'; now it shows the board."""
+    from core.seal import seal_board, write_sealed
+
+    board = Board.random(size=10, pairs=12, seed=5)
+    paths, _sums, _fp = write_sealed(str(tmp_path / "season"), [seal_board(board, "s1", "m03")])
+    sealed = str(paths[0])
+    before = Path(sealed).read_bytes()
+    assert window.load_path(sealed)
+    assert dialogs.kinds() == []
+    doc = window.document
+    assert doc.board.size == 10 and doc.board.cells == board.cells and doc.board.params == board.params
+    assert doc.path is None and not doc.dirty  # untitled: Save asks for a new file ...
+    doc.paint(doc.board.cells.index(Symbol.EMPTY), Symbol.O)
+    assert not window.save()  # ... (the fake file dialog is cancelled) and never writes the sealed file
+    assert Path(sealed).read_bytes() == before
+    assert window.recent_files()[0] == sealed
+    # A damaged sealed file is explained in words, and the document is kept.
+    damaged = tmp_path / "damaged.lits-sealed"
+    damaged.write_bytes(before[: len(before) // 2])
+    cells = list(doc.board.cells)
+    assert not window.load_path(str(damaged))
+    assert dialogs.kinds()[-1] == "warning" and "damaged.lits-sealed" in dialogs.calls[-1][2]
+    assert doc.board.cells == cells
+    # From the command line too.
+    win = create_window(sealed)
+    assert isinstance(win, MainWindow)
+    qtbot.addWidget(win)
+    assert win.document.board.cells == board.cells and win.document.path is None
+
+
 def test_geometry_and_theme_kept_in_settings(qtbot: QtBot, isolated_settings: Path) -> None:
     win = create_window(None)
     assert isinstance(win, MainWindow)
