@@ -96,6 +96,7 @@ def test_text_output_and_report_files(board_file: Path, tmp_path: Path, capsys: 
     (["--games", "5"], 1, "--games 5"),
     (["--games", "1000000000"], 1, "--games 1000000000"),
     (["--workers", "-2"], 1, "--workers -2"),
+    (["--workers", "1000"], 1, "a count up to 64"),
     (["--report", "/nonexistent-dir/x.md"], 2, "does not exist"),
     (["--report", "report.txt"], 2, "ending in .md"),
 ])

@@ -20,6 +20,9 @@ from core.analysis import (
 )
 from core.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE, CliError, load_board_arg
 
+MAX_WORKERS = 64
+"""More processes than this only add start-up time: each worker compiles or loads the agents."""
+
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     defaults = AnalysisConfig()
@@ -90,8 +93,8 @@ def _config(args: argparse.Namespace) -> AnalysisConfig:
     if args.games > MAX_GAMES:
         raise CliError(f"--games {args.games}: at most {MAX_GAMES:,} games per question (the SPRTs decide "
                        "almost every question within a few hundred)", EXIT_PROBLEMS)
-    if args.workers < 0:
-        raise CliError(f"--workers {args.workers}: give 0 (all cores) or a positive count", EXIT_PROBLEMS)
+    if not 0 <= args.workers <= MAX_WORKERS:
+        raise CliError(f"--workers {args.workers}: give 0 (all cores) or a count up to {MAX_WORKERS}", EXIT_PROBLEMS)
     return cfg
 
 
