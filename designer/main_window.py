@@ -555,6 +555,10 @@ class MainWindow(QMainWindow):
             path, _ = QFileDialog.getSaveFileName(self, "Export board file", start, "Board files (*.yaml *.yml)")
             if not path:
                 return False
+            if not path.lower().endswith((".yaml", ".yml")):
+                path = self._with_suffix(path, ".yaml")
+                if not path:
+                    return False
         try:
             save_board(self.document.snapshot(), path)
         except OSError as exc:

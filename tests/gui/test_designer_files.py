@@ -128,9 +128,9 @@ def test_recent_file_names_with_ampersands_are_shown_as_they_are(window: MainWin
     assert window.document.path == str(path)
 
 
-def test_save_as_without_extension_asks_before_replacing_the_yaml_file(window: MainWindow, tmp_path: Path,
-                                                                        dialogs: Any,
-                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_names_without_extension_get_one_and_ask_before_replacing(window: MainWindow, tmp_path: Path,
+                                                                  dialogs: Any,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """Typing 'final' in Save As wrote 'final.yaml'; the dialog had only confirmed 'final', so an existing
     final.yaml was replaced without a question."""
     from PySide6.QtWidgets import QFileDialog
@@ -152,6 +152,14 @@ def test_save_as_without_extension_asks_before_replacing_the_yaml_file(window: M
     dialogs.answer = QMessageBox.StandardButton.No
     assert not window.export_picture("png", None, RenderOptions(), 100)
     assert picture.read_bytes() == b"old"
+    # The board-file copy gets .yaml like Save As (it was written as 'final', with no extension).
+    assert not window.export_board_copy(None)  # the user said No to replacing final.yaml
+    assert not (tmp_path / "final").exists()
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: (str(tmp_path / "co"), "")))
+    assert window.export_board_copy(None)
+    assert load_board(tmp_path / "co.yaml").cells == window.document.board.cells
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        staticmethod(lambda *a, **k: (str(tmp_path / "final"), "")))
     # A new name needs no question.
     monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: (str(tmp_path / "new"), "")))
     count = len(dialogs.calls)
