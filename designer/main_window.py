@@ -42,7 +42,7 @@ from designer.analysis_panel import AnalysisPanel
 from designer.board_view import BoardView
 from designer.document import Document
 from designer.export import PictureDialog, SealDialog, TextGridDialog, export_picture
-from designer.panels import PropertiesPanel, ValidationPanel, align_top
+from designer.panels import PropertiesPanel, ValidationPanel, align_top, scrolling
 from designer.render import THEMES, RenderOptions
 
 APP_NAME = "LITS Board Studio"
@@ -122,9 +122,9 @@ class MainWindow(QMainWindow):
         self.analysis = AnalysisPanel(self.document)
         self.analysis.set_theme(self.theme)
         self.validation_dock = self._dock("Validation", self.validation, Qt.DockWidgetArea.RightDockWidgetArea)
-        self.properties_dock = self._dock("Properties", align_top(self.properties),
+        self.properties_dock = self._dock("Properties", scrolling(align_top(self.properties)),
                                           Qt.DockWidgetArea.RightDockWidgetArea)
-        self.analysis_dock = self._dock("Analysis", self.analysis, Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.analysis_dock = self._dock("Analysis", scrolling(self.analysis), Qt.DockWidgetArea.LeftDockWidgetArea)
         self.tabifyDockWidget(self.validation_dock, self.properties_dock)
         self.validation_dock.raise_()
 

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QFormLayout,
+    QFrame,
     QGroupBox,
     QHBoxLayout,
     QLabel,
@@ -19,6 +20,7 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QPlainTextEdit,
     QPushButton,
+    QScrollArea,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -251,6 +253,18 @@ class PropertiesPanel(QWidget):
             self.bank.setValue(p.bank)
         finally:
             self._updating = False
+
+
+def scrolling(widget: QWidget) -> QScrollArea:
+    """Wrap a dock's panel so it scrolls when the window is too short, instead of its parts overlapping."""
+    area = QScrollArea()
+    area.setWidget(widget)
+    area.setWidgetResizable(True)
+    area.setFrameShape(QFrame.Shape.NoFrame)
+    area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    bar = area.verticalScrollBar().sizeHint().width()
+    area.setMinimumWidth(widget.minimumSizeHint().width() + bar)
+    return area
 
 
 def align_top(widget: QWidget) -> QWidget:

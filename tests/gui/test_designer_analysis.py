@@ -242,6 +242,31 @@ def test_saved_report_is_json(window: MainWindow, tmp_path: Any, monkeypatch: py
                       "raw": {"games": 120, "ci95": [0.53, 0.7]}, "quick": True}
 
 
+def test_a_long_report_scrolls_instead_of_overlapping(window: MainWindow, qtbot: QtBot) -> None:
+    """At 1000x700 a report with several reasons and warnings was squeezed: the verdict text was cut
+    off and the chart ran under the "Save report JSON" button."""
+    window.resize(1000, 700)
+    qtbot.wait(50)
+    panel = window.analysis
+    report = fake_report(12)
+    report.reasons = ["no opening shown fair within 40%-60% (need 3); 7 of 8 tested stayed undecided "
+                      "(4 given up early as clearly not even), 387 games in all (cap 60 per opening)",
+                      "closest to even: A9 B9 B10 B11, leaves S1 at 50% [38-62%] over 60 games"]
+    report.warnings = ["72% of greedy games end level and are decided by the tie rule",
+                       "the verdict changes with agent strength: greedy says balanced, mcts:1000 lopsided",
+                       "a mirror strategy wins 61% of games for S2"]
+    panel.show_report(report, 12, 1.0, window.document.snapshot())
+
+    def laid_out() -> bool:
+        verdict = panel.verdict
+        return (verdict.height() >= verdict.heightForWidth(verdict.width())
+                and panel.canvas.geometry().bottom() < panel.save_button.geometry().top())
+
+    qtbot.waitUntil(laid_out, timeout=2000)
+    area = window.analysis_dock.widget()
+    assert area.verticalScrollBar().isVisible()  # the panel scrolls in its dock instead
+
+
 def test_cancel_stops_the_worker(window: MainWindow, qtbot: QtBot) -> None:
     panel = window.analysis
     started = threading.Event()
