@@ -74,6 +74,7 @@ class ValidationPanel(QWidget):
     def refresh(self) -> None:
         board = self.document.board
         current = self.list.currentRow()
+        before = self.selected_problem()
         self.problems = validate(board)
         self.list.blockSignals(True)
         self.list.clear()
@@ -97,6 +98,11 @@ class ValidationPanel(QWidget):
             self.status.setText("✔ valid")
         self.repair_all_button.setEnabled(errors > 0)
         self._update_buttons()
+        after = self.selected_problem()
+        if before is not None and after != before:
+            # The selected problem was repaired (or changed): the canvas highlights what the
+            # list and the repair buttons now show, not the cells of a problem that is gone.
+            self.cellSelected.emit(tuple(after.cells) if after is not None else ())
 
     def selected_problem(self) -> Problem | None:
         row = self.list.currentRow()

@@ -12,7 +12,7 @@ from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
 
 from core.board import Board, Symbol
-from core.geometry import parse_cell
+from core.geometry import cell_name, parse_cell
 from designer.app import create_window
 from designer.board_view import line_cells
 from designer.main_window import MainWindow
@@ -198,6 +198,12 @@ def test_broken_board_opens_shows_pairs_and_repairs(window: MainWindow, tmp_path
     panel.keep_partner.click()  # make this cell mirror its partner
     assert doc.board[a] is doc.board[b].other
     assert len(doc.board.broken_pairs()) == 2
+    # The row now holds the next problem: the canvas highlights its cells, which the buttons name
+    # (it kept highlighting the repaired pair).
+    now = panel.selected_problem()
+    assert now is not None and now != first
+    assert window.view.selected == now.cells
+    assert cell_name(now.cells[1], 6) in panel.keep_this.text()
     doc.undo_stack.undo()
     assert len(doc.board.broken_pairs()) == 3
     panel.select_problem(0)
