@@ -377,7 +377,8 @@ def decide(pie: PieResult, cfg: AnalysisConfig) -> tuple[Verdict, list[str]]:
             return "inconclusive", ["no opening placement could be tested: the board has no legal first placement"]
         if cfg.games < cfg.min_verdict_games:
             return "inconclusive", [f"no opening was played out: the cap of {cfg.games} games per opening is below "
-                                    f"the {cfg.min_verdict_games} games any verdict needs (raise --games)"]
+                                    f"the {cfg.min_verdict_games} games any verdict needs (raise the game budget: "
+                                    "--games on the command line, Games in the designer)"]
         return "inconclusive", [f"no opening of the {pie.screened} screened was played out (the game budget "
                                 "ran out first)"]
     fair = pie.fair

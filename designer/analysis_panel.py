@@ -8,7 +8,6 @@ a run takes longer than half a second, so quick runs do not flash.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import math
 import threading
@@ -48,34 +47,15 @@ AnalyzeFn = Callable[..., Any]
 
 
 def default_analyze() -> tuple[AnalyzeFn, type[Any], type[BaseException]]:
-    """The real engine: ``(analyze, AnalysisConfig, AnalysisCancelled)``; ImportError until it is installed."""
-    from core.analysis import AnalysisCancelled, AnalysisConfig, analyze  # type: ignore[import-not-found,import-untyped,unused-ignore]
+    """The real engine: ``(analyze, AnalysisConfig, AnalysisCancelled)``, imported on first use (it loads numba)."""
+    from core.analysis import AnalysisCancelled, AnalysisConfig, analyze
 
     return analyze, AnalysisConfig, AnalysisCancelled
 
 
-def make_config(config_type: type[Any], agent: str, games: int, seed: int | None = None,
-                quick: bool | None = None) -> Any:
-    """Build the engine's config from the panel's two choices, whatever the config names its fields."""
-    names: set[str] = set()
-    if dataclasses.is_dataclass(config_type):
-        names = {f.name for f in dataclasses.fields(config_type)}
-    else:
-        names = set(getattr(config_type, "model_fields", {}) or getattr(config_type, "__annotations__", {}))
-    kwargs: dict[str, Any] = {}
-    if "agents" in names:
-        kwargs["agents"] = [agent]
-    elif "agent" in names:
-        kwargs["agent"] = agent
-    for key in ("games", "max_games", "budget", "game_budget", "game_cap"):
-        if key in names:
-            kwargs[key] = games
-            break
-    if seed is not None and "seed" in names:
-        kwargs["seed"] = seed
-    if quick is not None and "quick" in names:
-        kwargs["quick"] = quick
-    return config_type(**kwargs)
+def make_config(config_type: type[Any], agent: str, games: int, quick: bool = False) -> Any:
+    """The engine's config from the panel's choices (``core.analysis.AnalysisConfig`` or a test double)."""
+    return config_type(agents=[agent], games=games, quick=quick)
 
 
 class AnalysisWorker(QObject):
@@ -286,18 +266,11 @@ class AnalysisPanel(QWidget):
         """Analyse a snapshot of the board; returns False (after telling the host) when it cannot start."""
         if self.running:
             return False
-        try:
-            analyze, config_type, cancelled_type = self.engine()
-        except ImportError as exc:
-            QMessageBox.information(self, "Analysis not available",
-                                    f"The balance analysis engine (core.analysis) is not installed yet.\n\n{exc}")
-            return False
+        analyze, config_type, cancelled_type = self.engine()
         agent = self.agent.currentText().strip() or "greedy"
         try:
             config = make_config(config_type, agent, self.games.value(), quick=self.quick.isChecked())
-            check = getattr(config, "check", None)
-            if callable(check):
-                check()
+            config.check()
         except (TypeError, ValueError) as exc:
             QMessageBox.warning(self, "Analysis settings", f"Agent {agent!r} with {self.games.value()} games: {exc}")
             return False

@@ -33,6 +33,10 @@ class FakeConfig:
     games: int = 200
     quick: bool = False
 
+    def check(self) -> None:
+        if self.games < 1:
+            raise ValueError("games must be positive")
+
 
 @dataclass
 class Progress:
@@ -283,15 +287,6 @@ def test_cancel_stops_the_worker(window: MainWindow, qtbot: QtBot) -> None:
     assert panel.run_button.isEnabled()
 
 
-def test_engine_missing_is_explained(window: MainWindow, dialogs: Any) -> None:
-    def missing() -> tuple[Any, type[Any], type[BaseException]]:
-        raise ImportError("No module named 'core.analysis'")
-
-    window.analysis.engine = missing
-    assert not window.analysis.start()
-    assert dialogs.kinds() == ["information"]
-
-
 def test_heatmaps_scale_and_keep_missing_cells() -> None:
     maps = heatmaps(fake_report(6), 6)
     assert set(maps) >= {"Coverage by S1 (first seat)", "Coverage by S2", "Symbol survival"}
@@ -307,7 +302,6 @@ def test_make_config_maps_panel_choices() -> None:
 
 
 def test_real_analysis_small_budget(window: MainWindow, qtbot: QtBot) -> None:
-    pytest.importorskip("core.analysis")
     panel = window.analysis
     window.document.new_board(6)
     window.random_fill(6)
@@ -332,7 +326,6 @@ def test_real_analysis_small_budget(window: MainWindow, qtbot: QtBot) -> None:
 
 
 def test_real_cancel_stops_worker_processes(window: MainWindow, qtbot: QtBot) -> None:
-    pytest.importorskip("core.analysis")
     panel = window.analysis
     panel.agent.setCurrentText("greedy")
     panel.games.setValue(5000)
@@ -353,7 +346,6 @@ def test_real_cancel_stops_worker_processes(window: MainWindow, qtbot: QtBot) ->
 
 
 def test_bad_agent_spec_is_explained(window: MainWindow, dialogs: Any) -> None:
-    pytest.importorskip("core.analysis")
     window.analysis.agent.setCurrentText("grandmaster")
     assert not window.analysis.start()
     assert dialogs.kinds() == ["warning"]
