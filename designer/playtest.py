@@ -607,6 +607,7 @@ class PlaytestWindow(QMainWindow):
                 self.play(pending)
         if self.pause_button.isChecked() != paused:
             self.pause_button.setChecked(paused)
+        self.pause_button.setText("Resume" if paused else "Pause")
         self._refresh()
         if not paused:
             self._maybe_start_agent()

@@ -454,6 +454,7 @@ def test_pause_and_clocks_off(open_window, fake_time: FakeTime) -> None:  # type
     window = open_window(small_board(seed=6, turn_time=1, bank=2))
     QTest.mouseClick(window.pause_button, Qt.MouseButton.LeftButton)
     assert window.clock.paused
+    assert window.pause_button.text() == "Resume"
     assert not window.canvas.interactive
     fake_time.advance(100)
     window.tick_clocks()
@@ -462,6 +463,7 @@ def test_pause_and_clocks_off(open_window, fake_time: FakeTime) -> None:  # type
     assert not window.play(legal) and "paused" in window.message_label.text()
     QTest.mouseClick(window.pause_button, Qt.MouseButton.LeftButton)
     assert not window.clock.paused
+    assert window.pause_button.text() == "Pause"
     window.set_clocks_enabled(False)
     fake_time.advance(100)
     window.tick_clocks()
