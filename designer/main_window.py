@@ -461,19 +461,21 @@ class MainWindow(QMainWindow):
     def save_as(self, path: str | None) -> bool:
         if path is None:
             start = self.document.path or os.path.join(self._last_dir(), slug(self.document.board.name) + ".yaml")
-            path, _ = QFileDialog.getSaveFileName(self, "Save board", start, "Board files (*.yaml *.yml)")
+            path = self._ask_save_path("Save board", start, "Board files (*.yaml *.yml)", (".yaml", ".yml"))
             if not path:
                 return False
-            if not path.lower().endswith((".yaml", ".yml")):
-                path = self._with_suffix(path, ".yaml")
-                if not path:
-                    return False
         return self._write(path)
 
-    def _with_suffix(self, path: str, suffix: str) -> str:
-        """``path`` + ``suffix``; the dialog only confirmed overwriting ``path``, so ask again when the
-        file with the suffix exists (empty string: the user said no)."""
-        full = path + suffix
+    def _ask_save_path(self, title: str, start: str, file_filter: str, suffixes: tuple[str, ...]) -> str:
+        """A save path from the dialog, with ``suffixes[0]`` added when the name has none of them.
+
+        The dialog only confirmed overwriting the name as typed, so adding a suffix asks again
+        when that file exists.  Empty string: cancelled or the user declined to replace.
+        """
+        path, _ = QFileDialog.getSaveFileName(self, title, start, file_filter)
+        if not path or path.lower().endswith(suffixes):
+            return path
+        full = path + suffixes[0]
         if os.path.exists(full):
             answer = QMessageBox.question(self, "Replace file?", f"{full} already exists. Replace it?",
                                           QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
@@ -533,13 +535,9 @@ class MainWindow(QMainWindow):
             options, px = dialog.options(board), dialog.px.value()
         if path is None:
             start = os.path.join(self._last_dir(), f"{slug(board.name)}.{kind}")
-            path, _ = QFileDialog.getSaveFileName(self, f"Export {kind.upper()}", start, f"{kind.upper()} (*.{kind})")
+            path = self._ask_save_path(f"Export {kind.upper()}", start, f"{kind.upper()} (*.{kind})", (f".{kind}",))
             if not path:
                 return False
-            if not path.lower().endswith(f".{kind}"):
-                path = self._with_suffix(path, f".{kind}")
-                if not path:
-                    return False
         try:
             export_picture(board, path, options, px)
         except (OSError, ValueError) as exc:
@@ -552,13 +550,9 @@ class MainWindow(QMainWindow):
         """Write the board file elsewhere without making it this window's file (e.g. to send to a co-host)."""
         if path is None:
             start = os.path.join(self._last_dir(), slug(self.document.board.name) + "-copy.yaml")
-            path, _ = QFileDialog.getSaveFileName(self, "Export board file", start, "Board files (*.yaml *.yml)")
+            path = self._ask_save_path("Export board file", start, "Board files (*.yaml *.yml)", (".yaml", ".yml"))
             if not path:
                 return False
-            if not path.lower().endswith((".yaml", ".yml")):
-                path = self._with_suffix(path, ".yaml")
-                if not path:
-                    return False
         try:
             save_board(self.document.snapshot(), path)
         except OSError as exc:
