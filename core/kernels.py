@@ -22,7 +22,6 @@ A game state is ONE flat ``uint64`` array of length ``kt.state_len``:
 ``s[kt.off_legal:...]``  ``kt.npw`` words: the legal placements now, i.e. those
                          sharing an edge with a placed piece (before the first
                          placement: every placement) and not blocked.
-                         ``kt.off_tch`` is the same offset.
 ``s[kt.off_blk:...]``    ``kt.npw`` words: placements ruled out for good (overlap,
                          same type sharing an edge, 2x2, type out of supply); only grows
 =======================  =========================================================
@@ -103,8 +102,6 @@ class KTables(NamedTuple):
     off_cov: int
     off_rows: int
     off_legal: int
-    off_tch: int
-    """Same as off_legal (the name of the first published layout)."""
     off_blk: int
     state_len: int
     ptype: npt.NDArray[np.int8]
@@ -168,7 +165,7 @@ def _kernel_tables_cached(size: int, rows: tuple[str, ...], supply: tuple[int, .
     off_blk = off_legal + tb.npw
     return KTables(
         size=size, nplace=tb.count, ncw=tb.ncw, npw=tb.npw, off_cov=off_cov, off_rows=off_rows,
-        off_legal=off_legal, off_tch=off_legal, off_blk=off_blk, state_len=off_blk + tb.npw,
+        off_legal=off_legal, off_blk=off_blk, state_len=off_blk + tb.npw,
         ptype=tb.ptype, cells=tb.cells, cell_words=tb.cell_words, tmask=tb.tmask, valid=tb.valid,
         sym_o=_cell_words(board.symbol_mask(Symbol.O), tb.ncw), sym_x=_cell_words(board.symbol_mask(Symbol.X), tb.ncw),
         supply=np.array(supply, dtype=np.int64), first=first,
