@@ -39,14 +39,6 @@ def check_size(size: int) -> int:
     return size
 
 
-def cell_index(row: int, col: int, size: int) -> int:
-    return row * size + col
-
-
-def row_col(cell: int, size: int) -> tuple[int, int]:
-    return divmod(cell, size)
-
-
 def partner(cell: int, size: int) -> int:
     """The cell rotated 180 degrees about the board's centre."""
     return size * size - 1 - cell
