@@ -92,6 +92,20 @@ def create_window(board_path: str | None = None, theme: str | None = None) -> ob
     return window
 
 
+def guard_qt() -> bool:
+    """On a PySide6 build that would crash within seconds, say so with the fix instead of starting."""
+    from PySide6.QtWidgets import QMessageBox
+
+    from designer.qt_guard import check
+
+    health = check()
+    if health.ok:
+        return True
+    print(f"lits-designer: {health.message}", file=sys.stderr)
+    QMessageBox.critical(None, "LITS Board Studio cannot start", health.message)
+    return False
+
+
 def main(argv: Sequence[str] | None = None) -> int | None:
     """Entry point; returns the Qt exit code."""
     args_list = list(sys.argv[1:] if argv is None else argv)
@@ -108,6 +122,8 @@ def main(argv: Sequence[str] | None = None) -> int | None:
     QCoreApplication.setApplicationName(APPLICATION)
     app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else APPLICATION])
     assert isinstance(app, QApplication)
+    if not guard_qt():
+        return 1
     window = create_window(args.board, args.theme)
     from designer.main_window import MainWindow
 
