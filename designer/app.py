@@ -2,7 +2,7 @@
 
 Resources are looked up in the installed package first (``designer/resources``,
 put there by the wheel build) and then in the source checkout, so the same code
-runs installed and from git; boards come from ``core.boardfile.bundled_boards_dir``.
+runs installed and from git; boards come from ``core.board.boardfile.bundled_boards_dir``.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ def find_dir(name: str) -> Path | None:
 
 
 def default_board_path() -> Path | None:
-    from core.boardfile import default_board_path as bundled_default
+    from core.board.boardfile import default_board_path as bundled_default
 
     return bundled_default()
 
@@ -58,9 +58,9 @@ def create_window(board_path: str | None = None, theme: str | None = None) -> ob
     """Build the main window with the given board (or the default); bad files are explained in a dialog."""
     from PySide6.QtWidgets import QApplication, QMessageBox
 
-    from core.board import Board
-    from core.boardfile import BoardFileError, load_board
-    from designer.document import Document
+    from core.board.model import Board
+    from core.board.boardfile import BoardFileError, load_board
+    from designer.document.document import Document
     from designer.main_window import MainWindow, apply_theme
 
     app = QApplication.instance()

@@ -35,15 +35,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.board import Board, Symbol
-from core.boardfile import BoardFileError, save_board
-from core.geometry import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE
-from designer.analysis_panel import AnalysisPanel
-from designer.board_view import BoardView
-from designer.document import Document
-from designer.export import PictureDialog, SealDialog, TextGridDialog, export_picture
-from designer.panels import PropertiesPanel, ValidationPanel, align_top, scrolling
-from designer.render import THEMES, RenderOptions
+from core.board.model import Board, Symbol
+from core.board.boardfile import BoardFileError, save_board
+from core.board.geometry import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE
+from designer.panels.analysis_panel import AnalysisPanel
+from designer.canvas.board_view import BoardView
+from designer.document.document import Document
+from designer.dialogs.export import PictureDialog, SealDialog, TextGridDialog, export_picture
+from designer.panels.side_panels import PropertiesPanel, ValidationPanel, align_top, scrolling
+from designer.canvas.render import THEMES, RenderOptions
 
 APP_NAME = "LITS Board Studio"
 MAX_RECENT = 10
@@ -429,8 +429,8 @@ class MainWindow(QMainWindow):
 
         Opened as YAML it was refused with "the document is a str", which told the host nothing.
         """
-        from core.seal import board_from_fields, read_sealed
-        from core.sealcheck import describe, verify_bytes
+        from core.seal.sealing import board_from_fields, read_sealed
+        from core.seal.sealcheck import describe, verify_bytes
 
         try:
             data = read_sealed(path)
@@ -589,7 +589,7 @@ class MainWindow(QMainWindow):
     def playtest(self) -> QWidget | None:
         """Open a play-test window on a copy of the board (later edits here do not reach it)."""
         try:
-            from designer.playtest import PlaytestWindow
+            from designer.playtest.window import PlaytestWindow
         except ImportError as exc:
             QMessageBox.information(self, "Play-test not available",
                                     f"The play-test window is not installed yet ({exc}).")

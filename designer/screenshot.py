@@ -33,7 +33,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from PySide6.QtCore import QBuffer, QByteArray, QCoreApplication, QIODevice, QSettings, QTemporaryDir
     from PySide6.QtWidgets import QApplication
 
-    from core.fileio import atomic_write_bytes
+    from core.board.fileio import atomic_write_bytes
     from designer.app import create_window
     from designer.main_window import MainWindow
 
@@ -50,7 +50,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     window.show()
     app.processEvents()
 
-    from core.analysis import AnalysisConfig, analyze
+    from core.analysis.run import AnalysisConfig, analyze
 
     board = window.document.snapshot()
     config = AnalysisConfig(agents=[args.agent], games=args.games, quick=True)

@@ -1,6 +1,6 @@
 """A slow, obviously-correct reference for the LITS placement rules, on Python sets.
 
-Written independently of ``core.pieces``/``core.rules``/``core.kernels``: pieces are
+Written independently of ``core.engine.pieces``/``core.engine.rules``/``core.engine.kernels``: pieces are
 found by growing connected 4-cell sets, typed by their sorted pairwise squared
 distances, and every rule is re-checked from scratch for every candidate in
 every position.  Cells are ``(row, col)`` pairs here; tests convert.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from core.agents import (
+from core.agents.search import (
     AgentSpecError,
     gain_table,
     k_solve,
@@ -14,11 +14,11 @@ from core.agents import (
     parse_agent,
     play_task,
 )
-from core.board import Board, GameParams, Symbol
-from core.kernels import k_apply, k_new_state, kernel_tables
-from core.pieces import placement_table
-from core.rules import GameState, Placement
-from core.selfplay import BoardSpec, GameTask
+from core.board.model import Board, GameParams, Symbol
+from core.engine.kernels import k_apply, k_new_state, kernel_tables
+from core.engine.pieces import placement_table
+from core.engine.rules import GameState, Placement
+from core.selfplay.runner import BoardSpec, GameTask
 
 
 def test_parse_agent_forms() -> None:
@@ -215,7 +215,7 @@ def test_mcts_pie_decision_is_recorded() -> None:
 
 def test_searches_release_the_gil_for_the_gui_thread() -> None:
     """The play-test window runs agents on a worker thread; a search holding the GIL froze the window."""
-    from core import agents
+    from core.agents import search as agents
 
     for fn in (agents.k_mcts, agents.k_simple_move, agents.k_solve, agents.k_screen):
         assert fn.targetoptions.get("nogil") is True, fn.py_func.__name__

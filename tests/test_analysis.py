@@ -10,7 +10,7 @@ import time
 import numpy as np
 import pytest
 
-from core.analysis import (
+from core.analysis.run import (
     PRIOR_SLOPE,
     AgentResult,
     AnalysisCancelled,
@@ -25,9 +25,9 @@ from core.analysis import (
     futile,
     side_warnings,
 )
-from core.board import Board, GameParams, Symbol
-from core.pieces import placement_table
-from core.stats import SprtPair, wilson
+from core.board.model import Board, GameParams, Symbol
+from core.engine.pieces import placement_table
+from core.analysis.stats import SprtPair, wilson
 
 
 def coin_opening(placement: int, p: float, rng: random.Random, cap: int = 400) -> OpeningResult:

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from core.board import Board, GameParams, Symbol
-from core.boardfile import (
+from core.board.model import Board, GameParams, Symbol
+from core.board.boardfile import (
     BoardContentError,
     BoardReadError,
     board_to_text,
@@ -56,7 +56,7 @@ def test_save_replaces_atomically(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     def broken_replace(src: str, dst: str) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("core.fileio.os.replace", broken_replace)
+    monkeypatch.setattr("core.board.fileio.os.replace", broken_replace)
     with pytest.raises(OSError):
         save_board(Board.random(pairs=30, seed=2), path)
     assert path.read_bytes() == before

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from core.board import Board, GameParams
-from core.boardfile import save_board
+from core.board.model import Board, GameParams
+from core.board.boardfile import save_board
 from core.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent

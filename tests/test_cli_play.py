@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from core.board import Symbol
+from core.board.model import Symbol
 from core.cli import main
-from core.rules import GameState
+from core.engine.rules import GameState
 from tests.reference_rules import RefGame, from_notation, notation
 
 DEFAULT = "boards/default.yaml"
@@ -80,7 +80,7 @@ def test_replay_json_contract_for_a_legal_partial_game(capsys: pytest.CaptureFix
 
 
 def test_replay_json_for_finished_game(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    from core.boardfile import load_board
+    from core.board.boardfile import load_board
 
     board = load_board(DEFAULT)
     state = GameState(board)

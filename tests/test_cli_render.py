@@ -77,6 +77,6 @@ def test_size_and_folder_checked(tmp_path: Path, capsys: pytest.CaptureFixture[s
 
 def test_missing_pyside_is_explained(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                      capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setitem(sys.modules, "designer.render", None)  # import now raises ImportError
+    monkeypatch.setitem(sys.modules, "designer.canvas.render", None)  # import now raises ImportError
     assert main(["render", str(BOARD), "-o", str(tmp_path / "x.png")]) == 2
     assert "pip install PySide6-Essentials" in capsys.readouterr().err

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.geometry import (
+from core.board.geometry import (
     CellNameError,
     SizeError,
     all_cell_names,
@@ -78,7 +78,7 @@ def test_unsupported_sizes(size: int) -> None:
 
 
 def test_edge_neighbours_in_reading_order() -> None:
-    from core.geometry import edge_neighbours
+    from core.board.geometry import edge_neighbours
 
     assert edge_neighbours(parse_cell("A1", 4), 4) == [parse_cell("B1", 4), parse_cell("A2", 4)]
     assert edge_neighbours(parse_cell("B2", 4), 4) == [parse_cell(n, 4) for n in ("B1", "A2", "C2", "B3")]

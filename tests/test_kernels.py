@@ -7,9 +7,9 @@ import random
 import numpy as np
 import pytest
 
-from core.board import Board, GameParams, Symbol
-from core.boardfile import load_board
-from core.kernels import (
+from core.board.model import Board, GameParams, Symbol
+from core.board.boardfile import load_board
+from core.engine.kernels import (
     H_LAST,
     H_NPLACED,
     H_SUPPLY,
@@ -30,7 +30,7 @@ from core.kernels import (
     playout_moves,
     random_playouts,
 )
-from core.rules import GameState, Placement
+from core.engine.rules import GameState, Placement
 from tests.reference_rules import RefGame
 
 SYM = {0: Symbol.O, 1: Symbol.X}

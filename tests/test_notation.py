@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.geometry import cell_name
-from core.pieces import placement_table
-from core.rules import (
+from core.board.geometry import cell_name
+from core.engine.pieces import placement_table
+from core.engine.rules import (
     NotAPieceError,
     NotationError,
     NotFourCellsError,
@@ -118,7 +118,7 @@ def test_random_garbage_never_escapes_as_other_errors() -> None:
 
 
 def test_non_ascii_digits_are_not_row_numbers() -> None:
-    from core.rules import UnknownCellError
+    from core.engine.rules import UnknownCellError
 
     with pytest.raises(UnknownCellError):
         Placement.parse("A\u0661 B1 C1 D1", 12)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from core.board import PIECE_TYPES
-from core.pieces import classify, placement_table
+from core.board.model import PIECE_TYPES
+from core.engine.pieces import classify, placement_table
 from tests.reference_rules import all_pieces
 
 

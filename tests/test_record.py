@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from core.board import Board, GameParams, Symbol
-from core.boardfile import load_board
-from core.record import (
+from core.board.model import Board, GameParams, Symbol
+from core.board.boardfile import load_board
+from core.engine.record import (
     RecordError,
     load_record,
     parse_record,
@@ -17,7 +17,7 @@ from core.record import (
     replay,
     save_record,
 )
-from core.rules import SWAP, GameState, Placement
+from core.engine.rules import SWAP, GameState, Placement
 
 
 def test_parse_ignores_blanks_and_comments_and_reads_swap() -> None:

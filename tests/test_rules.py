@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.board import Board, GameParams, Symbol
-from core.boardfile import load_board
-from core.rules import (
+from core.board.model import Board, GameParams, Symbol
+from core.board.boardfile import load_board
+from core.engine.rules import (
     SWAP,
     GameState,
     IllegalMoveError,

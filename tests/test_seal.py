@@ -16,11 +16,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core import board as board_module
-from core import geometry, sealcheck
-from core.board import Board, GameParams, Symbol
-from core.boardfile import load_board, save_board
-from core.seal import (
+from core.board import model as board_module
+from core.board import geometry
+from core.seal import sealcheck
+from core.board.model import Board, GameParams, Symbol
+from core.board.boardfile import load_board, save_board
+from core.seal.sealing import (
     SealError,
     board_from_fields,
     parse,
@@ -29,7 +30,7 @@ from core.seal import (
     write_bundle,
     write_sealed,
 )
-from core.sealcheck import SealedFields, render
+from core.seal.sealcheck import SealedFields, render
 
 DATA = Path(__file__).parent / "data" / "seal"
 ROOT = Path(__file__).parent.parent
@@ -444,7 +445,7 @@ def test_bundle_holds_byte_identical_copies_and_instructions(tmp_path: Path, sea
                                                         "verify_sealed.py"]
     assert (bundle / "m1.lits-sealed").read_bytes() == paths[1].read_bytes()
     assert (bundle / "SHA256SUMS").read_bytes() == (folder / "SHA256SUMS").read_bytes()
-    assert (bundle / "verify_sealed.py").read_bytes() == (ROOT / "core" / "sealcheck.py").read_bytes()
+    assert (bundle / "verify_sealed.py").read_bytes() == (ROOT / "core" / "seal" / "sealcheck.py").read_bytes()
     verify = (bundle / "VERIFY.txt").read_text()
     digest = hashlib.sha256(paths[1].read_bytes()).hexdigest()
     for needle in ("sha256sum -c --ignore-missing SHA256SUMS", "shasum -a 256 -c --ignore-missing SHA256SUMS",
@@ -475,7 +476,7 @@ def test_bundle_refuses_files_that_do_not_verify_or_would_be_replaced(tmp_path: 
 
 
 def test_verify_script_imports_only_the_standard_library() -> None:
-    tree = ast.parse((ROOT / "core" / "sealcheck.py").read_text())
+    tree = ast.parse((ROOT / "core" / "seal" / "sealcheck.py").read_text())
     modules = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):

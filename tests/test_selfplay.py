@@ -8,8 +8,8 @@ import time
 
 import pytest
 
-from core.board import Board
-from core.selfplay import BoardSpec, GameResult, GameTask, RunCancelled, Runner, derive_seed, play_game
+from core.board.model import Board
+from core.selfplay.runner import BoardSpec, GameResult, GameTask, RunCancelled, Runner, derive_seed, play_game
 
 
 def _alive(pid: int) -> bool:
@@ -101,7 +101,7 @@ def test_worker_errors_reach_the_caller() -> None:
 
 
 def test_resolve_workers() -> None:
-    from core.selfplay import resolve_workers
+    from core.selfplay.runner import resolve_workers
 
     assert resolve_workers(3) == 3
     assert resolve_workers(0) >= 1

@@ -8,7 +8,7 @@ from statistics import NormalDist
 
 import pytest
 
-from core.stats import MeanCI, Sprt, SprtPair, bernoulli_llr, mean_ci, sprt_bounds, sprt_pair_run, wilson
+from core.analysis.stats import MeanCI, Sprt, SprtPair, bernoulli_llr, mean_ci, sprt_bounds, sprt_pair_run, wilson
 
 
 def wilson_closed_form(k: int, n: int, conf: float = 0.95) -> tuple[float, float]:

@@ -1,8 +1,8 @@
 from __future__ import annotations
 
-from core.board import Board, Symbol
-from core.geometry import parse_cell
-from core.validation import Severity, describe_pair, is_valid, validate
+from core.board.model import Board, Symbol
+from core.board.geometry import parse_cell
+from core.board.validation import Severity, describe_pair, is_valid, validate
 
 
 def cell(name: str) -> int:

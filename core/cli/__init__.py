@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from core import __version__
 
 if TYPE_CHECKING:
-    from core.board import Board
+    from core.board.model import Board
 
 EXIT_OK = 0
 EXIT_PROBLEMS = 1
@@ -39,7 +39,7 @@ class CliError(Exception):
 
 def load_board_arg(path: str) -> Board:
     """Load a board named on the command line: unreadable is exit 2, readable but invalid is exit 1."""
-    from core.boardfile import BoardContentError, BoardReadError, load_board
+    from core.board.boardfile import BoardContentError, BoardReadError, load_board
 
     try:
         return load_board(path)

@@ -7,8 +7,8 @@ import json
 import sys
 from typing import Any
 
-from core.agents import AgentSpecError, parse_agent
-from core.analysis import (
+from core.agents.search import AgentSpecError, parse_agent
+from core.analysis.run import (
     MAX_GAMES,
     QUICK_SIMS,
     AnalysisCancelled,
@@ -102,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
     cfg = _config(args)
     board = load_board_arg(args.board)
     if args.report:
-        from core.report import check_report_path
+        from core.analysis.report import check_report_path
 
         try:
             check_report_path(args.report)
@@ -116,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         bars.close()
     if args.report:
-        from core.report import write_report
+        from core.analysis.report import write_report
 
         try:
             files = write_report(report, args.report, board)

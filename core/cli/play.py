@@ -14,8 +14,8 @@ import statistics
 import time
 from typing import Any
 
-from core.board import Board
-from core.boardfile import default_board_path
+from core.board.model import Board
+from core.board.boardfile import default_board_path
 from core.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE, CliError, load_board_arg
 
 MAX_BENCH_GAMES = 10_000_000
@@ -64,7 +64,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def _actions(path: str, size: int) -> list[Any]:
-    from core.record import RecordError, load_record
+    from core.engine.record import RecordError, load_record
 
     try:
         return load_record(path, size)
@@ -74,7 +74,7 @@ def _actions(path: str, size: int) -> list[Any]:
 
 
 def run_moves(args: argparse.Namespace) -> int:
-    from core.record import replay
+    from core.engine.record import replay
 
     board = load_board_arg(args.board)
     actions = _actions(args.record, board.size) if args.record else []
@@ -92,8 +92,8 @@ def run_moves(args: argparse.Namespace) -> int:
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    from core.board import Symbol
-    from core.record import RecordError, load_record, replay
+    from core.board.model import Symbol
+    from core.engine.record import RecordError, load_record, replay
 
     board = load_board_arg(args.board)
     error_json: dict[str, Any] | None = None
@@ -146,7 +146,7 @@ def _legal_latency(board: Board) -> dict[str, float]:
     """Microseconds for the Python state's legal-move answers in a midgame position."""
     import random
 
-    from core.rules import GameState
+    from core.engine.rules import GameState
 
     state = GameState(board)
     rng = random.Random(7)
@@ -181,7 +181,7 @@ def run_bench(args: argparse.Namespace) -> int:
     board_path = args.board or _default_board()
     board = load_board_arg(board_path)
     t0 = time.perf_counter()
-    from core.kernels import random_playouts
+    from core.engine.kernels import random_playouts
 
     random_playouts(board, 10, seed=1)
     warmup = time.perf_counter() - t0

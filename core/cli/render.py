@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"{args.output}: the folder {folder} does not exist", EXIT_UNREADABLE)
     board = load_board_arg(args.board)
     try:
-        from designer.render import RenderOptions, render_png, render_svg
+        from designer.canvas.render import RenderOptions, render_png, render_svg
     except ImportError as exc:
         raise CliError(f"drawing pictures needs PySide6 ({exc}); install it with: pip install PySide6-Essentials",
                        EXIT_UNREADABLE) from None

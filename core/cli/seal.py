@@ -8,10 +8,10 @@ import os
 import sys
 from pathlib import Path
 
-from core import sealcheck
-from core.boardfile import save_board
+from core.seal import sealcheck
+from core.board.boardfile import save_board
 from core.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE, CliError, load_board_arg
-from core.seal import (
+from core.seal.sealing import (
     SEALED_SUFFIX,
     SUMS_NAME,
     SealedBoard,
@@ -23,7 +23,7 @@ from core.seal import (
     write_bundle,
     write_sealed,
 )
-from core.validation import Severity, validate
+from core.board.validation import Severity, validate
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

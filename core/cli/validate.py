@@ -6,9 +6,9 @@ import argparse
 import json
 from typing import Any
 
-from core.boardfile import BoardContentError, BoardReadError, load_board
+from core.board.boardfile import BoardContentError, BoardReadError, load_board
 from core.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE
-from core.validation import Severity, is_valid, summary, validate
+from core.board.validation import Severity, is_valid, summary, validate
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -21,9 +21,9 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from core.agents import DEFAULT_C, _gain_for, k_mcts, k_simple_move, warm_up  # noqa: E402
-from core.boardfile import load_board  # noqa: E402
-from core.kernels import k_apply, k_new_state, k_seed, kernel_tables  # noqa: E402
+from core.agents.search import DEFAULT_C, _gain_for, k_mcts, k_simple_move, warm_up  # noqa: E402
+from core.board.boardfile import load_board  # noqa: E402
+from core.engine.kernels import k_apply, k_new_state, k_seed, kernel_tables  # noqa: E402
 
 GOAL = 100_000
 PLIES = (0, 1, 2, 4, 6, 8, 10, 12, 14)

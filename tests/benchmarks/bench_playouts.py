@@ -17,9 +17,9 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from core.boardfile import load_board  # noqa: E402
-from core.kernels import random_playouts  # noqa: E402
-from core.rules import GameState  # noqa: E402
+from core.board.boardfile import load_board  # noqa: E402
+from core.engine.kernels import random_playouts  # noqa: E402
+from core.engine.rules import GameState  # noqa: E402
 
 TARGET = 145_000
 

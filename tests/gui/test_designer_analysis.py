@@ -17,8 +17,8 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QFileDialog
 from pytestqt.qtbot import QtBot
 
-from core.board import Board, Symbol
-from designer.analysis_panel import PROGRESS_DELAY_MS, heatmaps, make_config
+from core.board.model import Board, Symbol
+from designer.panels.analysis_panel import PROGRESS_DELAY_MS, heatmaps, make_config
 from designer.app import create_window
 from designer.main_window import MainWindow
 

@@ -11,10 +11,10 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
 
-from core.board import Board, Symbol
-from core.geometry import cell_name, parse_cell
+from core.board.model import Board, Symbol
+from core.board.geometry import cell_name, parse_cell
 from designer.app import create_window
-from designer.board_view import line_cells
+from designer.canvas.board_view import line_cells
 from designer.main_window import MainWindow
 
 
@@ -275,7 +275,7 @@ def test_properties_edits_are_undoable(window: MainWindow) -> None:
 
 def test_typed_name_is_saved_without_leaving_the_field(window: MainWindow, tmp_path: Path) -> None:
     """Typing a name and pressing Ctrl+S at once saved the file without the name (it waited for focus-out)."""
-    from core.boardfile import load_board
+    from core.board.boardfile import load_board
 
     path = tmp_path / "named.yaml"
     assert window.save_as(str(path))
@@ -341,7 +341,7 @@ def test_zoom_refits_when_the_window_is_resized(window: MainWindow, qtbot: QtBot
 
 
 def test_playtest_opens_on_a_copy(window: MainWindow, qtbot: QtBot) -> None:
-    pytest.importorskip("designer.playtest")
+    pytest.importorskip("designer.playtest.window")
     window.random_fill(12)
     playtest = window.playtest()
     assert playtest is not None
@@ -354,8 +354,8 @@ def test_playtest_opens_on_a_copy(window: MainWindow, qtbot: QtBot) -> None:
 
 
 def test_playtest_follows_the_designers_theme_and_view_options(window: MainWindow, qtbot: QtBot) -> None:
-    pytest.importorskip("designer.playtest")
-    from designer.render import THEMES
+    pytest.importorskip("designer.playtest.window")
+    from designer.canvas.render import THEMES
 
     window.set_theme("dark")
     playtest = window.playtest()
@@ -376,7 +376,7 @@ def test_playtest_follows_the_designers_theme_and_view_options(window: MainWindo
 
 def test_playtest_missing_is_explained(window: MainWindow, dialogs: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     import sys
-    monkeypatch.setitem(sys.modules, "designer.playtest", None)
+    monkeypatch.setitem(sys.modules, "designer.playtest.window", None)
     assert window.playtest() is None
     assert dialogs.kinds() == ["information"]
 
@@ -401,7 +401,7 @@ def test_main_entry_point_opens_board_and_exits(tmp_path: Path, qtbot: QtBot,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     from PySide6.QtWidgets import QApplication
 
-    from core.boardfile import save_board
+    from core.board.boardfile import save_board
     from designer.app import main
 
     path = tmp_path / "mine.yaml"

@@ -14,13 +14,13 @@ from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtWidgets import QMessageBox, QPlainTextEdit
 from pytestqt.qtbot import QtBot
 
-from core.board import Board, Symbol
-from core.boardfile import load_board
-from core.geometry import parse_cell
+from core.board.model import Board, Symbol
+from core.board.boardfile import load_board
+from core.board.geometry import parse_cell
 from designer.app import create_window
-from designer.export import SealDialog, TextGridDialog, text_grid
+from designer.dialogs.export import SealDialog, TextGridDialog, text_grid
 from designer.main_window import MainWindow
-from designer.render import RenderOptions
+from designer.canvas.render import RenderOptions
 
 
 @pytest.fixture
@@ -170,7 +170,7 @@ def test_names_without_extension_get_one_and_ask_before_replacing(window: MainWi
 def test_a_sealed_file_opens_as_an_untitled_copy(window: MainWindow, tmp_path: Path, dialogs: Any,
                                                  qtbot: QtBot) -> None:
     """Opening a revealed .lits-sealed file said only 'the document is a str'; now it shows the board."""
-    from core.seal import seal_board, write_sealed
+    from core.seal.sealing import seal_board, write_sealed
 
     board = Board.random(size=10, pairs=12, seed=5)
     paths, _sums, _fp = write_sealed(str(tmp_path / "season"), [seal_board(board, "s1", "m03")])
@@ -242,7 +242,7 @@ def test_export_svg_is_valid_svg(window: MainWindow, tmp_path: Path) -> None:
 
 
 def test_export_unknown_extension_is_explained(window: MainWindow, tmp_path: Path, dialogs: Any) -> None:
-    from designer.export import export_picture
+    from designer.dialogs.export import export_picture
     with pytest.raises(ValueError, match=r"\.gif"):
         export_picture(window.document.board, str(tmp_path / "x.gif"), RenderOptions(), 100)
 
@@ -262,7 +262,7 @@ def test_text_grid_matches_board(window: MainWindow) -> None:
 
 
 def test_export_sealed_with_digests_and_sums(window: MainWindow, tmp_path: Path, qtbot: QtBot) -> None:
-    pytest.importorskip("core.seal")
+    pytest.importorskip("core.seal.sealing")
     other = tmp_path / "second.yaml"
     other.write_text((Path(__file__).resolve().parents[2] / "boards" / "sparse.yaml").read_text())
     dialog = SealDialog(window.document.snapshot(), None, window)
@@ -285,7 +285,7 @@ def test_export_sealed_with_digests_and_sums(window: MainWindow, tmp_path: Path,
 
 
 def test_render_light_and_dark_differ() -> None:
-    from designer.render import png_bytes
+    from designer.canvas.render import png_bytes
     board = Board.random(size=8, pairs=10, seed=3)
     assert png_bytes(board, RenderOptions(theme="light"), 200) != png_bytes(board, RenderOptions(theme="dark"), 200)
 
@@ -293,7 +293,7 @@ def test_render_light_and_dark_differ() -> None:
 def test_text_grid_dialog_copies(window: MainWindow, qtbot: QtBot) -> None:
     from PySide6.QtWidgets import QPushButton
 
-    from designer.export import TextGridDialog
+    from designer.dialogs.export import TextGridDialog
 
     dialog = TextGridDialog(window.document.snapshot(), window)
     qtbot.addWidget(dialog)

@@ -19,11 +19,11 @@ from PySide6.QtGui import QColor, QPalette
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QFileDialog, QMainWindow
 
-import designer.playtest as playtest
-from core.board import Board, GameParams, Symbol
-from core.geometry import parse_cell
-from core.rules import SWAP, GameState, Placement
-from designer.playtest import PlaytestWindow, agent_decision
+import designer.playtest.window as playtest
+from core.board.model import Board, GameParams, Symbol
+from core.board.geometry import parse_cell
+from core.engine.rules import SWAP, GameState, Placement
+from designer.playtest.window import PlaytestWindow, agent_decision
 
 
 class FakeTime:

@@ -13,10 +13,10 @@ from PySide6.QtGui import QWheelEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from core.board import Board
-from core.geometry import parse_cell
-from designer.playtest_canvas import PlayCanvas
-from designer.playtest_worker import AgentRunner
+from core.board.model import Board
+from core.board.geometry import parse_cell
+from designer.playtest.canvas import PlayCanvas
+from designer.playtest.worker import AgentRunner
 
 
 def cells(text: str, size: int = 6) -> tuple[int, ...]:

@@ -1,7 +1,7 @@
 """Play-test window: play the current board under the match rules before committing to it.
 
 Every rule decision (legality, the pie swap, the end of the game, the result)
-comes from ``core.rules.GameState``; this window only decides who is to act
+comes from ``core.engine.rules.GameState``; this window only decides who is to act
 (a person or an agent), keeps the clocks, and shows the game.  The game is kept
 as a list of moves plus a cursor, so undo/redo and the replay of a loaded
 record are the same operation: moving the cursor.
@@ -36,19 +36,19 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.agents import make_agent, parse_agent
-from core.board import PIECE_TYPES, Board, Symbol
-from core.geometry import cell_name
-from core.record import RecordError, load_record, replay, save_record
-from core.rules import SWAP, GameState, IllegalReason, Placement
-from core.validation import Severity, validate
-from designer.playtest_canvas import PlayCanvas
-from designer.playtest_clock import MatchClock, format_seconds
-from designer.playtest_worker import AgentRunner
-from designer.render import RenderOptions
+from core.agents.search import make_agent, parse_agent
+from core.board.model import PIECE_TYPES, Board, Symbol
+from core.board.geometry import cell_name
+from core.engine.record import RecordError, load_record, replay, save_record
+from core.engine.rules import SWAP, GameState, IllegalReason, Placement
+from core.board.validation import Severity, validate
+from designer.playtest.canvas import PlayCanvas
+from designer.playtest.clock import MatchClock, format_seconds
+from designer.playtest.worker import AgentRunner
+from designer.canvas.render import RenderOptions
 
 Move = Placement | str
-"""A placement or :data:`core.rules.SWAP`."""
+"""A placement or :data:`core.engine.rules.SWAP`."""
 
 AGENT_CHOICES: tuple[tuple[str, str | None], ...] = (
     ("Human", None),
@@ -59,7 +59,7 @@ AGENT_CHOICES: tuple[tuple[str, str | None], ...] = (
     ("MCTS 5000 playouts", "mcts:5000"),
     ("MCTS 20000 playouts", "mcts:20000"),
 )
-"""Opponent strengths offered in the window, weakest first (spec strings of ``core.agents``)."""
+"""Opponent strengths offered in the window, weakest first (spec strings of ``core.agents.search``)."""
 
 SEAT_NAMES = ("Player 1", "Player 2")
 

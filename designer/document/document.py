@@ -16,10 +16,10 @@ from dataclasses import replace
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
-from core.board import Board, CellChange, GameParams, Symbol
-from core.boardfile import load_board, save_board
-from core.geometry import cell_name
-from designer.commands import CellsCommand, MetaCommand, ParamsCommand, StrokeCommand
+from core.board.model import Board, CellChange, GameParams, Symbol
+from core.board.boardfile import load_board, save_board
+from core.board.geometry import cell_name
+from designer.document.commands import CellsCommand, MetaCommand, ParamsCommand, StrokeCommand
 
 META_KEYS: tuple[str, ...] = ("name", "author", "notes")
 

@@ -1,4 +1,4 @@
-"""Balance analysis from the designer: run ``core.analysis.analyze`` off the GUI thread and show the result.
+"""Balance analysis from the designer: run ``core.analysis.run.analyze`` off the GUI thread and show the result.
 
 The analysis runs on a snapshot copy of the board in a QThread (the engine
 itself fans out to a process pool), so the host can keep editing; Cancel sets
@@ -34,9 +34,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.board import Board
-from core.fileio import atomic_write_text
-from designer.document import Document
+from core.board.model import Board
+from core.board.fileio import atomic_write_text
+from designer.document.document import Document
 
 PROGRESS_DELAY_MS = 500
 AGENTS: tuple[str, ...] = ("random", "greedy", "mcts:200", "mcts:1000", "mcts:3000")
@@ -48,13 +48,13 @@ AnalyzeFn = Callable[..., Any]
 
 def default_analyze() -> tuple[AnalyzeFn, type[Any], type[BaseException]]:
     """The real engine: ``(analyze, AnalysisConfig, AnalysisCancelled)``, imported on first use (it loads numba)."""
-    from core.analysis import AnalysisCancelled, AnalysisConfig, analyze
+    from core.analysis.run import AnalysisCancelled, AnalysisConfig, analyze
 
     return analyze, AnalysisConfig, AnalysisCancelled
 
 
 def make_config(config_type: type[Any], agent: str, games: int, quick: bool = False) -> Any:
-    """The engine's config from the panel's choices (``core.analysis.AnalysisConfig`` or a test double)."""
+    """The engine's config from the panel's choices (``core.analysis.run.AnalysisConfig`` or a test double)."""
     return config_type(agents=[agent], games=games, quick=quick)
 
 

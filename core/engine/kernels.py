@@ -1,14 +1,14 @@
-"""Compiled game kernels (numba) over the placement tables of ``core.pieces``.
+"""Compiled game kernels (numba) over the placement tables of ``core.engine.pieces``.
 
-The Python :class:`core.rules.GameState` applies placements through :func:`k_apply`
+The Python :class:`core.engine.rules.GameState` applies placements through :func:`k_apply`
 too, so the compiled playouts and the interactive game follow one implementation
 of the incremental rules.  Compile results are cached on disk (``cache=True``).
 
-Low-level API (for agents written in numba, e.g. ``core/agents.py``)
+Low-level API (for agents written in numba, e.g. ``core/agents/search.py``)
 -------------------------------------------------------------------
 ``kt = kernel_tables(board)`` returns a :class:`KTables` named tuple (pass it to
 every ``k_*`` function; it is hashable by numba as a tuple of arrays and ints).
-Placement ``i`` is the ``i``-th row of ``core.pieces.placement_table(size)``.
+Placement ``i`` is the ``i``-th row of ``core.engine.pieces.placement_table(size)``.
 
 A game state is ONE flat ``uint64`` array of length ``kt.state_len``:
 
@@ -62,17 +62,14 @@ function inlined has changed: after editing this module, delete the cache folder
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from core.board import PIECE_TYPES, Board, Symbol
-from core.pieces import PlacementTable, placement_table
-
-if TYPE_CHECKING:
-    from core.rules import GameState
+from core.board.model import PIECE_TYPES, Board, Symbol
+from core.engine.pieces import PlacementTable, placement_table
 
 H_NPLACED = 0
 H_TO_MOVE = 1
@@ -88,7 +85,7 @@ I64 = npt.NDArray[np.int64]
 class KTables(NamedTuple):
     """Everything the kernels read: the size's placement tables plus this board's symbols and supply.
 
-    The ``u*`` arrays are the incremental rule tables of ``core.pieces`` repacked with
+    The ``u*`` arrays are the incremental rule tables of ``core.engine.pieces`` repacked with
     unsigned indices (numba then skips negative-index handling in the hot loops).
     """
 
@@ -430,7 +427,17 @@ def random_playouts(board: Board, n_games: int, seed: int = 0) -> PlayoutStats:
     return _stats(out)
 
 
-def playout_from(state: GameState, seed: int = 0) -> PlayoutStats:
+class KernelStateSource(Protocol):
+    """What :func:`playout_from` needs of a game state (``core.engine.rules.GameState`` is one), so the kernels
+    never import the rules module that imports them."""
+
+    @property
+    def board(self) -> Board: ...
+
+    def kernel_state(self) -> U64: ...
+
+
+def playout_from(state: KernelStateSource, seed: int = 0) -> PlayoutStats:
     """One uniformly random continuation of a Python game state (the state itself is untouched)."""
     kt = kernel_tables(state.board)
     out = np.zeros((1, 5), dtype=np.int64)

@@ -26,10 +26,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.board import MAX_CLOCK_SECONDS, MAX_SUPPLY, PIECE_TYPES, Symbol
-from core.geometry import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, cell_name
-from core.validation import Problem, Severity, summary, validate
-from designer.document import Document
+from core.board.model import MAX_CLOCK_SECONDS, MAX_SUPPLY, PIECE_TYPES, Symbol
+from core.board.geometry import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, cell_name
+from core.board.validation import Problem, Severity, summary, validate
+from designer.document.document import Document
 
 
 class ValidationPanel(QWidget):

@@ -7,14 +7,22 @@ command per cell and merges them (``mergeWith``), so one drag is one undo step.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from PySide6.QtGui import QUndoCommand
 
-from core.board import CellChange, GameParams
+from core.board.model import CellChange, GameParams
 
-if TYPE_CHECKING:
-    from designer.document import Document
+
+class Document(Protocol):
+    """What a command changes; ``designer.document.document.Document`` is the one implementation. A protocol
+    keeps the commands from importing the document module that creates them (no import circle)."""
+
+    def apply_cell_changes(self, changes: list[CellChange], undo: bool) -> None: ...
+
+    def apply_params(self, params: GameParams) -> None: ...
+
+    def apply_meta(self, key: str, value: str) -> None: ...
 
 STROKE_ID = 1001
 PARAMS_ID = 1002

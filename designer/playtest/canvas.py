@@ -2,7 +2,7 @@
 
 The canvas knows nothing of the rules: the window hands it the legal
 placements (as cell tuples) and receives the one the player clicked.  That
-keeps every rule decision in ``core.rules`` and lets the preview only ever
+keeps every rule decision in ``core.engine.rules`` and lets the preview only ever
 show a placement that is legal, so a click can never be an illegal attempt.
 """
 
@@ -22,8 +22,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.board import Board
-from designer.render import BoardGeometry, Overlay, RenderOptions, layout, paint_board
+from core.board.model import Board
+from designer.canvas.render import BoardGeometry, Overlay, RenderOptions, layout, paint_board
 
 Cells = tuple[int, ...]
 

@@ -18,9 +18,9 @@ from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPointF, QRectF, QSiz
 from PySide6.QtGui import QBrush, QColor, QFont, QGuiApplication, QImage, QPainter, QPen
 from PySide6.QtSvg import QSvgGenerator
 
-from core.board import Board, Symbol
-from core.fileio import atomic_write_bytes
-from core.geometry import COLUMN_LETTERS
+from core.board.model import Board, Symbol
+from core.board.fileio import atomic_write_bytes
+from core.board.geometry import COLUMN_LETTERS
 
 THEMES: tuple[str, ...] = ("light", "dark")
 

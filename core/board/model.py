@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from random import Random
 
-from core.geometry import DEFAULT_SIZE, check_size, partner
+from core.board.geometry import DEFAULT_SIZE, check_size, partner
 
 PIECE_TYPES: tuple[str, ...] = ("L", "I", "T", "S")
 """The four tetromino types in the order every table and supply uses."""

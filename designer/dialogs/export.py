@@ -1,7 +1,7 @@
 """Export: pictures (PNG/SVG), a plain-text grid for chat, and sealed files with their digests.
 
 The text grid is plain monospace so it survives any chat or forum; the sealed
-export delegates to ``core.seal`` so the designer and ``lits seal`` produce the
+export delegates to ``core.seal.sealing`` so the designer and ``lits seal`` produce the
 same bytes.
 """
 
@@ -32,10 +32,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.board import PIECE_TYPES, Board
-from core.boardfile import BoardFileError, load_board
-from core.geometry import COLUMN_LETTERS
-from designer.render import THEMES, RenderOptions, render_png, render_svg
+from core.board.model import PIECE_TYPES, Board
+from core.board.boardfile import BoardFileError, load_board
+from core.board.geometry import COLUMN_LETTERS
+from designer.canvas.render import THEMES, RenderOptions, render_png, render_svg
 
 
 def text_grid(board: Board, header: bool = True) -> str:
@@ -223,9 +223,9 @@ class SealDialog(QDialog):
 
     def seal(self) -> bool:
         try:
-            from core.seal import SealError, seal_board, write_sealed
+            from core.seal.sealing import SealError, seal_board, write_sealed
         except ImportError as exc:
-            QMessageBox.information(self, "Sealing not available", f"core.seal is not installed yet: {exc}")
+            QMessageBox.information(self, "Sealing not available", f"core.seal.sealing is not installed yet: {exc}")
             return False
         season = self.season.text().strip()
         sealed: list[Any] = []

@@ -1,4 +1,4 @@
-"""Seeded game-playing agents compiled with numba on the kernel API of ``core.kernels``.
+"""Seeded game-playing agents compiled with numba on the kernel API of ``core.engine.kernels``.
 
 Legality lives in the kernels only (``k_legal_list`` / ``k_apply``); this module just
 chooses among legal placements.  Agents are written as short specs:
@@ -31,8 +31,8 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from core.board import Board, GameParams, Symbol
-from core.kernels import (
+from core.board.model import Board, GameParams, Symbol
+from core.engine.kernels import (
     H_NPLACED,
     H_SUPPLY,
     H_TO_MOVE,
@@ -51,10 +51,10 @@ from core.kernels import (
     k_winner,
     kernel_tables,
 )
-from core.pieces import placement_table
+from core.engine.pieces import placement_table
 
 if TYPE_CHECKING:
-    from core.selfplay import BoardSpec, GameResult, GameTask
+    from core.selfplay.runner import BoardSpec, GameResult, GameTask
 
 KIND_RANDOM = 0
 KIND_GREEDY = 1
@@ -550,8 +550,8 @@ def board_of(spec: BoardSpec) -> Board:
 
 
 def play_task(task: GameTask) -> GameResult:
-    """Play one game of a task (see ``core.selfplay.GameTask``) and summarise it at seat level."""
-    from core.selfplay import GameResult
+    """Play one game of a task (see ``core.selfplay.runner.GameTask``) and summarise it at seat level."""
+    from core.selfplay.runner import GameResult
 
     board = board_of(task.board)
     kt = kernel_tables(board)

@@ -1,4 +1,4 @@
-"""The board canvas: paints through designer.render and turns mouse drags into document strokes.
+"""The board canvas: paints through designer.canvas.render and turns mouse drags into document strokes.
 
 The canvas owns no board state: it reads the document's board, asks the
 document to paint, and repaints when the document says cells changed.  That
@@ -13,11 +13,11 @@ from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QMouseEvent, QPainter, QPaintEvent, QWheelEvent
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from core.board import Symbol
-from core.geometry import cell_name
-from core.validation import Severity, validate
-from designer.document import Document
-from designer.render import BoardGeometry, Overlay, RenderOptions, paint_board
+from core.board.model import Symbol
+from core.board.geometry import cell_name
+from core.board.validation import Severity, validate
+from designer.document.document import Document
+from designer.canvas.render import BoardGeometry, Overlay, RenderOptions, paint_board
 
 MIN_ZOOM = 1.0
 MAX_ZOOM = 4.0
@@ -162,14 +162,14 @@ class BoardView(QWidget):
 
     def cell_at(self, point: QPointF) -> int | None:
         if self.geometry_ is None:
-            from designer.render import layout
+            from designer.canvas.render import layout
             self.geometry_ = layout(QRectF(self.rect()), self.document.board.size, self.options)
         return self.geometry_.cell_at(point)
 
     def cell_center(self, cell: int) -> QPointF:
         """Widget point at the middle of ``cell`` (tests drive real mouse events with it)."""
         if self.geometry_ is None:
-            from designer.render import layout
+            from designer.canvas.render import layout
             self.geometry_ = layout(QRectF(self.rect()), self.document.board.size, self.options)
         return self.geometry_.cell_rect(cell).center()
 

@@ -1,9 +1,9 @@
 """Sealed boards: commit to a secret board before the season, reveal it at the match.
 
 The format itself (render, strict parse, verification) lives in
-:mod:`core.sealcheck`, a standard-library-only file that is also shipped to
+:mod:`core.seal.sealcheck`, a standard-library-only file that is also shipped to
 players as ``verify_sealed.py``; this module connects it to the app's
-:class:`~core.board.Board`, writes sealed files and ``SHA256SUMS`` without ever
+:class:`~core.board.model.Board`, writes sealed files and ``SHA256SUMS`` without ever
 overwriting a commitment by accident, and assembles reveal bundles.
 """
 
@@ -18,10 +18,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from core import sealcheck
-from core.board import Board, GameParams, Symbol
-from core.fileio import atomic_write_bytes, atomic_write_text
-from core.sealcheck import (
+from core.seal import sealcheck
+from core.board.model import Board, GameParams, Symbol
+from core.board.fileio import atomic_write_bytes, atomic_write_text
+from core.seal.sealcheck import (
     SEALED_SUFFIX,
     SUMS_NAME,
     SealedFields,
@@ -32,7 +32,7 @@ from core.sealcheck import (
     parse,
     verify_bytes,
 )
-from core.validation import Severity, validate
+from core.board.validation import Severity, validate
 
 __all__ = [
     "SEALED_SUFFIX",
@@ -276,7 +276,7 @@ class BundleResult:
 
 
 def verify_script_source() -> bytes:
-    """The exact bytes of core/sealcheck.py, shipped as the players' verifier."""
+    """The exact bytes of core/seal/sealcheck.py, shipped as the players' verifier."""
     return Path(sealcheck.__file__).read_bytes()
 
 

@@ -17,9 +17,9 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from core.board import DEFAULT_SUPPLY, MAX_CLOCK_SECONDS, MAX_SUPPLY, Board, GameParams, Symbol
-from core.fileio import ReadError, atomic_write_text, read_limited_text
-from core.geometry import COLUMN_LETTERS, MAX_SIZE, MIN_SIZE
+from core.board.model import DEFAULT_SUPPLY, MAX_CLOCK_SECONDS, MAX_SUPPLY, Board, GameParams, Symbol
+from core.board.fileio import ReadError, atomic_write_text, read_limited_text
+from core.board.geometry import COLUMN_LETTERS, MAX_SIZE, MIN_SIZE
 
 FORMAT_VERSION = 1
 MAX_FILE_BYTES = 256 * 1024
@@ -268,8 +268,8 @@ def board_to_text(board: Board) -> str:
 
 def bundled_boards_dir() -> Path | None:
     """The boards shipped with the tool: ``core/boards`` in an installed wheel, else the checkout's ``boards/``."""
-    here = Path(__file__).resolve().parent
-    for candidate in (here / "boards", here.parent / "boards"):
+    core_dir = Path(__file__).resolve().parent.parent
+    for candidate in (core_dir / "boards", core_dir.parent / "boards"):
         if candidate.is_dir():
             return candidate
     return None

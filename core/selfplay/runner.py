@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from core.board import Board, Symbol
+from core.board.model import Board, Symbol
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -96,7 +96,7 @@ class GameResult:
 
 def play_game(task: GameTask) -> GameResult:
     """Worker entry point (top level so spawned processes can import it)."""
-    from core.agents import play_task  # imported here so the parent does not load numba just to plan games
+    from core.agents.search import play_task  # imported here so the parent does not load numba just to plan games
 
     return play_task(task)
 
@@ -125,7 +125,7 @@ def _init_worker() -> None:
 
 def _warm_up() -> int:
     """Load (or compile) the kernels once per worker so the first game is not charged for it."""
-    from core.agents import warm_up
+    from core.agents.search import warm_up
 
     warm_up()
     return os.getpid()

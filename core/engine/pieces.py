@@ -1,8 +1,8 @@
 """Placement tables: every tetromino placement on a board size, and the bitsets the rules need.
 
 All rules that depend only on geometry are precomputed here once per board size,
-so the Python game state (``core.rules``) and the compiled kernels
-(``core.kernels``) read the very same tables and cannot disagree:
+so the Python game state (``core.engine.rules``) and the compiled kernels
+(``core.engine.kernels``) read the very same tables and cannot disagree:
 
 * a placement's cells and type (mirror images share a type: J is an L, Z is an S);
 * ``blk``: placements a placement rules out by itself (overlap, sharing an edge
@@ -29,8 +29,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from core.board import PIECE_TYPES
-from core.geometry import check_size, edge_neighbours
+from core.board.model import PIECE_TYPES
+from core.board.geometry import check_size, edge_neighbours
 
 __all__ = ["PIECE_TYPES", "PlacementTable", "classify", "placement_table", "shapes"]
 

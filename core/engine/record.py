@@ -1,6 +1,6 @@
 """Game records: plain text, one action per line, so a host can write or fix one by hand.
 
-Each line is a placement in the notation of ``core.rules`` (four cell names, any
+Each line is a placement in the notation of ``core.engine.rules`` (four cell names, any
 order, spaces or commas) or the word ``swap`` for the pie-rule swap.  Blank lines
 and lines starting with ``#`` are ignored.  Parsing checks notation only; whether
 the actions obey the rules is what :func:`replay` answers, naming the first
@@ -14,9 +14,9 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from core.board import Board
-from core.fileio import ReadError, atomic_write_text, read_limited_text
-from core.rules import SWAP, GameState, IllegalMoveError, IllegalReason, NotationError, Placement
+from core.board.model import Board
+from core.board.fileio import ReadError, atomic_write_text, read_limited_text
+from core.engine.rules import SWAP, GameState, IllegalMoveError, IllegalReason, NotationError, Placement
 
 MAX_RECORD_BYTES = 1024 * 1024
 _LINE_BREAK_RE = re.compile(r"\r\n|\r|\n")

@@ -1,7 +1,7 @@
 """The game at symbol level: placements, notation, legality with reasons, push/pop, result.
 
-Legality is decided by the compiled incremental tables (``core.kernels.k_apply``
-over ``core.pieces.placement_table``), the same code the random playouts run; this
+Legality is decided by the compiled incremental tables (``core.engine.kernels.k_apply``
+over ``core.engine.pieces.placement_table``), the same code the random playouts run; this
 module adds what people need around it: notation, undo, the pie-rule swap, and
 ``why_illegal``, which names the broken rule and the cells involved.
 
@@ -20,10 +20,10 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from core.board import PIECE_TYPES, Board, GameParams, Symbol
-from core.geometry import CellNameError, cell_name, edge_neighbours, parse_cell
-from core.kernels import H_LAST, H_NPLACED, NO_SYMBOL, k_apply, k_new_state, kernel_tables
-from core.pieces import PlacementTable, classify, placement_table
+from core.board.model import PIECE_TYPES, Board, GameParams, Symbol
+from core.board.geometry import CellNameError, cell_name, edge_neighbours, parse_cell
+from core.engine.kernels import H_LAST, H_NPLACED, NO_SYMBOL, k_apply, k_new_state, kernel_tables
+from core.engine.pieces import PlacementTable, classify, placement_table
 
 SWAP = "swap"
 """The pie-rule swap as it appears in ``GameState.actions`` and in game records."""
@@ -279,7 +279,7 @@ class GameState:
         return new
 
     def kernel_state(self) -> npt.NDArray[np.uint64]:
-        """A copy of the compact kernel state (see ``core.kernels``) for compiled agents."""
+        """A copy of the compact kernel state (see ``core.engine.kernels``) for compiled agents."""
         return self._s.copy()
 
     # -- whose turn -------------------------------------------------------------------
