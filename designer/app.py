@@ -58,8 +58,8 @@ def create_window(board_path: str | None = None, theme: str | None = None) -> ob
     """Build the main window with the given board (or the default); bad files are explained in a dialog."""
     from PySide6.QtWidgets import QApplication, QMessageBox
 
-    from core.board.model import Board
     from core.board.boardfile import BoardFileError, load_board
+    from core.board.model import Board
     from designer.document.document import Document
     from designer.main_window import MainWindow, apply_theme
 

@@ -35,15 +35,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.board.model import Board, Symbol
 from core.board.boardfile import BoardFileError, save_board
 from core.board.geometry import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE
-from designer.panels.analysis_panel import AnalysisPanel
+from core.board.model import Board, Symbol
 from designer.canvas.board_view import BoardView
-from designer.document.document import Document
-from designer.dialogs.export import PictureDialog, SealDialog, TextGridDialog, export_picture
-from designer.panels.side_panels import PropertiesPanel, ValidationPanel, align_top, scrolling
 from designer.canvas.render import THEMES, RenderOptions
+from designer.dialogs.export import PictureDialog, SealDialog, TextGridDialog, export_picture
+from designer.document.document import Document
+from designer.panels.analysis_panel import AnalysisPanel
+from designer.panels.side_panels import PropertiesPanel, ValidationPanel, align_top, scrolling
 
 APP_NAME = "LITS Board Studio"
 MAX_RECENT = 10
@@ -429,8 +429,8 @@ class MainWindow(QMainWindow):
 
         Opened as YAML it was refused with "the document is a str", which told the host nothing.
         """
-        from core.seal.sealing import board_from_fields, read_sealed
         from core.seal.sealcheck import describe, verify_bytes
+        from core.seal.sealing import board_from_fields, read_sealed
 
         try:
             data = read_sealed(path)

@@ -1,0 +1,1 @@
+"""Agents that choose placements: random, greedy and MCTS searches over the engine's kernels."""

@@ -1,0 +1,1 @@
+"""Balance analysis: statistics, configuration, results, the verdict, the run and its report."""

@@ -15,9 +15,9 @@ from pathlib import Path
 import numpy as np
 
 from core.analysis.run import AnalysisReport, pct
-from core.board.model import Board, Symbol
 from core.board.fileio import atomic_write_bytes, atomic_write_text
 from core.board.geometry import cell_name, column_name
+from core.board.model import Board, Symbol
 
 
 def check_report_path(path: str) -> None:

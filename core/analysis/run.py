@@ -34,12 +34,12 @@ import numpy as np
 import numpy.typing as npt
 
 from core.agents.search import AgentSpec, parse_agent, screen_openings
-from core.board.model import PIECE_TYPES, Board, Symbol
+from core.analysis.stats import MeanCI, SprtPair, mean_ci, wilson
 from core.board.geometry import cell_name
+from core.board.model import PIECE_TYPES, Board, Symbol
+from core.board.validation import Severity, validate
 from core.engine.pieces import placement_table
 from core.selfplay.runner import BoardSpec, GameResult, GameTask, RunCancelled, Runner, derive_seed, play_games
-from core.analysis.stats import MeanCI, SprtPair, mean_ci, wilson
-from core.board.validation import Severity, validate
 
 Verdict = Literal["balanced", "lopsided", "inconclusive"]
 OpeningStatus = Literal["fair", "unfair", "undecided"]

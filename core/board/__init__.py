@@ -1,0 +1,1 @@
+"""Board model, geometry, validation and board files: plain Python, the layer everything else stands on."""

@@ -17,9 +17,9 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from core.board.model import DEFAULT_SUPPLY, MAX_CLOCK_SECONDS, MAX_SUPPLY, Board, GameParams, Symbol
 from core.board.fileio import ReadError, atomic_write_text, read_limited_text
 from core.board.geometry import COLUMN_LETTERS, MAX_SIZE, MIN_SIZE
+from core.board.model import DEFAULT_SUPPLY, MAX_CLOCK_SECONDS, MAX_SUPPLY, Board, GameParams, Symbol
 
 FORMAT_VERSION = 1
 MAX_FILE_BYTES = 256 * 1024

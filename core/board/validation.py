@@ -10,8 +10,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from core.board.model import Board, Symbol
 from core.board.geometry import cell_name
+from core.board.model import Board, Symbol
 
 LOW_DENSITY = 0.05
 """Below this share of symbol cells most placements score nothing and ties dominate."""

@@ -14,8 +14,8 @@ import statistics
 import time
 from typing import Any
 
-from core.board.model import Board
 from core.board.boardfile import default_board_path
+from core.board.model import Board
 from core.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE, CliError, load_board_arg
 
 MAX_BENCH_GAMES = 10_000_000

@@ -8,9 +8,10 @@ import os
 import sys
 from pathlib import Path
 
-from core.seal import sealcheck
 from core.board.boardfile import save_board
+from core.board.validation import Severity, validate
 from core.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE, CliError, load_board_arg
+from core.seal import sealcheck
 from core.seal.sealing import (
     SEALED_SUFFIX,
     SUMS_NAME,
@@ -23,7 +24,6 @@ from core.seal.sealing import (
     write_bundle,
     write_sealed,
 )
-from core.board.validation import Severity, validate
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

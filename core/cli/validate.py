@@ -7,8 +7,8 @@ import json
 from typing import Any
 
 from core.board.boardfile import BoardContentError, BoardReadError, load_board
-from core.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE
 from core.board.validation import Severity, is_valid, summary, validate
+from core.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -1,0 +1,1 @@
+"""Rules engine: placement tables, compiled kernels, the Python game state, notation and game records."""

@@ -29,8 +29,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from core.board.model import PIECE_TYPES
 from core.board.geometry import check_size, edge_neighbours
+from core.board.model import PIECE_TYPES
 
 __all__ = ["PIECE_TYPES", "PlacementTable", "classify", "placement_table", "shapes"]
 

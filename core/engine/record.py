@@ -14,8 +14,8 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from core.board.model import Board
 from core.board.fileio import ReadError, atomic_write_text, read_limited_text
+from core.board.model import Board
 from core.engine.rules import SWAP, GameState, IllegalMoveError, IllegalReason, NotationError, Placement
 
 MAX_RECORD_BYTES = 1024 * 1024

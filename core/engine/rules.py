@@ -20,8 +20,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from core.board.model import PIECE_TYPES, Board, GameParams, Symbol
 from core.board.geometry import CellNameError, cell_name, edge_neighbours, parse_cell
+from core.board.model import PIECE_TYPES, Board, GameParams, Symbol
 from core.engine.kernels import H_LAST, H_NPLACED, NO_SYMBOL, k_apply, k_new_state, kernel_tables
 from core.engine.pieces import PlacementTable, classify, placement_table
 

@@ -18,9 +18,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from core.seal import sealcheck
-from core.board.model import Board, GameParams, Symbol
 from core.board.fileio import atomic_write_bytes, atomic_write_text
+from core.board.model import Board, GameParams, Symbol
+from core.board.validation import Severity, validate
+from core.seal import sealcheck
 from core.seal.sealcheck import (
     SEALED_SUFFIX,
     SUMS_NAME,
@@ -32,7 +33,6 @@ from core.seal.sealcheck import (
     parse,
     verify_bytes,
 )
-from core.board.validation import Severity, validate
 
 __all__ = [
     "SEALED_SUFFIX",

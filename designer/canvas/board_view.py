@@ -13,11 +13,11 @@ from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QMouseEvent, QPainter, QPaintEvent, QWheelEvent
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from core.board.model import Symbol
 from core.board.geometry import cell_name
+from core.board.model import Symbol
 from core.board.validation import Severity, validate
-from designer.document.document import Document
 from designer.canvas.render import BoardGeometry, Overlay, RenderOptions, paint_board
+from designer.document.document import Document
 
 MIN_ZOOM = 1.0
 MAX_ZOOM = 4.0

@@ -18,9 +18,9 @@ from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPointF, QRectF, QSiz
 from PySide6.QtGui import QBrush, QColor, QFont, QGuiApplication, QImage, QPainter, QPen
 from PySide6.QtSvg import QSvgGenerator
 
-from core.board.model import Board, Symbol
 from core.board.fileio import atomic_write_bytes
 from core.board.geometry import COLUMN_LETTERS
+from core.board.model import Board, Symbol
 
 THEMES: tuple[str, ...] = ("light", "dark")
 
@@ -361,7 +361,9 @@ def ensure_gui_app() -> QGuiApplication:
         if not os.environ.get("QT_QPA_PLATFORM") and not os.environ.get("DISPLAY") \
                 and not os.environ.get("WAYLAND_DISPLAY"):
             os.environ["QT_QPA_PLATFORM"] = "offscreen"
-        app = QGuiApplication(["lits-render"])
+        from PySide6.QtWidgets import QApplication  # a widgets app, so windows opened later in the process work
+
+        app = QApplication(["lits-render"])
     assert isinstance(app, QGuiApplication)
     return app
 

@@ -1,0 +1,1 @@
+"""Dialogs for exports: pictures, text grids and sealed files."""

@@ -32,9 +32,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.board.model import PIECE_TYPES, Board
 from core.board.boardfile import BoardFileError, load_board
 from core.board.geometry import COLUMN_LETTERS
+from core.board.model import PIECE_TYPES, Board
 from designer.canvas.render import THEMES, RenderOptions, render_png, render_svg
 
 

@@ -1,0 +1,1 @@
+"""Document model and its undo commands: every edit of a board is a QUndoCommand."""

@@ -16,9 +16,9 @@ from dataclasses import replace
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
-from core.board.model import Board, CellChange, GameParams, Symbol
 from core.board.boardfile import load_board, save_board
 from core.board.geometry import cell_name
+from core.board.model import Board, CellChange, GameParams, Symbol
 from designer.document.commands import CellsCommand, MetaCommand, ParamsCommand, StrokeCommand
 
 META_KEYS: tuple[str, ...] = ("name", "author", "notes")

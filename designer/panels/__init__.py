@@ -1,0 +1,1 @@
+"""Dock panels beside the board: validation, properties and analysis."""

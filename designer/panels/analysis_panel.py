@@ -34,8 +34,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.board.model import Board
 from core.board.fileio import atomic_write_text
+from core.board.model import Board
 from designer.document.document import Document
 
 PROGRESS_DELAY_MS = 500

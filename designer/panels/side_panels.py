@@ -26,8 +26,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.board.model import MAX_CLOCK_SECONDS, MAX_SUPPLY, PIECE_TYPES, Symbol
 from core.board.geometry import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, cell_name
+from core.board.model import MAX_CLOCK_SECONDS, MAX_SUPPLY, PIECE_TYPES, Symbol
 from core.board.validation import Problem, Severity, summary, validate
 from designer.document.document import Document
 

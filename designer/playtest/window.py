@@ -37,15 +37,15 @@ from PySide6.QtWidgets import (
 )
 
 from core.agents.search import make_agent, parse_agent
-from core.board.model import PIECE_TYPES, Board, Symbol
 from core.board.geometry import cell_name
+from core.board.model import PIECE_TYPES, Board, Symbol
+from core.board.validation import Severity, validate
 from core.engine.record import RecordError, load_record, replay, save_record
 from core.engine.rules import SWAP, GameState, IllegalReason, Placement
-from core.board.validation import Severity, validate
+from designer.canvas.render import RenderOptions
 from designer.playtest.canvas import PlayCanvas
 from designer.playtest.clock import MatchClock, format_seconds
-from designer.playtest.worker import AgentRunner
-from designer.canvas.render import RenderOptions
+from designer.workers import BackgroundRunner
 
 Move = Placement | str
 """A placement or :data:`core.engine.rules.SWAP`."""
@@ -98,7 +98,7 @@ class PlaytestWindow(QMainWindow):
         self._hover_status = ""
         self.agent_seed = random.randrange(1 << 30)
         """Agents draw their random choices from this seed (plus the ply), so a test can fix it."""
-        self._runner = AgentRunner(self)
+        self._runner = BackgroundRunner(self)
         self._runner.finished.connect(self._on_agent_move)
         self._runner.error.connect(self._on_agent_error)
         p = self.board.params
@@ -569,7 +569,7 @@ class PlaytestWindow(QMainWindow):
         board = self.board.copy()
         moves = list(self._moves)
         seed = (self.agent_seed * 1009 + len(moves)) & 0x7FFFFFFF
-        self._runner.request(lambda: agent_decision(spec, board, moves, seed))
+        self._runner.request(lambda _job: agent_decision(spec, board, moves, seed))
         self._refresh()
 
     def _on_agent_move(self, move: object) -> None:

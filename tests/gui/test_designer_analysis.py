@@ -18,9 +18,9 @@ from PySide6.QtWidgets import QFileDialog
 from pytestqt.qtbot import QtBot
 
 from core.board.model import Board, Symbol
-from designer.panels.analysis_panel import PROGRESS_DELAY_MS, heatmaps, make_config
 from designer.app import create_window
 from designer.main_window import MainWindow
+from designer.panels.analysis_panel import PROGRESS_DELAY_MS, heatmaps, make_config
 
 
 class FakeCancelled(Exception):

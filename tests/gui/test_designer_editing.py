@@ -11,8 +11,8 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
 
-from core.board.model import Board, Symbol
 from core.board.geometry import cell_name, parse_cell
+from core.board.model import Board, Symbol
 from designer.app import create_window
 from designer.canvas.board_view import line_cells
 from designer.main_window import MainWindow

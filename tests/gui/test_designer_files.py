@@ -14,13 +14,13 @@ from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtWidgets import QMessageBox, QPlainTextEdit
 from pytestqt.qtbot import QtBot
 
-from core.board.model import Board, Symbol
 from core.board.boardfile import load_board
 from core.board.geometry import parse_cell
+from core.board.model import Board, Symbol
 from designer.app import create_window
+from designer.canvas.render import RenderOptions
 from designer.dialogs.export import SealDialog, TextGridDialog, text_grid
 from designer.main_window import MainWindow
-from designer.canvas.render import RenderOptions
 
 
 @pytest.fixture

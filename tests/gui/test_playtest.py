@@ -20,8 +20,8 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QFileDialog, QMainWindow
 
 import designer.playtest.window as playtest
-from core.board.model import Board, GameParams, Symbol
 from core.board.geometry import parse_cell
+from core.board.model import Board, GameParams, Symbol
 from core.engine.rules import SWAP, GameState, Placement
 from designer.playtest.window import PlaytestWindow, agent_decision
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import threading
-
 import pytest
 
 pytest.importorskip("PySide6")
@@ -13,10 +11,9 @@ from PySide6.QtGui import QWheelEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from core.board.model import Board
 from core.board.geometry import parse_cell
+from core.board.model import Board
 from designer.playtest.canvas import PlayCanvas
-from designer.playtest.worker import AgentRunner
 
 
 def cells(text: str, size: int = 6) -> tuple[int, ...]:
@@ -105,35 +102,3 @@ def test_cell_centres_hit_their_own_cells(canvas) -> None:  # type: ignore[no-un
     geo = canvas.board_geometry()
     for cell in range(36):
         assert geo.cell_at(QPointF(canvas.cell_centre(cell))) == cell
-
-
-def test_runner_delivers_only_the_latest_answer(qtbot) -> None:  # type: ignore[no-untyped-def]
-    runner = AgentRunner()
-    gate = threading.Event()
-    main_thread = threading.get_ident()
-    where: list[int] = []
-
-    def slow() -> object:
-        where.append(threading.get_ident())
-        gate.wait(5)
-        return "stale"
-
-    runner.request(slow)
-    runner.cancel()
-    gate.set()
-    with qtbot.waitSignal(runner.finished, timeout=5000) as blocker:
-        runner.request(lambda: "fresh")
-    assert blocker.args == ["fresh"]
-    assert where and where[0] != main_thread
-    assert not runner.busy
-
-
-def test_runner_reports_errors_in_words(qtbot) -> None:  # type: ignore[no-untyped-def]
-    runner = AgentRunner()
-
-    def broken() -> object:
-        raise ValueError("no legal move")
-
-    with qtbot.waitSignal(runner.error, timeout=5000) as blocker:
-        runner.request(broken)
-    assert blocker.args == ["ValueError: no legal move"]

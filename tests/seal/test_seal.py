@@ -16,11 +16,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.board import model as board_module
 from core.board import geometry
-from core.seal import sealcheck
-from core.board.model import Board, GameParams, Symbol
+from core.board import model as board_module
 from core.board.boardfile import load_board, save_board
+from core.board.model import Board, GameParams, Symbol
+from core.seal import sealcheck
+from core.seal.sealcheck import SealedFields, render
 from core.seal.sealing import (
     SealError,
     board_from_fields,
@@ -30,10 +31,11 @@ from core.seal.sealing import (
     write_bundle,
     write_sealed,
 )
-from core.seal.sealcheck import SealedFields, render
+from tests.paths import DATA as TEST_DATA
+from tests.paths import REPO
 
-DATA = Path(__file__).parent / "data" / "seal"
-ROOT = Path(__file__).parent.parent
+DATA = TEST_DATA / "seal"
+ROOT = REPO
 
 # The published known-answer digests of format v1. They pin the format forever:
 # if a change makes these fail, it is a new format version, not a fix.

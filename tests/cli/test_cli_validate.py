@@ -8,8 +8,7 @@ from pathlib import Path
 import pytest
 
 from core.cli import main
-
-BOARDS = Path(__file__).resolve().parent.parent / "boards"
+from tests.paths import BOARDS
 
 
 def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from core.board.model import Board, GameParams, Symbol
 from core.board.boardfile import load_board
+from core.board.model import Board, GameParams, Symbol
 from core.engine.record import (
     RecordError,
     load_record,

@@ -4,7 +4,6 @@ from pathlib import Path
 
 import pytest
 
-from core.board.model import Board, GameParams, Symbol
 from core.board.boardfile import (
     BoardContentError,
     BoardReadError,
@@ -13,8 +12,9 @@ from core.board.boardfile import (
     parse_board_text,
     save_board,
 )
+from core.board.model import Board, GameParams, Symbol
+from tests.paths import BOARDS
 
-BOARDS = Path(__file__).resolve().parent.parent / "boards"
 EMPTY_ROW = "." * 12
 
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from core.cli import main
+from tests.paths import REPO
 
-REPO = Path(__file__).resolve().parents[1]
 BOARD = REPO / "boards" / "default.yaml"
 
 

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.board.model import TRANSFORMS, Board, GameParams, Symbol
 from core.board.geometry import parse_cell
+from core.board.model import TRANSFORMS, Board, GameParams, Symbol
 
 
 def test_new_board_is_empty_12x12_with_defaults() -> None:

@@ -10,14 +10,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.board.model import Board, GameParams, Symbol
 from core.board.boardfile import load_board
+from core.board.model import Board, GameParams, Symbol
 from core.engine.rules import (
     SWAP,
     GameState,
     IllegalMoveError,
     Placement,
 )
+from tests.paths import DATA
 from tests.reference_rules import RefGame, all_pieces
 
 BOARDS = "boards"
@@ -329,7 +330,7 @@ def test_pop_on_empty_raises() -> None:
         GameState(blank(6)).pop()
 
 
-PERFT_FILES = sorted((Path(__file__).parent / "data" / "perft").glob("*.json"))
+PERFT_FILES = sorted((DATA / "perft").glob("*.json"))
 
 
 @pytest.mark.parametrize("path", PERFT_FILES, ids=[p.stem for p in PERFT_FILES])

@@ -7,8 +7,8 @@ import random
 import numpy as np
 import pytest
 
-from core.board.model import Board, GameParams, Symbol
 from core.board.boardfile import load_board
+from core.board.model import Board, GameParams, Symbol
 from core.engine.kernels import (
     H_LAST,
     H_NPLACED,

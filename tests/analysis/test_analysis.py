@@ -25,9 +25,9 @@ from core.analysis.run import (
     futile,
     side_warnings,
 )
+from core.analysis.stats import SprtPair, wilson
 from core.board.model import Board, GameParams, Symbol
 from core.engine.pieces import placement_table
-from core.analysis.stats import SprtPair, wilson
 
 
 def coin_opening(placement: int, p: float, rng: random.Random, cap: int = 400) -> OpeningResult:

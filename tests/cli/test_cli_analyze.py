@@ -10,11 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from core.board.model import Board, GameParams
 from core.board.boardfile import save_board
+from core.board.model import Board, GameParams
 from core.cli import main
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests.paths import REPO as ROOT
 
 
 @pytest.fixture()

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
-from core.board.model import Board, Symbol
 from core.board.geometry import parse_cell
+from core.board.model import Board, Symbol
 from core.board.validation import Severity, describe_pair, is_valid, validate
 
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from core.board.model import Board, GameParams, Symbol
 from core.board.boardfile import load_board, save_board
+from core.board.model import Board, GameParams, Symbol
 from core.cli import main
 
 HEX64 = re.compile(r"\b[0-9a-f]{64}\b")

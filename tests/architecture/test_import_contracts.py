@@ -1,0 +1,48 @@
+"""The layers in ``pyproject.toml`` ([tool.importlinter]) hold, and a wrong import really breaks them."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.paths import REPO
+
+pytest.importorskip("importlinter")
+
+
+def lint_imports(root: Path) -> subprocess.CompletedProcess[str]:
+    """Run the contract checker on the packages under ``root`` with the project's configuration."""
+    code = "import sys; from importlinter.cli import lint_imports_command; sys.exit(lint_imports_command())"
+    return subprocess.run([sys.executable, "-c", code, str(root / "pyproject.toml"), "--no-cache"],
+                          capture_output=True, text=True, cwd=root, env={"PYTHONPATH": str(root), "PATH": ""},
+                          timeout=300)
+
+
+def test_the_contracts_hold() -> None:
+    result = lint_imports(REPO)
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
+    assert "broken" not in result.stdout.lower().replace("0 broken", "")
+
+
+@pytest.mark.parametrize(("module", "bad_import", "contract"), [
+    ("core/board/model.py", "core.engine.rules", "core layers"),
+    ("core/engine/pieces.py", "designer.canvas.render", "core never imports the designer"),
+    ("core/seal/sealcheck.py", "numba", "sealing needs only the board layer"),
+    ("designer/document/document.py", "designer.main_window", "designer layers"),
+])
+def test_a_wrong_import_breaks_the_build(tmp_path: Path, module: str, bad_import: str, contract: str) -> None:
+    for name in ("core", "designer"):
+        shutil.copytree(REPO / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__", "*.nb*"))
+    shutil.copy(REPO / "pyproject.toml", tmp_path / "pyproject.toml")
+    target = tmp_path / module
+    target.write_text(target.read_text() + f"\nimport {bad_import}  # planted by the test\n")
+    result = lint_imports(tmp_path)
+    assert result.returncode != 0
+    report = " ".join(result.stdout.split())
+    importer = module.removesuffix(".py").replace("/", ".")
+    assert contract in report, report[-3000:]
+    assert f"{importer} -> {bad_import}" in report, report[-3000:]
