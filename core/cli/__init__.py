@@ -19,11 +19,34 @@ from __future__ import annotations
 import os
 import signal
 import sys
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NoReturn
 
-from core import __version__
+EXIT_INTERRUPTED = 130
+
+
+def _interrupted_at_start(signum: int, frame: object) -> NoReturn:
+    """Ctrl-C while nothing is being written: one line and exit 130, no traceback from an import."""
+    try:
+        os.write(2, b"lits: interrupted\n")
+    finally:
+        os._exit(EXIT_INTERRUPTED)
+
+
+def _started_as_lits() -> bool:
+    """Whether this process is the ``lits`` console script or ``python -m core.cli`` (not a test importing us)."""
+    argv = list(getattr(sys, "orig_argv", ()))
+    if "-m" in argv:
+        return argv[argv.index("-m") + 1:][:1] == [__name__]
+    return os.path.basename(sys.argv[0]).lower() in ("lits", "lits.exe", "lits-script.py")
+
+
+if _started_as_lits():  # before any other import: Ctrl-C during start-up prints one line, never a traceback
+    signal.signal(signal.SIGINT, _interrupted_at_start)
+
+
+from collections.abc import Callable, Sequence  # noqa: E402 - after the interrupt handler, on purpose
+from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn  # noqa: E402
+
+from core import __version__  # noqa: E402
 
 if TYPE_CHECKING:
     import argparse
@@ -35,7 +58,6 @@ EXIT_PROBLEMS = 1
 EXIT_UNREADABLE = 2
 EXIT_NOT_COMPARED = 4
 """``lits verify`` without --sums or --digest: the files are well-formed, but no digest was compared."""
-EXIT_INTERRUPTED = 130
 
 COMMAND_GROUP = "lits.commands"
 """Entry-point group through which other packages add sub-commands: ``name = "module:register"``."""
@@ -50,8 +72,7 @@ class CliError(Exception):
         self.code = code
 
 
-@dataclass(frozen=True)
-class Command:
+class Command(NamedTuple):
     """A sub-command: its one-line summary for ``lits --help`` and the function that registers it."""
 
     name: str
@@ -246,14 +267,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             signal.signal(signal.SIGINT, _interrupted_at_start)
 
 
-def _interrupted_at_start(signum: int, frame: object) -> NoReturn:
-    """Ctrl-C while nothing is being written: one line and exit 130, no traceback from an import."""
-    try:
-        os.write(2, b"lits: interrupted\n")
-    finally:
-        os._exit(EXIT_INTERRUPTED)
-
-
 def _display_errors(exc: UnicodeError) -> tuple[str, int]:
     r"""Show what the output encoding cannot: a file-name byte that is not UTF-8 as ``\xff``, others escaped."""
     if not isinstance(exc, UnicodeEncodeError):
@@ -325,18 +338,6 @@ def _guard_streams() -> None:
         guarded = io.TextIOWrapper(io.BufferedWriter(_pipe_safe_raw(fd)), encoding=stream.encoding or "utf-8",
                                    errors="lits-display", line_buffering=fd == 2)
         setattr(sys, name, guarded)
-
-
-def _started_as_lits() -> bool:
-    """Whether this process is the ``lits`` console script or ``python -m core.cli`` (not a test importing us)."""
-    argv = list(getattr(sys, "orig_argv", ()))
-    if "-m" in argv:
-        return argv[argv.index("-m") + 1:][:1] == [__name__]
-    return os.path.basename(sys.argv[0]).lower() in ("lits", "lits.exe", "lits-script.py")
-
-
-if _started_as_lits():  # Ctrl-C between this import and run() (runpy finding __main__) ends quietly too
-    signal.signal(signal.SIGINT, _interrupted_at_start)
 
 
 def run() -> None:
