@@ -108,12 +108,17 @@ def summary(name: str) -> str:
     return next(c.summary for c in BUILTIN_COMMANDS if c.name == name)
 
 
+_installed: dict[str, str] | None = None
+
+
 def plugin_commands() -> dict[str, str]:
     """Commands other installed packages register through :data:`COMMAND_GROUP`, plus :data:`EXTRA_COMMANDS`."""
-    from importlib.metadata import entry_points
+    global _installed
+    if _installed is None:  # reading every installed package's metadata takes milliseconds: once per process
+        from importlib.metadata import entry_points
 
-    found = {ep.name: ep.value for ep in entry_points(group=COMMAND_GROUP)}
-    found.update(EXTRA_COMMANDS)
+        _installed = {ep.name: ep.value for ep in entry_points(group=COMMAND_GROUP)}
+    found = {**_installed, **EXTRA_COMMANDS}
     return {name: target for name, target in found.items() if name not in {c.name for c in BUILTIN_COMMANDS}}
 
 

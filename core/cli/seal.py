@@ -185,13 +185,13 @@ def run_verify(args: argparse.Namespace) -> int:
     reports, code = sealcheck.check_files(args.files, sums_path=args.sums, digest=args.digest)
     if args.json:
         files = [{k: v for k, v in r.items() if k != "text"} for r in reports]
-        print(json.dumps({"ok": code == EXIT_OK, "files": files}, indent=2))
-        return code
-    for report in reports:
-        if report.get("readable") is False:
-            print(f"lits verify: {report['text']}", file=sys.stderr)
-        else:
-            print(report["text"])
+        print(json.dumps({"ok": code == EXIT_OK, "compared": code != EXIT_NOT_COMPARED, "files": files}, indent=2))
+    else:
+        for report in reports:
+            if report.get("readable") is False:
+                print(f"lits verify: {report['text']}", file=sys.stderr)
+            else:
+                print(report["text"])
     if code == EXIT_NOT_COMPARED:
         print(f"lits verify: {sealcheck.NOT_COMPARED}", file=sys.stderr)
     return code

@@ -4,6 +4,7 @@ stays revealable whatever fails, slot ids leak nothing, and players' tools accep
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import resource
 import subprocess
@@ -191,6 +192,8 @@ def test_verify_without_a_digest_says_nothing_was_compared(season: Path,
     assert code == EXIT_NOT_COMPARED == 4
     assert err.count("\n") == 1 and "nothing was compared" in err and "--sums" in err
     assert "well-formed (no published digest given)" in out
+    code, out, err = run(capsys, "verify", str(season / "dm1.lits-sealed"), "--json")
+    assert code == 4 and json.loads(out)["compared"] is False and "nothing was compared" in err
     proc = subprocess.run([sys.executable, str(REPO / "core" / "seal" / "sealcheck.py"),
                            str(season / "dm1.lits-sealed")], capture_output=True, text=True, timeout=60, check=False)
     assert proc.returncode == 4 and "nothing was compared" in proc.stderr
