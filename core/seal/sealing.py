@@ -204,9 +204,9 @@ def write_sealed(out_dir: str | os.PathLike[str], sealed_list: Sequence[SealedBo
     """Write each sealed file and merge its line into ``SHA256SUMS``; returns (paths, sums path, fingerprint).
 
     Everything is checked before anything is written, so a refusal leaves the folder untouched: an existing
-    ``SHA256SUMS`` may already be published, so changing it needs ``append`` (or ``force``); an existing
-    sealed file, or a slot already listed with another digest, is a published commitment and is only
-    replaced with ``force``.
+    ``SHA256SUMS`` may already be published, so changing it needs ``append`` (``force`` alone is not enough:
+    replacing a slot changes the fingerprint too); an existing sealed file, or a slot already listed with
+    another digest, is a published commitment and is only replaced with ``force``.
 
     Every commitment stays revealable whatever fails: the sealed files and the new ``SHA256SUMS`` are
     written completely under temporary names first; then ``SHA256SUMS`` is renamed into place and only
@@ -236,7 +236,7 @@ def write_sealed(out_dir: str | os.PathLike[str], sealed_list: Sequence[SealedBo
     problems: list[str] = []
     if sums_path.exists():
         listed, sums_raw = read_sums(sums_path)
-        if not (append or force):
+        if not append:
             problems.append(f"{sums_path}: already exists, and its season fingerprint "
                             f"({hashlib.sha256(sums_raw).hexdigest()[:16]}...) may already be published; sealing "
                             "into this folder would change it. Seal into a new folder, or add to this season "

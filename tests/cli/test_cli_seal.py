@@ -74,9 +74,14 @@ def test_seal_never_overwrites_without_force(sealed_dir: Path, boards: list[Path
     assert code == 1 and out == ""
     assert "match-1.lits-sealed: already exists" in err and "--force" in err
     assert (sealed_dir / "match-1.lits-sealed").read_bytes() == before
-    code, _, _ = run(capsys, "seal", str(boards[0]), "--season", "s2026", "--out", str(sealed_dir), "--force",
-                     "--slot", "match-1")
+    code, _, err = run(capsys, "seal", str(boards[0]), "--season", "s2026", "--out", str(sealed_dir), "--force",
+                       "--slot", "match-1")
+    assert code == 1 and "--append" in err, "replacing a slot changes the published fingerprint: --force alone is refused"
+    assert (sealed_dir / "match-1.lits-sealed").read_bytes() == before
+    code, out, _ = run(capsys, "seal", str(boards[0]), "--season", "s2026", "--out", str(sealed_dir), "--force",
+                       "--append", "--slot", "match-1")
     assert code == 0 and (sealed_dir / "match-1.lits-sealed").read_bytes() != before
+    assert "no longer" in out and "fingerprint" in out
 
 
 def test_seal_reports_bad_input_by_name(tmp_path: Path, boards: list[Path],

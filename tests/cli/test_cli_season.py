@@ -123,7 +123,7 @@ def test_a_failed_write_leaves_the_season_untouched(season: Path, monkeypatch: p
     before = snapshot(season)
     monkeypatch.setattr(sealing, "stage_bytes", _failing_after(writes_before_failure, sealing.stage_bytes))
     code, _, err = run(capsys, "seal", BOARD_FILES[2], BOARD_FILES[0], "--season", "s1", "--out", str(season),
-                       "--slot", "dm1", "--slot", "dm9", "--force")
+                       "--slot", "dm1", "--slot", "dm9", "--force", "--append")
     assert code == 2 and "No space left on device" in err and "nothing was changed" in err
     assert snapshot(season) == before  # no temporary file left, the committed dm1 untouched
 
@@ -135,7 +135,7 @@ def test_a_failed_rename_never_loses_a_listed_file(season: Path, monkeypatch: py
     before = snapshot(season)
     monkeypatch.setattr(sealing.os, "replace", _failing_after(renames_before_failure, os.replace))
     code, _, err = run(capsys, "seal", BOARD_FILES[2], BOARD_FILES[0], "--season", "s1", "--out", str(season),
-                       "--slot", "dm1", "--slot", "dm9", "--force")
+                       "--slot", "dm1", "--slot", "dm9", "--force", "--append")
     assert code in (1, 2) and "Traceback" not in err
     assert_every_commitment_revealable(season)
     if renames_before_failure == 0:  # SHA256SUMS is renamed first: nothing committed yet, nothing changed
@@ -180,7 +180,7 @@ def test_one_space_between_digest_and_name_is_accepted(season: Path, tmp_path: P
     # and sealing into such a folder replaces the right line
     (season / "SHA256SUMS").write_bytes(pasted.read_bytes())
     code, _, err = run(capsys, "seal", BOARD_FILES[2], "--season", "s1", "--out", str(season), "--slot", "dm2",
-                       "--force")
+                       "--force", "--append")
     assert code == 0, err
     lines = (season / "SHA256SUMS").read_text().splitlines()
     assert lines[0].startswith("  ") and lines[1].endswith("  dm2.lits-sealed") and len(lines) == 2

@@ -367,7 +367,9 @@ def test_write_sealed_never_overwrites_a_commitment_without_force(tmp_path: Path
     (tmp_path / "m1.lits-sealed").unlink()
     with pytest.raises(SealError, match="already listed"):
         write_sealed(tmp_path, [again])
-    write_sealed(tmp_path, [again], force=True)
+    with pytest.raises(SealError, match="--append"):
+        write_sealed(tmp_path, [again], force=True)  # replacing changes the published fingerprint too
+    write_sealed(tmp_path, [again], force=True, append=True)
     assert (tmp_path / "m1.lits-sealed").read_bytes() == again.data
     assert sealcheck.parse_sums((tmp_path / "SHA256SUMS").read_text()) == {"m1.lits-sealed": again.digest}
 
