@@ -76,7 +76,7 @@ def test_seal_never_overwrites_without_force(sealed_dir: Path, boards: list[Path
     assert (sealed_dir / "match-1.lits-sealed").read_bytes() == before
     code, _, err = run(capsys, "seal", str(boards[0]), "--season", "s2026", "--out", str(sealed_dir), "--force",
                        "--slot", "match-1")
-    assert code == 1 and "--append" in err, "replacing a slot changes the published fingerprint: --force alone is refused"
+    assert code == 1 and "--append" in err, "replacing a slot changes the fingerprint: --force alone is refused"
     assert (sealed_dir / "match-1.lits-sealed").read_bytes() == before
     code, out, _ = run(capsys, "seal", str(boards[0]), "--season", "s2026", "--out", str(sealed_dir), "--force",
                        "--append", "--slot", "match-1")
