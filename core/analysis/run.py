@@ -33,13 +33,14 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from core.agents.search import AgentSpec, parse_agent, screen_openings
+from core.agents.spec import AgentKind, AgentSpec, parse_agent
 from core.analysis.stats import MeanCI, SprtPair, mean_ci, wilson
 from core.board.geometry import cell_name
 from core.board.model import PIECE_TYPES, Board, Symbol
 from core.board.validation import Severity, validate
 from core.engine.pieces import placement_table
-from core.selfplay.runner import BoardSpec, GameResult, GameTask, RunCancelled, Runner, derive_seed, play_games
+from core.selfplay.runner import BoardSpec, GameResult, GameTask, RunCancelled, Runner, derive_seed
+from core.selfplay.worker import play_games, screen_openings
 
 Verdict = Literal["balanced", "lopsided", "inconclusive"]
 OpeningStatus = Literal["fair", "unfair", "undecided"]
@@ -114,7 +115,7 @@ class AnalysisConfig:
         agents = []
         for text in self.agents:
             spec = parse_agent(text)
-            agents.append(spec.with_sims(min(spec.sims, QUICK_SIMS)).text if spec.kind == "mcts" else spec.text)
+            agents.append(spec.with_sims(min(spec.sims, QUICK_SIMS)).text if spec.kind is AgentKind.MCTS else spec.text)
         return replace(
             self, agents=agents, games=min(self.games, 120), max_candidates=min(self.max_candidates, 8),
             screen_sims=min(self.screen_sims, 60), pie_games=min(self.pie_budget, 400),

@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any
 
-from core.agents.search import AgentSpecError, parse_agent
+from core.agents.spec import AgentSpecError, parse_agent
 from core.analysis.run import (
     MAX_GAMES,
     QUICK_SIMS,

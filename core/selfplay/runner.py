@@ -14,7 +14,6 @@ from __future__ import annotations
 import concurrent.futures as cf
 import multiprocessing
 import os
-import signal
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -23,6 +22,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from core.board.model import Board, Symbol
+from core.selfplay.worker import init_worker, warm_up
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -94,18 +94,6 @@ class GameResult:
         return self.winner == 1
 
 
-def play_game(task: GameTask) -> GameResult:
-    """Worker entry point (top level so spawned processes can import it)."""
-    from core.agents.search import play_task  # imported here so the parent does not load numba just to plan games
-
-    return play_task(task)
-
-
-def play_games(tasks: Sequence[GameTask]) -> list[GameResult]:
-    """A batch of games in one worker call, for agents so fast that process traffic would dominate."""
-    return [play_game(t) for t in tasks]
-
-
 def resolve_workers(workers: int) -> int:
     """0 means every core the process may use."""
     if workers < 0:
@@ -116,19 +104,6 @@ def resolve_workers(workers: int) -> int:
         except AttributeError:  # pragma: no cover - not on Linux
             return max(1, os.cpu_count() or 1)
     return workers
-
-
-def _init_worker() -> None:
-    """Workers leave Ctrl-C to the parent, which stops them itself (no traceback per worker)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _warm_up() -> int:
-    """Load (or compile) the kernels once per worker so the first game is not charged for it."""
-    from core.agents.search import warm_up
-
-    warm_up()
-    return os.getpid()
 
 
 class Runner:
@@ -150,16 +125,16 @@ class Runner:
         with self._lock:
             if self._executor is None:
                 self._executor = cf.ProcessPoolExecutor(max_workers=self.workers, mp_context=self._ctx,
-                                                     initializer=_init_worker)
+                                                     initializer=init_worker)
             return self._executor
 
     def start(self, cancel: threading.Event | None = None) -> None:
         """Spawn the workers and load the kernels in each, cancellable while it happens."""
         if self.inline:
-            _warm_up()
+            warm_up()
             return
         pool = self._pool()
-        futures = [pool.submit(_warm_up) for _ in range(self.workers)]
+        futures = [pool.submit(warm_up) for _ in range(self.workers)]
         self._wait_all(futures, cancel)
 
     def worker_pids(self) -> list[int]:

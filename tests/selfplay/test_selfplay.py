@@ -9,7 +9,8 @@ import time
 import pytest
 
 from core.board.model import Board
-from core.selfplay.runner import BoardSpec, GameResult, GameTask, RunCancelled, Runner, derive_seed, play_game
+from core.selfplay.runner import BoardSpec, GameResult, GameTask, RunCancelled, Runner, derive_seed
+from core.selfplay.worker import play_game
 
 
 def _alive(pid: int) -> bool:
