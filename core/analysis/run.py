@@ -39,7 +39,8 @@ from core.board.geometry import cell_name
 from core.board.model import PIECE_TYPES, Board, Symbol
 from core.board.validation import Severity, validate
 from core.engine.pieces import placement_table
-from core.selfplay.runner import BoardSpec, GameResult, GameTask, RunCancelled, Runner, derive_seed
+from core.selfplay.runner import RunCancelled, Runner
+from core.selfplay.tasks import BoardSpec, GameResult, GameTask, derive_seed
 from core.selfplay.worker import play_games, screen_openings
 
 Verdict = Literal["balanced", "lopsided", "inconclusive"]

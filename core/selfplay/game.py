@@ -26,7 +26,7 @@ from core.engine.kernels import (
     kernel_tables,
 )
 from core.engine.pieces import placement_table
-from core.selfplay.runner import BoardSpec, GameResult, GameTask
+from core.selfplay.tasks import BoardSpec, GameResult, GameTask
 
 
 @functools.lru_cache(maxsize=16)

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-    from core.selfplay.runner import BoardSpec, GameResult, GameTask
+    from core.selfplay.tasks import BoardSpec, GameResult, GameTask
 
 ScreenItem = tuple["BoardSpec", tuple[int, ...], int, int]
 """(board, openings, simulations per opening, seed) for one screen task."""

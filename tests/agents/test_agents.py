@@ -17,7 +17,7 @@ from core.engine.kernels import k_apply, k_new_state, kernel_tables
 from core.engine.pieces import placement_table
 from core.engine.rules import GameState, Placement
 from core.selfplay.game import play_task
-from core.selfplay.runner import BoardSpec, GameTask
+from core.selfplay.tasks import BoardSpec, GameTask
 
 
 def test_parse_agent_forms() -> None:
