@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from core.analysis.run import AnalysisReport, pct
+from core.analysis.results import AnalysisReport, pct
 from core.board.fileio import atomic_write_bytes, atomic_write_text
 from core.board.geometry import cell_name, column_name
 from core.board.model import Board, Symbol

@@ -8,16 +8,9 @@ import sys
 from typing import Any
 
 from core.agents.spec import AgentSpecError, parse_agent
-from core.analysis.run import (
-    MAX_GAMES,
-    QUICK_SIMS,
-    AnalysisCancelled,
-    AnalysisConfig,
-    AnalysisProgress,
-    AnalysisReport,
-    analyze,
-    pct,
-)
+from core.analysis.config import MAX_GAMES, QUICK_SIMS, AnalysisCancelled, AnalysisConfig, AnalysisProgress
+from core.analysis.results import AnalysisReport, pct
+from core.analysis.run import analyze
 from core.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE, CliError, load_board_arg
 
 MAX_WORKERS = 64

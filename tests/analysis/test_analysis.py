@@ -10,22 +10,12 @@ import time
 import numpy as np
 import pytest
 
-from core.analysis.run import (
-    PRIOR_SLOPE,
-    AgentResult,
-    AnalysisCancelled,
-    AnalysisConfig,
-    AnalysisProgress,
-    CandidatePicker,
-    OpeningResult,
-    PieResult,
-    RawResult,
-    analyze,
-    decide,
-    futile,
-    side_warnings,
-)
+from core.analysis.candidates import PRIOR_SLOPE, CandidatePicker
+from core.analysis.config import AnalysisCancelled, AnalysisConfig, AnalysisProgress
+from core.analysis.results import AgentResult, OpeningResult, PieResult, RawResult
+from core.analysis.run import analyze
 from core.analysis.stats import SprtPair, wilson
+from core.analysis.verdict import decide, futile, side_warnings
 from core.board.model import Board, GameParams, Symbol
 from core.engine.pieces import placement_table
 
