@@ -42,7 +42,7 @@ from core.agents.spec import (
 from core.agents.spec import NOISE_PLIES as NOISE_PLIES
 from core.agents.spec import SOLVE_LIMIT as SOLVE_LIMIT
 from core.agents.spec import parse_agent as parse_agent
-from core.board.model import Board
+from core.board.model import PIECE_TYPES, Board
 from core.engine.kernels import (
     H_NPLACED,
     H_SUPPLY,
@@ -64,7 +64,8 @@ from core.engine.kernels import (
 )
 from core.engine.pieces import placement_table
 
-_RANDOM = int(AgentKind.RANDOM)  # a plain int: numba freezes module globals as constants
+_RANDOM = int(AgentKind.RANDOM)  # plain ints: numba freezes module globals as constants
+N_TYPES = len(PIECE_TYPES)
 MAX_GAIN = 4
 """Largest symbol gain of one placement (four cells), the range of the gain buckets."""
 
@@ -249,7 +250,7 @@ def k_mcts(kt: KTables, gain: Any, root: Any, sims: int, c_uct: float, greedy_pl
     if n_root == 1:
         return int(legal[0]), 0.5
     remaining = 0
-    for t in range(4):
+    for t in range(N_TYPES):
         remaining += int(root[H_SUPPLY + t])
     if n_root <= solve_limit:
         res, best = k_solve(kt, root, solve_budget, min(remaining, 60))

@@ -12,13 +12,13 @@ import pytest
 from matplotlib.colors import to_rgb
 
 from core.analysis import charts
-from core.analysis.config import AnalysisConfig
+from core.analysis.config import FAIR_BAND, AnalysisConfig
 from core.analysis.results import AgentResult, AnalysisReport, OpeningResult, PieResult, RawResult
 from core.board.model import Board
 from tests.paths import REPO
 
 
-def make_report(fair: tuple[float, float] = (0.4, 0.6)) -> tuple[AnalysisReport, Board]:
+def make_report(fair: tuple[float, float] = FAIR_BAND) -> tuple[AnalysisReport, Board]:
     board = Board.random(size=6, pairs=6, seed=12)
     openings = [
         OpeningResult(1, [0, 1, 2, 3], ["A1", "B1", "C1", "D1"], wins=30, games=60, status="fair", screen_v=0.5),
@@ -89,7 +89,7 @@ def test_win_rates_list_the_openings_played_then_the_raw_rates() -> None:
     ax = charts.win_rates_figure(report).axes[0]
     labels = [t.get_text() for t in ax.get_yticklabels()]
     assert labels == ["after A1 B1 C1 D1", "after D1 D2 D3 D4", "raw S1, greedy", "raw S1, mcts:30"]
-    assert _span_x(ax) == pytest.approx((0.4, 0.6))
+    assert _span_x(ax) == pytest.approx(FAIR_BAND)
     xs = sorted(float(line.get_xdata()[0]) for line in ax.get_lines() if line.get_marker() == "o")
     assert xs == pytest.approx(sorted([0.5, 0.9, 0.25, 5 / 8]))
 
