@@ -65,6 +65,7 @@ class SeedPhase(enum.IntEnum):
     MIRROR = 2
     SCREEN = 3
     PIE = 4
+    OPENINGS = 5
 
 
 class AnalysisCancelled(Exception):
