@@ -85,6 +85,9 @@ class AnalysisConfig:
     """What to play and when to decide.  Thresholds are documented where they are used."""
 
     agents: list[str] = field(default_factory=lambda: list(DEFAULT_AGENTS))
+    deciding_agent: str = ""
+    """The agent whose games decide every opening's fair/unfair status and so the verdict ("" = the strongest
+    of ``agents``); weaker agents are reported beside it, and a warning names any disagreement."""
     games: int = DEFAULT_GAMES
     """Cap on the games spent on one question (one opening, or the raw seat advantage of one agent)."""
     seed: int = 0
@@ -138,6 +141,17 @@ class AnalysisConfig:
         )
 
     @property
+    def decider(self) -> str:
+        """The deciding agent's canonical spec (after quick mode's caps when read from :meth:`effective`)."""
+        specs = [parse_agent(a) for a in self.agents]
+        if self.deciding_agent:
+            want = parse_agent(self.deciding_agent)
+            if self.quick and want.kind is AgentKind.MCTS:
+                want = want.with_sims(min(want.sims, QUICK.sims))
+            return want.text
+        return sorted(specs, key=lambda a: a.strength)[-1].text  # the order run.py plays them in
+
+    @property
     def pie_budget(self) -> int:
         return self.pie_games if self.pie_games > 0 else 5 * self.games
 
@@ -146,6 +160,10 @@ class AnalysisConfig:
             raise ValueError("give at least one agent")
         for text in self.agents:
             parse_agent(text)
+        if self.deciding_agent and parse_agent(self.deciding_agent).text not in {parse_agent(a).text
+                                                                                for a in self.agents}:
+            raise ValueError(f"the deciding agent {self.deciding_agent} must be one of the agents "
+                             f"({', '.join(self.agents)})")
         if not MIN_GAMES <= self.games <= MAX_GAMES:
             raise ValueError(f"games must be at least {MIN_GAMES} and at most {MAX_GAMES} per question, "
                              f"not {self.games}")

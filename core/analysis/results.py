@@ -190,7 +190,7 @@ class AnalysisReport:
     size: int
     config: AnalysisConfig
     agent: str
-    """The strongest agent, whose results are the verdict."""
+    """The deciding agent (``AnalysisConfig.decider``), whose games give every opening's status and the verdict."""
     verdict: Verdict
     reasons: list[str]
     warnings: list[str]
@@ -213,7 +213,8 @@ class AnalysisReport:
             "verdict": self.verdict, "reasons": self.reasons, "warnings": self.warnings,
             "pie": self.pie.to_json(), "raw": self.raw.to_json(),
             "per_agent": {name: res.to_json() for name, res in self.per_agent.items()},
-            "agent": self.agent, "board": self.board_name, "size": self.size, "s1": self.s1_symbol,
+            "agent": self.agent, "deciding_agent": self.agent, "board": self.board_name, "size": self.size,
+            "s1": self.s1_symbol,
             "seed": self.config.seed, "quick": self.config.quick, "elapsed_s": round(self.elapsed, 2),
             "heatmaps": {"coverage_s1": _grid_json(self.coverage_s1), "coverage_s2": _grid_json(self.coverage_s2),
                          "survival": _grid_json(self.survival)},

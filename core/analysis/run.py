@@ -142,10 +142,11 @@ def _analyze(s: _Session, start: float) -> AnalysisReport:
         verdict, reasons = decide(pie, cfg)
         per_agent[spec.text] = AgentResult(spec.text, verdict, reasons, raw, pie)
 
-    main = per_agent[specs[-1].text]
+    main = per_agent[cfg.decider]
     verdict, reasons = main.verdict, list(main.reasons)
     if len(specs) > 1:
-        reasons.append(f"verdict from the strongest agent, {main.agent}")
+        reasons.append(f"every opening's status comes from {main.agent} games, the deciding agent; "
+                       f"{', '.join(a for a in per_agent if a != main.agent)} only reported beside it")
     warnings += side_warnings(per_agent, main.agent, cfg)
     if not board.params.pie:
         low, high = main.raw.ci95

@@ -12,7 +12,13 @@ from core.analysis.stats import SprtPair, wilson
 
 
 def decide(pie: PieResult, cfg: AnalysisConfig) -> tuple[Verdict, list[str]]:
-    """The verdict and its reasons in plain words, from the pie analysis alone."""
+    """The verdict and its reasons in plain words, from the pie analysis alone; every reason names the
+    strength it holds for (the pie's agent), because opening values spread away from 50% as play gets stronger."""
+    verdict, reasons = _decide(pie, cfg)
+    return verdict, [f"{r} (for {pie.agent} play)" for r in reasons]
+
+
+def _decide(pie: PieResult, cfg: AnalysisConfig) -> tuple[Verdict, list[str]]:
     band = f"{pct(cfg.fair_low)}-{pct(cfg.fair_high)}"
     reasons: list[str] = []
     if not pie.openings:
@@ -72,6 +78,7 @@ def side_warnings(per_agent: dict[str, AgentResult], strongest: str, cfg: Analys
         warnings.append("strength-dependent: the verdict differs between agents ("
                         + ", ".join(f"{n}: {v}" for n, v in decided.items())
                         + f"); trust the strongest, {strongest}")
+    warnings += weaker_play_disagrees(per_agent, strongest)
     for name, res in per_agent.items():
         raw = res.raw
         if raw.games and raw.tie_break_share > cfg.tie_break_warning:
@@ -85,6 +92,27 @@ def side_warnings(per_agent: dict[str, AgentResult], strongest: str, cfg: Analys
                             f"{pct(raw.mirror_full_wins / raw.mirror_games)} {ci_pct(low, high)} of "
                             f"{raw.mirror_games} games")
     return warnings
+
+
+def shown_fair(n: int) -> str:
+    return {0: "no opening was", 1: "only 1 opening was"}.get(n, f"only {n} openings were") + " shown fair"
+
+
+def weaker_play_disagrees(per_agent: dict[str, AgentResult], decider: str) -> list[str]:
+    """Strength dependence, said out loud: a weaker agent that finds the board fairer than the deciding one."""
+    main = per_agent[decider]
+    out: list[str] = []
+    for name, res in per_agent.items():
+        if name == decider:
+            continue
+        more_fair = len(res.pie.fair) > len(main.pie.fair)
+        if res.verdict == "balanced" and main.verdict != "balanced":
+            out.append(f"fair for {name} play; for {decider} play {shown_fair(len(main.pie.fair))} "
+                       f"(the verdict holds for {decider} play)")
+        elif more_fair:
+            out.append(f"{len(res.pie.fair)} openings were shown fair for {name} play; for {decider} play "
+                       f"{shown_fair(len(main.pie.fair))}")
+    return out
 
 
 def futile(wins: int, games: int, cfg: AnalysisConfig) -> bool:

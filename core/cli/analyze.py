@@ -48,6 +48,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--agent", action="append", metavar="SPEC", dest="agents",
                    help=f"agent to play with, repeatable; {SPEC_HELP} (default: {' and '.join(defaults.agents)}); "
                         "the strongest one decides the verdict")
+    p.add_argument("--deciding-agent", metavar="SPEC", default="",
+                   help="the agent whose games decide every opening's status and the verdict (default: the "
+                        "strongest --agent); the verdict says which strength it holds for")
     p.add_argument("--games", type=int, default=defaults.games, metavar="N",
                    help=f"cap on games per question: per opening and per raw run (default {defaults.games})")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="master seed (default 0)")
@@ -101,6 +104,14 @@ def _config(args: argparse.Namespace) -> AnalysisConfig:
             cfg.agents = [parse_agent(a).text for a in args.agents]
         except AgentSpecError as exc:
             raise CliError(str(exc), EXIT_PROBLEMS) from None
+    if args.deciding_agent:
+        try:
+            cfg.deciding_agent = parse_agent(args.deciding_agent).text
+        except AgentSpecError as exc:
+            raise CliError(str(exc), EXIT_PROBLEMS) from None
+        if cfg.deciding_agent not in {parse_agent(a).text for a in cfg.agents}:
+            raise CliError(f"--deciding-agent {args.deciding_agent}: it must be one of the agents played "
+                           f"({', '.join(cfg.agents)}); add it with --agent", EXIT_PROBLEMS)
     if args.games < MIN_GAMES:
         raise CliError(f"--games {args.games}: at least {MIN_GAMES} games per question are needed for any "
                        "statistic", EXIT_PROBLEMS)
@@ -170,7 +181,8 @@ def format_text(report: AnalysisReport, path: str) -> str:
     """The human summary: verdict first, then why, then the figures beside it."""
     from core.analysis.results import pct
 
-    lines = [f"{path}: {report.verdict.upper()} (decided by {report.agent}, seed {report.config.seed}"
+    lines = [f"{path}: {report.verdict.upper()} for {report.agent} play (decided by {report.agent}, "
+             f"seed {report.config.seed}"
              f"{', quick' if report.config.quick else ''}, {report.elapsed:.0f} s)"]
     lines += [f"  - {r}" for r in report.reasons]
     for w in report.warnings:

@@ -117,17 +117,28 @@ def test_candidate_picker_calibrates_the_screen() -> None:
 
 
 def _agent(name: str, verdict: str, games: int = 100, ties: int = 10, mirror: tuple[int, int] = (0, 0),
-           full: bool = True) -> AgentResult:
+           full: bool = True, fair: int = 0) -> AgentResult:
     raw = RawResult(agent=name, games=games, s1_wins=games // 2, tie_breaks=ties, mirror_games=mirror[1],
                     mirror_wins=mirror[0], mirror_full=mirror[1] if full else 0,
                     mirror_full_wins=mirror[0] if full else 0)
-    return AgentResult(name, verdict, [], raw, PieResult(agent=name, screened=1))  # type: ignore[arg-type]
+    pie = PieResult(agent=name, screened=10, openings=[
+        OpeningResult(i, [i], [f"c{i}"], wins=50, games=100, status="fair", screen_v=0.5) for i in range(fair)])
+    return AgentResult(name, verdict, [], raw, pie)  # type: ignore[arg-type]
 
 
 def test_side_warnings() -> None:
     cfg = AnalysisConfig()
-    calm = {"greedy": _agent("greedy", "balanced"), "mcts:1000": _agent("mcts:1000", "inconclusive")}
+    calm = {"greedy": _agent("greedy", "balanced"), "mcts:1000": _agent("mcts:1000", "balanced")}
     assert side_warnings(calm, "mcts:1000", cfg) == []
+    # undecided at the deciding strength is no contradiction, but a weaker agent's fairer picture is said out loud
+    weaker = {"greedy": _agent("greedy", "balanced", fair=3), "mcts:1000": _agent("mcts:1000", "inconclusive", fair=1)}
+    assert side_warnings(weaker, "mcts:1000", cfg) == [
+        "fair for greedy play; for mcts:1000 play only 1 opening was shown fair (the verdict holds for mcts:1000 play)"]
+    more = {"greedy": _agent("greedy", "inconclusive", fair=2), "mcts:1000": _agent("mcts:1000", "inconclusive")}
+    assert side_warnings(more, "mcts:1000", cfg) == [
+        "2 openings were shown fair for greedy play; for mcts:1000 play no opening was shown fair"]
+    assert side_warnings({"greedy": _agent("greedy", "inconclusive", fair=1),
+                          "mcts:1000": _agent("mcts:1000", "balanced", fair=3)}, "mcts:1000", cfg) == []
     split = {"greedy": _agent("greedy", "lopsided"), "mcts:1000": _agent("mcts:1000", "balanced")}
     (w,) = side_warnings(split, "mcts:1000", cfg)
     assert w.startswith("strength-dependent") and "greedy: lopsided" in w and "mcts:1000: balanced" in w
@@ -177,7 +188,11 @@ def test_small_analysis_end_to_end() -> None:
     assert set(data["per_agent"]) == {"greedy", "mcts:30"}
     for res in data["per_agent"].values():
         assert set(res["raw"]) >= {"games", "s1_win_rate", "ci95", "tie_break_share"}
-    assert report.agent == "mcts:30"
+    assert report.agent == "mcts:30" and data["deciding_agent"] == "mcts:30"
+    # the verdict names the strength it holds for, and its openings' status comes from that agent's games
+    assert all(r.endswith("(for mcts:30 play)") for r in data["per_agent"]["mcts:30"]["reasons"])
+    assert all(r.endswith("(for greedy play)") for r in data["per_agent"]["greedy"]["reasons"])
+    assert report.pie is report.per_agent["mcts:30"].pie and report.pie.agent == "mcts:30"
     json.dumps(data)  # plain JSON, no numpy scalars or nan
     assert "NaN" not in json.dumps(data)
     for grid in (report.coverage_s1, report.coverage_s2, report.survival):
@@ -318,3 +333,15 @@ def test_type_runout_leaves_out_types_the_board_does_not_supply() -> None:
     assert set(report.raw.runout) == set(PIECE_TYPES) - {PIECE_TYPES[1]}  # no I supplied
     assert all(0.0 <= v <= 1.0 for v in report.raw.runout.values())
     assert set(analyze(small_board(), small_config(agents=["greedy"])).raw.runout) == set(PIECE_TYPES)
+
+
+def test_a_named_deciding_agent_decides() -> None:
+    """The deciding agent's games give the verdict even when a stronger agent is also played."""
+    report = analyze(small_board(), small_config(deciding_agent="greedy"))
+    assert report.agent == "greedy" and report.pie.agent == "greedy"
+    assert report.verdict == report.per_agent["greedy"].verdict
+    assert report.to_json()["deciding_agent"] == "greedy"
+    with pytest.raises(ValueError, match="deciding agent mcts:99 must be one of the agents"):
+        analyze(small_board(), small_config(deciding_agent="mcts:99"))
+    assert AnalysisConfig(agents=["greedy", "mcts:5000"], quick=True).effective().decider == "mcts:100"
+    assert AnalysisConfig(agents=["mcts:500", "greedy"]).decider == "mcts:500"
