@@ -37,6 +37,17 @@ SCREEN_TASKS = 16
 """The screen is split into about this many tasks whatever the worker count: each task's search draws
 from its own seeded stream, so the split must not depend on ``--workers`` (16 is the split two workers
 used to get, which keeps earlier published results)."""
+TIME_OPENING_CAP = 600
+"""Games per opening under a time budget (``--time``): the SPRT cap from the shared notes; it decides
+nearly every opening by then (~214 games at a band edge)."""
+TIME_WEAK_SHARE = 0.3
+"""Share of a time budget the weaker agents may use (they are reported, the deciding agent decides)."""
+TIME_SIDE_SHARE = 0.15
+"""Share of the time left that the deciding agent's raw seat-advantage and mirror games may use."""
+TIME_MEASURE_GAMES = 4
+"""Games of an agent timed before its caps are sized to the time left."""
+MIN_TIME = 5.0
+"""A time budget shorter than this cannot even start the workers and screen the openings."""
 CHEAP_BATCH = 25
 """Games of a cheap agent sent to a worker in one call, so process traffic does not dominate."""
 
@@ -78,6 +89,8 @@ class AnalysisProgress:
     done: int
     total: int
     message: str
+    eta: float | None = None
+    """Seconds until the analysis ends at the latest (under a time budget), else None."""
 
 
 @dataclass
@@ -122,6 +135,9 @@ class AnalysisConfig:
     """Never give a decided verdict from fewer pie games than this."""
     inline: bool = False
     """Play in this process instead of worker processes (tests)."""
+    time_budget: float = 0.0
+    """Seconds the analysis may take (``--time``); 0 (the default) leaves the game caps above in charge.
+    With a budget the deciding agent's pie phase plays until the verdict is decided or the time is up."""
 
     def effective(self) -> AnalysisConfig:
         """The budgets actually used (quick mode shrinks them)."""
@@ -178,3 +194,5 @@ class AnalysisConfig:
             raise ValueError("max_candidates must be at least 1")
         if self.workers < 0:
             raise ValueError("workers must be 0 (all cores) or more")
+        if self.time_budget < 0 or 0 < self.time_budget < MIN_TIME:
+            raise ValueError(f"a time budget must be at least {MIN_TIME:g} seconds, not {self.time_budget:g}")

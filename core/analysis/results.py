@@ -215,7 +215,8 @@ class AnalysisReport:
             "per_agent": {name: res.to_json() for name, res in self.per_agent.items()},
             "agent": self.agent, "deciding_agent": self.agent, "board": self.board_name, "size": self.size,
             "s1": self.s1_symbol,
-            "seed": self.config.seed, "quick": self.config.quick, "elapsed_s": round(self.elapsed, 2),
+            "seed": self.config.seed, "quick": self.config.quick,
+            "time_budget_s": self.config.time_budget or None, "elapsed_s": round(self.elapsed, 2),
             "heatmaps": {"coverage_s1": _grid_json(self.coverage_s1), "coverage_s2": _grid_json(self.coverage_s2),
                          "survival": _grid_json(self.survival)},
         }

@@ -25,9 +25,14 @@ from core.agents.spec import AgentSpec, parse_agent
 from core.analysis.candidates import CandidatePicker
 from core.analysis.config import (
     CHEAP_BATCH,
+    MAX_GAMES,
     SCREEN_MIN_SIMS,
     SCREEN_TASKS,
     SCREEN_TOTAL_SIMS,
+    TIME_MEASURE_GAMES,
+    TIME_OPENING_CAP,
+    TIME_SIDE_SHARE,
+    TIME_WEAK_SHARE,
     AnalysisCancelled,
     AnalysisConfig,
     AnalysisProgress,
@@ -44,7 +49,7 @@ from core.analysis.results import (
     ci_pct,
     pct,
 )
-from core.analysis.stats import SprtPair
+from core.analysis.stats import SprtPair, pair_expected_remaining
 from core.analysis.verdict import decide, futile, side_warnings, sprt_pair
 from core.board.geometry import cell_name
 from core.board.model import PIECE_TYPES, Board, Symbol
@@ -55,13 +60,22 @@ from core.selfplay.tasks import BoardSpec, GameResult, GameTask, derive_seed
 from core.selfplay.worker import play_games, screen_openings
 
 ProgressFn = Callable[[AnalysisProgress], None]
+Clock = Callable[[], float]
 
 
 class _Session:
     """One analysis run: the pool, the progress reporting and the cancel checks in one place."""
 
     def __init__(self, board: Board, cfg: AnalysisConfig, progress: ProgressFn | None,
-                 cancel: threading.Event | None) -> None:
+                 cancel: threading.Event | None, clock: Clock = time.monotonic) -> None:
+        self.clock = clock
+        self.started = clock()
+        self.deadline = self.started + cfg.time_budget if cfg.time_budget > 0 else None
+        self.out_of_time = False
+        self.cut_remaining = 0.0
+        """Expected games the opening cut off by the deadline still needed (for "how much more time")."""
+        self.sec_per_game: dict[str, float] = {}
+        """Wall seconds per game of each agent, measured on its games so far (the workers run in parallel)."""
         self.board = board
         self.spec = BoardSpec.from_board(board)
         self.cfg = cfg
@@ -74,18 +88,42 @@ class _Session:
         if self.cancel is not None and self.cancel.is_set():
             raise RunCancelled()
         if self.progress is not None:
-            self.progress(AnalysisProgress(phase, done, total, message))
+            eta = None if self.deadline is None else max(0.0, self.deadline - self.clock())
+            self.progress(AnalysisProgress(phase, done, total, message, eta))
+
+    def left(self) -> float:
+        """Seconds left of the time budget (infinite without one)."""
+        return math.inf if self.deadline is None else self.deadline - self.clock()
+
+    def fit(self, agent: str, seconds: float) -> int | None:
+        """How many games of ``agent`` fit in ``seconds`` (None until its speed has been measured)."""
+        rate = self.sec_per_game.get(agent)
+        if rate is None or math.isinf(seconds):
+            return None
+        return max(0, int(seconds / max(rate, 1e-9)))
 
     def names(self, placement: int) -> list[str]:
         return [cell_name(int(c), self.board.size) for c in self.table.cells[placement]]
 
     def play(self, tasks: Sequence[GameTask], cheap: bool, phase: str, message: str,
-             stop: Callable[[int, GameResult], bool] | None = None) -> list[GameResult]:
-        """Play tasks in index order; cheap agents go in batches so process traffic does not dominate."""
+             stop: Callable[[int, GameResult], bool] | None = None, until: float | None = None) -> list[GameResult]:
+        """Play tasks in index order; cheap agents go in batches so process traffic does not dominate.
+
+        Under a time budget the games stop at ``until`` (default: the deadline), and the agent's
+        seconds per game are measured on the way for sizing the next caps.
+        """
+        agent = tasks[0].s1 if tasks else ""
+        limit = until if until is not None else self.deadline
+        if limit is not None:  # size the cap to the time left from the speed measured so far
+            fits = self.fit(agent, limit - self.clock())
+            if fits is not None and fits < len(tasks):
+                tasks = tasks[:fits]
+                self.out_of_time = self.out_of_time or limit == self.deadline
         batch = CHEAP_BATCH if cheap else 1
         chunks = [list(tasks[i:i + batch]) for i in range(0, len(tasks), batch)]
         results: list[GameResult] = []
         total = len(tasks)
+        t0 = self.clock()
 
         def on_chunk(_i: int, chunk: list[GameResult]) -> bool:
             for r in chunk:
@@ -93,9 +131,14 @@ class _Session:
                 self.report(phase, len(results), total, message)
                 if stop is not None and stop(len(results) - 1, r):
                     return True
+            if limit is not None and self.clock() >= limit:
+                self.out_of_time = self.out_of_time or (self.deadline is not None and self.clock() >= self.deadline)
+                return True
             return False
 
         self.runner.run(play_games, chunks, on_chunk, self.cancel)
+        if results and (agent not in self.sec_per_game or len(results) >= TIME_MEASURE_GAMES):
+            self.sec_per_game[agent] = (self.clock() - t0) / len(results)
         return results
 
 
@@ -104,12 +147,15 @@ def _strength(spec: AgentSpec) -> tuple[int, int]:
 
 
 def analyze(board: Board, config: AnalysisConfig, progress: ProgressFn | None = None,
-            cancel: threading.Event | None = None) -> AnalysisReport:
-    """Run the whole analysis; raises AnalysisCancelled when ``cancel`` is set (workers are stopped)."""
+            cancel: threading.Event | None = None, clock: Clock = time.monotonic) -> AnalysisReport:
+    """Run the whole analysis; raises AnalysisCancelled when ``cancel`` is set (workers are stopped).
+
+    ``clock`` measures the time budget and the speed of each agent (tests pass a simulated one).
+    """
     config.check()
     cfg = config.effective()
-    start = time.monotonic()
-    session = _Session(board, cfg, progress, cancel)
+    start = clock()
+    session = _Session(board, cfg, progress, cancel, clock)
     try:
         session.report("start", 0, 1, "starting worker processes and loading the compiled agents")
         session.runner.start(cancel)
@@ -134,16 +180,29 @@ def _analyze(s: _Session, start: float) -> AnalysisReport:
     screen = _screen(s)
     per_agent: dict[str, AgentResult] = {}
     raw_results: dict[str, list[GameResult]] = {}
-    for spec in specs:
-        raw, games = _raw(s, spec)
+    decider = cfg.decider
+    # the deciding agent plays last, so that under a time budget it gets all the time the others left
+    for spec in [sp for sp in specs if sp.text != decider] + [sp for sp in specs if sp.text == decider]:
+        deciding = spec.text == decider
+        if s.deadline is None:
+            until = None
+        elif deciding:
+            until = s.deadline
+        else:
+            until = s.started + TIME_WEAK_SHARE * cfg.time_budget
+        side_until = None if until is None or not deciding else s.clock() + TIME_SIDE_SHARE * s.left()
+        raw, games = _raw(s, spec, side_until or until)
         raw_results[spec.text] = games
-        _mirror(s, spec, raw)
-        pie = _pie(s, spec, screen)
+        _mirror(s, spec, raw, side_until or until)
+        pie = _pie(s, spec, screen, until, deciding)
         verdict, reasons = decide(pie, cfg)
         per_agent[spec.text] = AgentResult(spec.text, verdict, reasons, raw, pie)
+    per_agent = {sp.text: per_agent[sp.text] for sp in specs}  # weakest first, as before
 
-    main = per_agent[cfg.decider]
+    main = per_agent[decider]
     verdict, reasons = main.verdict, list(main.reasons)
+    if verdict == "inconclusive" and s.out_of_time:
+        reasons.append(_more_time(s, main.pie))
     if len(specs) > 1:
         reasons.append(f"every opening's status comes from {main.agent} games, the deciding agent; "
                        f"{', '.join(a for a in per_agent if a != main.agent)} only reported beside it")
@@ -158,7 +217,7 @@ def _analyze(s: _Session, start: float) -> AnalysisReport:
     return AnalysisReport(
         board_name=board.name, size=board.size, config=cfg, agent=main.agent, verdict=verdict, reasons=reasons,
         warnings=warnings, pie=main.pie, raw=main.raw, per_agent=per_agent, coverage_s1=cov1, coverage_s2=cov2,
-        survival=surv, elapsed=time.monotonic() - start, s1_symbol=board.params.first.value, screen=screen,
+        survival=surv, elapsed=s.clock() - start, s1_symbol=board.params.first.value, screen=screen,
     )
 
 
@@ -187,7 +246,21 @@ def _screen(s: _Session) -> FloatGrid:
                         f"screening {count} openings with a {sims}-simulation search each")
 
 
-def _raw(s: _Session, spec: AgentSpec) -> tuple[RawResult, list[GameResult]]:
+def _more_time(s: _Session, pie: PieResult) -> str:
+    """Out of time before the verdict was decided: roughly how much longer would likely decide it."""
+    cfg = s.cfg
+    games = s.cut_remaining
+    missing = cfg.min_fair_openings - len(pie.fair) - (1 if s.cut_remaining > 0 else 0)
+    if missing > 0:
+        games += missing * pair_expected_remaining(sprt_pair(cfg), 0.5)
+    rate = s.sec_per_game.get(pie.agent, 0.0)
+    more = games * rate
+    return (f"out of time: the {cfg.time_budget:g} s budget (--time) ran out before the verdict was decided; "
+            f"roughly {more:.0f} s more (about {games:.0f} more {pie.agent} games at {rate:.2f} s each, the "
+            "SPRTs' expected remaining games) would likely decide it")
+
+
+def _raw(s: _Session, spec: AgentSpec, until: float | None = None) -> tuple[RawResult, list[GameResult]]:
     cfg = s.cfg
     cap = cfg.games if spec.cheap else min(cfg.games, cfg.strong_raw_games)
     tasks = [GameTask(s.spec, derive_seed(cfg.seed, SeedPhase.RAW, spec.key, i), spec.text, spec.text,
@@ -199,7 +272,8 @@ def _raw(s: _Session, spec: AgentSpec) -> tuple[RawResult, list[GameResult]]:
         pair.update(r.s1_won)  # the SPRT class is information here; all games are kept for the heatmaps
         return False
 
-    res = s.play(tasks, spec.cheap, "raw", f"{spec.text}: raw seat advantage (same agent both seats)", track)
+    res = s.play(tasks, spec.cheap, "raw", f"{spec.text}: raw seat advantage (same agent both seats)", track,
+                 until)
     raw = RawResult(agent=spec.text, games=len(res), s1_wins=sum(r.s1_won for r in res), sprt=pair.status)
     _fill_raw(s, raw, res)
     return raw, res
@@ -224,35 +298,59 @@ def _fill_raw(s: _Session, raw: RawResult, res: list[GameResult]) -> None:
     raw.common_openings = [(s.names(p), n, swaps[p]) for p, n in openings.most_common(3)]
 
 
-def _mirror(s: _Session, spec: AgentSpec, raw: RawResult) -> None:
+def _mirror(s: _Session, spec: AgentSpec, raw: RawResult, until: float | None = None) -> None:
     cfg = s.cfg
     n = cfg.mirror_games if spec.cheap else max(10, cfg.mirror_games // 4)
     tasks = [GameTask(s.spec, derive_seed(cfg.seed, SeedPhase.MIRROR, spec.key, i), spec.text, spec.text, mirror=True)
              for i in range(n)]
-    res = s.play(tasks, spec.cheap, "mirror", f"{spec.text}: mirror probe (S2 answers with the 180-degree image)")
+    res = s.play(tasks, spec.cheap, "mirror", f"{spec.text}: mirror probe (S2 answers with the 180-degree image)",
+                 until=until)
     raw.mirror_games = len(res)
     raw.mirror_full = sum(r.mirror_all for r in res)
     raw.mirror_wins = sum(not r.s1_won for r in res)
     raw.mirror_full_wins = sum(r.mirror_all and not r.s1_won for r in res)
 
 
-def _pie(s: _Session, spec: AgentSpec, screen: FloatGrid) -> PieResult:
+def _pie(s: _Session, spec: AgentSpec, screen: FloatGrid, until: float | None = None,
+         deciding: bool = False) -> PieResult:
+    """Play out candidates until enough are shown fair or the budget is spent.
+
+    Under a time budget the deciding agent is not held to the game caps: it plays each opening
+    up to :data:`TIME_OPENING_CAP` games and goes on to further candidates until the verdict is
+    decided (balanced, or lopsided over ``max_candidates`` openings) or the time is up.
+    """
     cfg = s.cfg
     pie = PieResult(agent=spec.text, screened=int(np.sum(screen >= 0)))
+    timed = until is not None and deciding
     budget = cfg.pie_budget if not spec.cheap else cfg.games * cfg.max_candidates
+    if timed:
+        budget = MAX_GAMES
+    per_opening = TIME_OPENING_CAP if timed else cfg.games
+    candidates = pie.screened if timed else cfg.max_candidates
     picker = CandidatePicker(screen, cfg.seed)
-    for rank in range(cfg.max_candidates):
+    s.cut_remaining = 0.0
+    for rank in range(candidates):
+        if until is not None and s.clock() >= until:
+            s.out_of_time = s.out_of_time or timed
+            break
+        if timed and rank >= cfg.max_candidates and decide(pie, cfg)[0] != "inconclusive":
+            break
         pick = picker.next()
         if pick is None:
             break
         p = pick
-        cap = min(cfg.games, budget - pie.games)
+        cap = min(per_opening, budget - pie.games)
+        fits = s.fit(spec.text, s.left()) if timed else None
+        if fits is not None and fits < cfg.min_verdict_games // 3:
+            s.out_of_time = True  # not even a first look at another opening fits in the time left
+            break
         if cap < cfg.min_verdict_games:
             break
         pair = sprt_pair(cfg)
         tasks = [GameTask(s.spec, derive_seed(cfg.seed, SeedPhase.PIE, spec.key, p, i), spec.text, spec.text, opening=p,
                           pie=s.board.params.pie) for i in range(cap)]
-        msg = (f"{spec.text}: opening {rank + 1} of {cfg.max_candidates}, {' '.join(s.names(p))} "
+        msg = (f"{spec.text}: opening {rank + 1} of {cfg.max_candidates if not timed else 'up to ' + str(candidates)}, "
+               f"{' '.join(s.names(p))} "
                f"(fair so far: {len(pie.fair)})")
 
         def decided(_i: int, r: GameResult, pair: SprtPair = pair) -> bool:
@@ -260,12 +358,16 @@ def _pie(s: _Session, spec: AgentSpec, screen: FloatGrid) -> PieResult:
                 return True
             return futile(pair.successes, pair.trials, cfg)
 
-        res = s.play(tasks, spec.cheap, "pie", msg, decided)
+        res = s.play(tasks, spec.cheap, "pie", msg, decided, until)
+        cut = (until is not None and not pair.decided and len(res) < cap
+               and not futile(pair.successes, pair.trials, cfg))
+        if cut and timed:
+            s.cut_remaining = pair_expected_remaining(pair, pair.successes / max(1, pair.trials))
         status: OpeningStatus = {"inside": "fair", "outside": "unfair"}.get(pair.status, "undecided")  # type: ignore[assignment]
         pie.openings.append(OpeningResult(
             placement=p, cells=[int(c) for c in s.table.cells[p]], names=s.names(p),
             wins=sum(r.s1_won for r in res), games=len(res), status=status, screen_v=float(screen[p]),
-            swaps=sum(r.swapped for r in res), abandoned=status == "undecided" and len(res) < cap))
+            swaps=sum(r.swapped for r in res), abandoned=status == "undecided" and len(res) < cap and not cut))
         picker.feedback(p, pie.openings[-1].v, len(res))
         if len(pie.fair) >= cfg.min_fair_openings:
             break

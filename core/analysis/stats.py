@@ -131,6 +131,38 @@ class SprtPair:
         return self.status
 
 
+def expected_remaining(test: Sprt, p: float) -> float:
+    """Wald's approximation of the outcomes a test still needs when the true rate is ``p`` (0 once decided).
+
+    Each outcome moves the log-likelihood ratio by a step with mean ``mu`` and variance ``var``; the
+    expected exit time of such a walk from between the bounds is ``(dist to the bound it drifts to) / |mu|``,
+    or ``(up)(down) / var`` when it has no drift (the slowest case, a rate right at the test's midpoint).
+    """
+    if test.decision is not None:
+        return 0.0
+    low, high = sprt_bounds(test.alpha, test.beta)
+    llr = test.llr
+    up, down = high - llr, llr - low
+    win = math.log(test.p1 / test.p0)
+    lose = math.log((1.0 - test.p1) / (1.0 - test.p0))
+    mu = p * win + (1.0 - p) * lose
+    var = p * (1.0 - p) * (win - lose) ** 2
+    no_drift = up * down / var if var > 0 else math.inf
+    if abs(mu) < 1e-12:
+        return no_drift
+    # the exact exit time of a drifting walk lies below both the one-sided time and the driftless one
+    one_sided = (up if mu > 0 else down) / abs(mu)
+    return min(one_sided, no_drift)
+
+
+def pair_expected_remaining(pair: SprtPair, p: float) -> float:
+    """Outcomes the pair still needs at rate ``p``: until one side says "outside" or both say H0."""
+    if pair.decided:
+        return 0.0
+    sides = [expected_remaining(t, p) for t in (pair.high, pair.low)]
+    return max(sides)
+
+
 def sprt_pair_run(outcomes: Iterable[bool], cap: int | None = None,
                   high: tuple[float, float] = HIGH_SIDE, low: tuple[float, float] = LOW_SIDE) -> SprtPair:
     """Feed outcomes in order until the pair decides or ``cap`` outcomes were used."""

@@ -17,6 +17,7 @@ from core.analysis.config import (
     FAIR_BAND,
     MAX_GAMES,
     MIN_GAMES,
+    MIN_TIME,
     QUICK,
     AnalysisCancelled,
     AnalysisConfig,
@@ -53,6 +54,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         "strongest --agent); the verdict says which strength it holds for")
     p.add_argument("--games", type=int, default=defaults.games, metavar="N",
                    help=f"cap on games per question: per opening and per raw run (default {defaults.games})")
+    p.add_argument("--time", type=float, default=0.0, metavar="SECONDS", dest="time_budget",
+                   help="a time budget instead of game caps: the games are sized to fit, the deciding agent "
+                        "plays on until the verdict is decided or the time is up, and an ETA is shown; when "
+                        "time runs out first the verdict says roughly how much more would decide it (default: "
+                        f"no budget, the game caps apply; at least {MIN_TIME:g})")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="master seed (default 0)")
     p.add_argument("--workers", type=int, default=0, metavar="K", help="worker processes (default 0 = all cores)")
     p.add_argument("--quick", action="store_true",
@@ -89,6 +95,8 @@ class _Bars:
         if self.bar is not None:
             self.bar.total = max(p.total, 1)
             self.bar.n = p.done
+            if p.eta is not None:
+                self.bar.set_postfix_str(f"ETA at most {p.eta:.0f} s", refresh=False)
             self.bar.refresh()
 
     def close(self) -> None:
@@ -99,6 +107,10 @@ class _Bars:
 
 def _config(args: argparse.Namespace) -> AnalysisConfig:
     cfg = AnalysisConfig(seed=args.seed, workers=args.workers, quick=args.quick, games=args.games)
+    if args.time_budget != 0:
+        if not MIN_TIME <= args.time_budget <= 7 * 24 * 3600:
+            raise CliError(f"--time {args.time_budget:g}: give {MIN_TIME:g} seconds to a week", EXIT_PROBLEMS)
+        cfg.time_budget = args.time_budget
     if args.agents:
         try:
             cfg.agents = [parse_agent(a).text for a in args.agents]
@@ -181,8 +193,9 @@ def format_text(report: AnalysisReport, path: str) -> str:
     """The human summary: verdict first, then why, then the figures beside it."""
     from core.analysis.results import pct
 
+    budget = f", --time {report.config.time_budget:g}" if report.config.time_budget else ""
     lines = [f"{path}: {report.verdict.upper()} for {report.agent} play (decided by {report.agent}, "
-             f"seed {report.config.seed}"
+             f"seed {report.config.seed}{budget}"
              f"{', quick' if report.config.quick else ''}, {report.elapsed:.0f} s)"]
     lines += [f"  - {r}" for r in report.reasons]
     for w in report.warnings:

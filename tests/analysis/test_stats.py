@@ -122,3 +122,20 @@ def test_mean_ci_small_samples() -> None:
     assert one.as_dict()["low"] is None
     const = mean_ci([2.0, 2.0, 2.0])
     assert const == MeanCI(2.0, 2.0, 2.0, 3)
+
+
+def test_expected_remaining_games_match_simulation() -> None:
+    """Wald's estimate of the games a pair still needs is what "how much more time" rests on: it must be
+    within a factor of two of what the test really takes, and zero once decided."""
+    import random
+
+    from core.analysis.stats import SprtPair, pair_expected_remaining, sprt_pair_run
+
+    for p in (0.3, 0.5, 0.7):
+        rng = random.Random(7)
+        runs = [sprt_pair_run(rng.random() < p for _ in range(100_000)).trials for _ in range(400)]
+        simulated = sum(runs) / len(runs)
+        estimate = pair_expected_remaining(SprtPair(), p)
+        assert simulated / 2 <= estimate <= simulated * 2, (p, estimate, simulated)
+    done = sprt_pair_run([True] * 60)
+    assert done.decided and pair_expected_remaining(done, 0.9) == 0.0

@@ -151,3 +151,11 @@ def test_an_invalid_board_is_refused_unless_forced(tmp_path: Path, capsys: pytes
     assert main([*args, "--force"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert any("not valid for a match" in w for w in data["warnings"])  # analysed as it is, and said so
+
+
+def test_time_budget_out_of_range_is_refused(board_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["analyze", str(board_file), "--time", "1"]) == 1
+    err = capsys.readouterr().err
+    assert "--time 1" in err and "5 seconds" in err
+    assert main(["analyze", str(board_file), "--agent", "greedy", "--deciding-agent", "mcts:50"]) == 1
+    assert "--deciding-agent mcts:50" in capsys.readouterr().err
