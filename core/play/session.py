@@ -460,7 +460,7 @@ class PlaySession:
         """Apply an agent's answer; an answer to a superseded request is dropped (None, nothing changes)."""
         if request is not self._thinking:
             return None
-        if not isinstance(move, Placement | str):
+        if not (isinstance(move, Placement) or move == SWAP):
             self.agent_failed(request)
             return Refusal(f"The agent answered {move!r}, which is not a move.")
         if self.clock.paused:

@@ -52,7 +52,7 @@ from core.play.session import (
 )
 from designer.canvas.render import RenderOptions
 from designer.playtest.canvas import PlayCanvas
-from designer.workers import BackgroundRunner
+from designer.workers import BackgroundRunner, JobControl
 
 AGENT_CHOICES: tuple[tuple[str, str | None], ...] = (
     ("Human", None),
@@ -112,7 +112,7 @@ class PlaytestWindow(QMainWindow):
         self._timer.setInterval(tick_ms)
         self._timer.timeout.connect(self.tick_clocks)
         self._timer.start()
-        self.session.subscribe(self._on_change)
+        self._unsubscribe = self.session.subscribe(self._on_change)
         self._on_change(Change.POSITION)
         errors = [p for p in validate(self.board) if p.severity is Severity.ERROR]
         if errors:
@@ -271,13 +271,16 @@ class PlaytestWindow(QMainWindow):
         self.result_banner = QLabel()
         self.result_banner.setWordWrap(True)
         self.result_banner.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.result_banner.setFont(self._scaled_font(1.5))
+        self.result_banner.setFont(self._scaled_font(1.4))
+        self.result_banner.setMargin(6)  # not a style-sheet padding, which the wrapped height does not count
         self.result_banner.setVisible(False)
         hcol.addWidget(self.result_banner)
         self.turn_label = QLabel()
         self.turn_label.setWordWrap(True)
         self.turn_label.setFont(self._scaled_font(1.0))
         hcol.addWidget(self.turn_label)
+        for label in (self.result_banner, self.turn_label):
+            label.installEventFilter(self)  # keeps wrapped lines whole: see fit_height
         self.clock_labels = [QLabel(), QLabel()]
         for label in self.clock_labels:
             label.setFont(self._scaled_font(1.6))
@@ -327,6 +330,8 @@ class PlaytestWindow(QMainWindow):
         entering a move by notation (the focus stays in the entry) Ctrl+Z brought the typed
         cells back instead of taking the move back.
         """
+        if event.type() == QEvent.Type.Resize and isinstance(watched, QLabel):  # the banner and the turn line
+            fit_height(watched)
         if (watched is self.notation_edit and event.type() == QEvent.Type.ShortcutOverride
                 and isinstance(event, QKeyEvent) and not self.notation_edit.text()
                 and (event.matches(QKeySequence.StandardKey.Undo) or event.matches(QKeySequence.StandardKey.Redo))):
@@ -501,8 +506,13 @@ class PlaytestWindow(QMainWindow):
 
     def _start_agent(self) -> None:
         request = self.session.start_agent()
-        if request is not None:
-            self._runner.request(lambda _job, r=request: (r, agent_decision(r.spec, r.board, list(r.moves), r.seed)))
+        if request is None:
+            return
+
+        def work(_job: JobControl, r: AgentRequest = request) -> tuple[AgentRequest, Move]:
+            return r, agent_decision(r.spec, r.board, list(r.moves), r.seed)  # only copies: safe off the GUI thread
+
+        self._runner.request(work)
 
     def _on_agent_answer(self, answer: object) -> None:
         """Show the answer once the chosen pace allows (the agent thinks meanwhile, so slow agents lose nothing)."""
@@ -647,6 +657,7 @@ class PlaytestWindow(QMainWindow):
             elif session.agent_waiting:
                 doing = " — waits (paused)" if session.clock.paused else " — waits: press Agent move (F6)"
             self.turn_label.setText(f"{who.symbol.value} to move: {who.name} ({who.kind}){doing}")
+        fit_height(self.turn_label)
         for seat, combo in zip(SEATS, self.seat_combos, strict=True):
             index = combo.findData(session.agent(seat)) if session.agent(seat) is not None else 0
             if index >= 0 and index != combo.currentIndex():
@@ -676,10 +687,11 @@ class PlaytestWindow(QMainWindow):
             return
         self.result_label.setText(result.explain())
         self.result_banner.setText(result.headline())
+        fit_height(self.result_banner)
         pal = self.palette()
         self.result_banner.setStyleSheet(
             f"background: {pal.color(QPalette.ColorRole.Highlight).name()}; "
-            f"color: {pal.color(QPalette.ColorRole.HighlightedText).name()}; padding: 6px; border-radius: 4px;")
+            f"color: {pal.color(QPalette.ColorRole.HighlightedText).name()}; border-radius: 4px;")
         self.canvas.set_scoring(result.scoring_cells[result.winner.symbol], result.scoring_cells[result.loser.symbol])
 
     def _show_clocks(self) -> None:
@@ -715,11 +727,23 @@ class PlaytestWindow(QMainWindow):
         self.statusBar().showMessage(self._hover_status)
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        # Drop the session -> window reference (and the closure holding it), so the window can go without the GC.
+        self._unsubscribe()
+        self._unsubscribe = lambda: None
         self._timer.stop()
         self._pace_timer.stop()
         self._runner.cancel()
         self._runner.wait(10_000)
         super().closeEvent(event)
+
+
+def fit_height(widget: QObject) -> None:
+    """Give a word-wrapped label the height its lines need at its width.
+
+    Layouts under a splitter do not ask for the height-for-width, so a wrapped banner was cut off.
+    """
+    if isinstance(widget, QLabel) and widget.width() > 0:
+        widget.setMinimumHeight(max(0, widget.heightForWidth(widget.width())))
 
 
 def error_colour(palette: QPalette) -> str:
