@@ -127,14 +127,16 @@ class PlayResult:
 
 @dataclass(frozen=True, eq=False)
 class AgentRequest:
-    """What an agent needs to decide, as copies a worker thread may own: run :func:`agent_decision` on it."""
+    """What an agent needs to decide, as copies a worker thread may own: run :func:`agent_decision` on it.
+
+    Compared by identity: every start is a new request, so an answer to an earlier one is always told apart.
+    """
 
     seat: int
     spec: str
     board: Board
     moves: tuple[Move, ...]
     seed: int
-    serial: int = 0
 
 
 def agent_decision(spec: str, board: Board, moves: list[Move], seed: int) -> Move:
@@ -153,21 +155,6 @@ def agent_decision(spec: str, board: Board, moves: list[Move], seed: int) -> Mov
     if index < 0:
         raise ValueError("the agent found no legal placement although the game is not over")
     return Placement.from_index(index, board.size)
-
-
-def move_texts(board: Board, moves: list[Move]) -> list[str]:
-    """The move list in match notation: placements numbered, each with the symbol that made it."""
-    out = []
-    number = 0
-    first = board.params.first
-    for move in moves:
-        if isinstance(move, Placement):
-            number += 1
-            symbol = first if number % 2 == 1 else first.other
-            out.append(f"{number}. {symbol.value} {move.notation()}  ({move.ptype})")
-        else:
-            out.append(f"   {SWAP}: {SEAT_NAMES[1]} takes over {first.value} and the first placement (pie rule)")
-    return out
 
 
 Observer = Callable[[Change], None]
@@ -192,7 +179,6 @@ class PlaySession:
         self._step = False
         self._thinking: AgentRequest | None = None
         self._pending: Move | None = None
-        self._serial = 0
         self._announced = False
         self._observers: list[Observer] = []
         p = self.board.params
@@ -266,6 +252,20 @@ class PlaySession:
         done = self._moves[:ply]
         placed = sum(1 for m in done if isinstance(m, Placement))
         return self.seat_of(self._state.placement_owner(placed), swapped=SWAP in done)
+
+    def move_texts(self) -> list[str]:
+        """The move list in match notation: placements numbered, each with the symbol that made it."""
+        out = []
+        number = 0
+        for move in self._moves:
+            if isinstance(move, Placement):
+                out.append(f"{number + 1}. {self._state.placement_owner(number).value} {move.notation()}  "
+                           f"({move.ptype})")
+                number += 1
+            else:
+                taken = symbol_held(self.board.params.first, 1, swapped=True)
+                out.append(f"   {SWAP}: {SEAT_NAMES[1]} takes over {taken.value} and the first placement (pie rule)")
+        return out
 
     def result(self) -> PlayResult | None:
         """The finished game at the cursor, or None while it goes on."""
@@ -447,10 +447,8 @@ class PlaySession:
             return None
         who = self.mover()
         assert who is not None and who.agent is not None
-        self._serial += 1
         seed = (self.agent_seed * 1009 + self._ply) & 0x7FFFFFFF
-        self._thinking = AgentRequest(who.seat, who.agent, self.board.copy(), tuple(self._moves[:self._ply]), seed,
-                                      self._serial)
+        self._thinking = AgentRequest(who.seat, who.agent, self.board.copy(), tuple(self._moves[:self._ply]), seed)
         self._step = False
         self._sync_clock(new_turn=False)
         self._notify(Change.AGENT)
@@ -586,4 +584,4 @@ class PlaySession:
 
 
 __all__ = ["SEATS", "SEAT_NAMES", "AgentRequest", "Change", "Move", "PlayResult", "PlaySession", "Refusal",
-           "SeatInfo", "agent_decision", "move_texts", "symbol_held"]
+           "SeatInfo", "agent_decision", "symbol_held"]

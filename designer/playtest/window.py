@@ -48,7 +48,6 @@ from core.play.session import (
     Refusal,
     SeatInfo,
     agent_decision,
-    move_texts,
 )
 from designer.canvas.render import RenderOptions
 from designer.playtest.canvas import PlayCanvas
@@ -76,8 +75,7 @@ PACE_CHOICES: tuple[tuple[str, int], ...] = (
 """Agent-against-agent pace: a least time between a move and the answer, or one agent move per click."""
 DEFAULT_PACE = 1
 
-__all__ = ["AGENT_CHOICES", "PACE_CHOICES", "PlaytestWindow", "SeatInfo", "agent_decision", "error_colour",
-           "move_texts"]
+__all__ = ["AGENT_CHOICES", "PACE_CHOICES", "PlaytestWindow", "SeatInfo", "agent_decision", "error_colour"]
 
 
 class PlaytestWindow(QMainWindow):
@@ -631,7 +629,7 @@ class PlaytestWindow(QMainWindow):
 
         self.move_list.blockSignals(True)
         self.move_list.clear()
-        for text in move_texts(self.board, session.moves):
+        for text in session.move_texts():
             self.move_list.addItem(text)
         if session.ply:
             self.move_list.setCurrentRow(session.ply - 1)

@@ -18,7 +18,6 @@ from core.play.session import (
     Change,
     PlaySession,
     agent_decision,
-    move_texts,
     symbol_held,
 )
 
@@ -82,8 +81,8 @@ def test_turns_alternate_and_the_board_says_who_starts(first: Symbol) -> None:
         seats.append(who.seat)
         assert session.play(first_legal(session)) is None
     assert seats == [0, 1, 0, 1]
-    assert move_texts(session.board, session.moves)[0].startswith(f"1. {first.value} ")
-    assert move_texts(session.board, session.moves)[1].startswith(f"2. {first.other.value} ")
+    assert session.move_texts()[0].startswith(f"1. {first.value} ")
+    assert session.move_texts()[1].startswith(f"2. {first.other.value} ")
 
 
 def test_symbol_held_is_the_one_ownership_rule() -> None:
@@ -105,7 +104,7 @@ def test_swap_only_at_the_second_players_first_turn_and_ownership_afterwards() -
     assert session.seat_info(1).symbol is Symbol.O and session.seat_info(0).symbol is Symbol.X
     mover = session.mover()
     assert mover is not None and mover.name == "Player 1" and mover.symbol is Symbol.X  # symbol order unchanged
-    assert move_texts(session.board, session.moves)[1].strip() == \
+    assert session.move_texts()[1].strip() == \
         "swap: Player 2 takes over O and the first placement (pie rule)"
     assert session.play(first_legal(session)) is None
     refusal = session.play(SWAP)
