@@ -33,7 +33,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.agents.search import parse_agent
 from core.board.geometry import cell_name
 from core.board.model import PIECE_TYPES, Board, Symbol
 from core.board.validation import Severity, validate
@@ -481,15 +480,11 @@ class PlaytestWindow(QMainWindow):
 
     # ============================================================== agents ==========
     def set_agent(self, seat: int, spec: str | None) -> None:
-        """Let an agent (``random``, ``greedy``, ``mcts:N``) or a person (None) play ``seat``."""
-        if spec is not None:
-            spec = parse_agent(spec).text  # AgentSpecError (a ValueError) names the accepted forms
-        combo = self.seat_combos[seat]
-        index = combo.findData(spec) if spec is not None else 0
-        if index < 0:
-            combo.addItem(f"Agent {spec}", spec)
-            index = combo.count() - 1
-        combo.setCurrentIndex(index)  # fires _on_agent_choice
+        """Let an agent (``random``, ``greedy``, ``mcts:N``) or a person (None) play ``seat``.
+
+        A spec that is not readable raises the session's ValueError, which names the accepted forms.
+        """
+        self.session.set_agent(seat, spec)
 
     def _on_agent_choice(self, seat: int) -> None:
         spec = self.seat_combos[seat].currentData()
@@ -657,8 +652,12 @@ class PlaytestWindow(QMainWindow):
             self.turn_label.setText(f"{who.symbol.value} to move: {who.name} ({who.kind}){doing}")
         fit_height(self.turn_label)
         for seat, combo in zip(SEATS, self.seat_combos, strict=True):
-            index = combo.findData(session.agent(seat)) if session.agent(seat) is not None else 0
-            if index >= 0 and index != combo.currentIndex():
+            spec = session.agent(seat)
+            index = 0 if spec is None else combo.findData(spec)
+            if index < 0:  # a spec the list does not offer, set from code
+                combo.addItem(f"Agent {spec}", spec)
+                index = combo.count() - 1
+            if index != combo.currentIndex():
                 combo.blockSignals(True)
                 combo.setCurrentIndex(index)
                 combo.blockSignals(False)
