@@ -61,7 +61,7 @@ AGENT_CHOICES: tuple[tuple[str, str | None], ...] = (
     ("MCTS 5000 playouts", "mcts:5000"),
     ("MCTS 20000 playouts", "mcts:20000"),
 )
-"""Opponent strengths offered in the window, weakest first (spec strings of ``core.agents.search``)."""
+"""Opponent strengths offered in the window, weakest first (spec strings of ``core.agents.spec``)."""
 
 STEP = -1
 PACE_CHOICES: tuple[tuple[str, int], ...] = (
