@@ -81,8 +81,10 @@ class _Bars:
             self.close()
             self.key = key
             unit = {"screen": "opening", "start": "step", "done": "step"}.get(p.phase, "game")
-            self.bar = tqdm(total=max(p.total, 1), desc=p.message[:70], unit=unit,
-                            leave=False, file=sys.stderr, dynamic_ncols=True)
+            # the compile's steps are shares of its time, not countable things: show the share and the time left
+            fmt = "{desc}: {percentage:3.0f}%|{bar}| {elapsed}<{remaining}" if p.phase == "compile" else None
+            self.bar = tqdm(total=max(p.total, 1), desc=p.message[:70], unit=unit, bar_format=fmt,
+                            leave=p.phase == "compile", file=sys.stderr, dynamic_ncols=True)
         if self.bar is not None:
             self.bar.total = max(p.total, 1)
             self.bar.n = p.done
