@@ -125,6 +125,13 @@ def _refuse_invalid(board: Board, path: str) -> None:
                        "to analyse it as it is", EXIT_PROBLEMS)
 
 
+def analyze(board: Board, cfg: AnalysisConfig, progress: _Bars) -> AnalysisReport:
+    """The engine's analysis, imported on first use: it loads numpy, the statistics and the worker pool."""
+    from core.analysis.run import analyze as run_analysis
+
+    return run_analysis(board, cfg, progress=progress)
+
+
 def run(args: argparse.Namespace) -> int:
     cfg = _config(args)
     board = load_board_arg(args.board)
@@ -137,8 +144,6 @@ def run(args: argparse.Namespace) -> int:
             check_report_path(args.report)
         except ValueError as exc:
             raise CliError(str(exc), EXIT_UNREADABLE) from None
-    from core.analysis.run import analyze
-
     bars = _Bars(sys.stderr.isatty())
     try:
         report = analyze(board, cfg, progress=bars)

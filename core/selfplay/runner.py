@@ -266,12 +266,7 @@ class Runner:
         return out
 
 
-# Names that code in flight on other branches still imports from here (core/selfplay/duel.py on `agents`,
-# core/selfplay/cluster.py and its test on `generate`); switch those to core.selfplay.tasks and
-# core.selfplay.worker, then drop these lines.
+# Names that code in flight on the `agents` branch (core/selfplay/duel.py) still imports from here; switch it to
+# core.selfplay.tasks, then drop these lines.
 from core.selfplay.tasks import BoardSpec as BoardSpec  # noqa: E402
-from core.selfplay.tasks import GameResult as GameResult  # noqa: E402
-from core.selfplay.tasks import GameTask as GameTask  # noqa: E402
 from core.selfplay.tasks import derive_seed as derive_seed  # noqa: E402
-from core.selfplay.worker import play_game as play_game  # noqa: E402
-from core.selfplay.worker import warm_up as _warm_up  # noqa: E402, F401
