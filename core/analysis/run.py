@@ -69,6 +69,20 @@ class _Session:
         self.cancel = cancel
         self.runner = Runner(workers=cfg.workers, inline=cfg.inline)
         self.table = placement_table(board.size)
+        self._warm_start = 0.0
+        self._compile_message = ""
+
+    def warming(self, done: int, total: int, compiled: bool) -> None:
+        """The first worker's warm-up steps: silent when the kernels come from the disk cache, a progress
+        report with a time estimate when they have to be compiled (the first run)."""
+        if done == 0:
+            self._warm_start = time.monotonic()
+            return
+        if not compiled:
+            return
+        if not self._compile_message:
+            self._compile_message = compile_message(time.monotonic() - self._warm_start, done, total)
+        self.report("compile", done, total, self._compile_message)
 
     def report(self, phase: str, done: int, total: int, message: str) -> None:
         if self.cancel is not None and self.cancel.is_set():
@@ -112,13 +126,20 @@ def analyze(board: Board, config: AnalysisConfig, progress: ProgressFn | None = 
     session = _Session(board, cfg, progress, cancel)
     try:
         session.report("start", 0, 1, "starting worker processes and loading the compiled agents")
-        session.runner.start(cancel)
+        session.runner.start(cancel, progress=session.warming)
         return _analyze(session, start)
     except RunCancelled as exc:
         session.runner.terminate()
         raise AnalysisCancelled("analysis cancelled") from exc
     finally:
         session.runner.terminate()
+
+
+def compile_message(elapsed: float, done: int, total: int) -> str:
+    """What the first run says while one worker compiles the engine: the time the whole compile will take,
+    extrapolated from the share of it done so far and rounded up to 10 s."""
+    estimate = elapsed * total / max(done, 1)
+    return f"compiling the engine (once, about {max(10, 10 * math.ceil(estimate / 10))} s)"
 
 
 def _analyze(s: _Session, start: float) -> AnalysisReport:

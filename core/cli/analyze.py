@@ -81,8 +81,10 @@ class _Bars:
             self.close()
             self.key = key
             unit = {"screen": "opening", "start": "step", "done": "step"}.get(p.phase, "game")
-            self.bar = tqdm(total=max(p.total, 1), desc=p.message[:70], unit=unit,
-                            leave=False, file=sys.stderr, dynamic_ncols=True)
+            # the compile's steps are shares of its time, not countable things: show the share and the time left
+            fmt = "{desc}: {percentage:3.0f}%|{bar}| {elapsed}<{remaining}" if p.phase == "compile" else None
+            self.bar = tqdm(total=max(p.total, 1), desc=p.message[:70], unit=unit, bar_format=fmt,
+                            leave=p.phase == "compile", file=sys.stderr, dynamic_ncols=True)
         if self.bar is not None:
             self.bar.total = max(p.total, 1)
             self.bar.n = p.done
@@ -123,6 +125,13 @@ def _refuse_invalid(board: Board, path: str) -> None:
                        "to analyse it as it is", EXIT_PROBLEMS)
 
 
+def analyze(board: Board, cfg: AnalysisConfig, progress: _Bars) -> AnalysisReport:
+    """The engine's analysis, imported on first use: it loads numpy, the statistics and the worker pool."""
+    from core.analysis.run import analyze as run_analysis
+
+    return run_analysis(board, cfg, progress=progress)
+
+
 def run(args: argparse.Namespace) -> int:
     cfg = _config(args)
     board = load_board_arg(args.board)
@@ -135,8 +144,6 @@ def run(args: argparse.Namespace) -> int:
             check_report_path(args.report)
         except ValueError as exc:
             raise CliError(str(exc), EXIT_UNREADABLE) from None
-    from core.analysis.run import analyze
-
     bars = _Bars(sys.stderr.isatty())
     try:
         report = analyze(board, cfg, progress=bars)
