@@ -23,6 +23,7 @@ from core.analysis.config import (
     AnalysisProgress,
 )
 from core.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE, CliError, load_board_arg
+from core.selfplay.cluster import CLUSTER_HELP
 
 if TYPE_CHECKING:
     from core.analysis.results import AnalysisReport
@@ -60,6 +61,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--report", metavar="FILE", help="write a Markdown report with PNG charts beside it")
     p.add_argument("--force", action="store_true",
                    help="analyse a board that is not valid for a match (e.g. broken anti-symmetry) as it is")
+    p.add_argument("--cluster", metavar="ADDRESS", help=CLUSTER_HELP)
     p.set_defaults(func=run)
 
 
@@ -125,11 +127,16 @@ def _refuse_invalid(board: Board, path: str) -> None:
                        "to analyse it as it is", EXIT_PROBLEMS)
 
 
-def analyze(board: Board, cfg: AnalysisConfig, progress: _Bars) -> AnalysisReport:
+def analyze(board: Board, cfg: AnalysisConfig, progress: _Bars, cluster: str | None = None) -> AnalysisReport:
     """The engine's analysis, imported on first use: it loads numpy, the statistics and the worker pool."""
     from core.analysis.run import analyze as run_analysis
+    from core.selfplay.cluster import ClusterError, cluster_executor
 
-    return run_analysis(board, cfg, progress=progress)
+    try:
+        with cluster_executor(cluster) as (executor, workers):
+            return run_analysis(board, cfg, progress=progress, executor=executor, executor_workers=workers)
+    except ClusterError as exc:
+        raise CliError(str(exc), EXIT_UNREADABLE) from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -146,7 +153,7 @@ def run(args: argparse.Namespace) -> int:
             raise CliError(str(exc), EXIT_UNREADABLE) from None
     bars = _Bars(sys.stderr.isatty())
     try:
-        report = analyze(board, cfg, progress=bars)
+        report = analyze(board, cfg, progress=bars, cluster=args.cluster)
     except AnalysisCancelled:
         raise CliError("cancelled", 130) from None
     finally:
