@@ -8,9 +8,11 @@ same bytes.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from PySide6.QtCore import QTimer
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -36,6 +38,27 @@ from core.board.boardfile import BoardFileError, load_board
 from core.board.geometry import COLUMN_LETTERS
 from core.board.model import PIECE_TYPES, Board
 from designer.canvas.render import THEMES, RenderOptions, render_png, render_svg
+from designer.dialogs.wording import for_gui
+
+COPIED_MS = 2000
+"""How long a Copy button says "Copied"."""
+
+
+def copy_button(label: str, text: Callable[[], str]) -> QPushButton:
+    """A button that copies ``text()`` and says "Copied" for two seconds, so the click visibly did something."""
+    button = QPushButton(label)
+    reset = QTimer(button)  # a child: it dies with the button, so a closed dialog gets no late call
+    reset.setSingleShot(True)
+    reset.setInterval(COPIED_MS)
+    reset.timeout.connect(lambda: button.setText(label))
+
+    def copy() -> None:
+        QGuiApplication.clipboard().setText(text())
+        button.setText("Copied ✓")
+        reset.start()
+
+    button.clicked.connect(copy)
+    return button
 
 
 def text_grid(board: Board, header: bool = True) -> str:
@@ -116,8 +139,7 @@ class TextGridDialog(QDialog):
         font.setStyleHint(font.StyleHint.Monospace)
         edit.setFont(font)
         edit.setMinimumSize(420, 360)
-        copy = QPushButton("Copy to clipboard")
-        copy.clicked.connect(lambda: QGuiApplication.clipboard().setText(self.text))
+        copy = copy_button("Copy to clipboard", lambda: self.text)
         close = QPushButton("Close")
         close.clicked.connect(self.accept)
         row = QHBoxLayout()
@@ -139,10 +161,24 @@ def slot_from_path(path: str | None, fallback: str) -> str:
 class SealDialog(QDialog):
     """Seal the current board (and optionally more board files) into a season folder with SHA256SUMS."""
 
-    def __init__(self, board: Board, path: str | None, parent: QWidget | None = None) -> None:
+    def __init__(self, board: Board, path: str | None, parent: QWidget | None = None, saved: bool = True,
+                 name: str = "") -> None:
         super().__init__(parent)
         self.setWindowTitle("Seal boards for a season")
-        self.entries: list[tuple[Board, str]] = [(board, path or "(current board)")]
+        shown = name or board.name or (Path(path).name if path else "the current board")
+        if path and saved:
+            first_label = f"{shown} (as shown, saved in {Path(path).name})"
+            state = f"The board as shown in the designer, saved in {path}."
+        elif path:
+            first_label = f"{shown} (as shown, NOT saved)"
+            state = (f"The board as shown in the designer, with changes not saved to {path}: "
+                     "the sealed board and that file differ.")
+        else:
+            first_label = f"{shown} (as shown, not saved to a file)"
+            state = "The board as shown in the designer; it is not saved to any file yet."
+        self.state = QLabel(f"<b>Sealing:</b> {state}")
+        self.state.setWordWrap(True)
+        self.entries: list[tuple[Board, str]] = [(board, first_label)]
         self.digest_text = ""
         self.written: list[Path] = []
         self.sums_path: Path | None = None
@@ -157,15 +193,14 @@ class SealDialog(QDialog):
         self.table = QTableWidget(0, 2)
         self.table.setHorizontalHeaderLabels(["Board", "Slot id"])
         self.table.horizontalHeader().setStretchLastSection(True)
-        self._add_row(path or "(current board)", slot_from_path(path, "board-1"))
+        self._add_row(first_label, slot_from_path(path, "board-1"))
         add = QPushButton("Add board files…")
         add.clicked.connect(self._add_files)
         self.output = QPlainTextEdit()
         self.output.setReadOnly(True)
         self.output.setPlaceholderText("Digests appear here after sealing.")
-        self.copy = QPushButton("Copy digests")
+        self.copy = copy_button("Copy digests", lambda: self.digest_text)
         self.copy.setEnabled(False)
-        self.copy.clicked.connect(lambda: QGuiApplication.clipboard().setText(self.digest_text))
         self.seal_button = QPushButton("Seal")
         self.seal_button.clicked.connect(self.seal)
         close = QPushButton("Close")
@@ -181,6 +216,7 @@ class SealDialog(QDialog):
         buttons.addWidget(self.copy)
         buttons.addWidget(close)
         lay = QVBoxLayout(self)
+        lay.addWidget(self.state)
         lay.addLayout(form)
         lay.addWidget(self.table)
         lay.addLayout(buttons)
@@ -218,7 +254,7 @@ class SealDialog(QDialog):
             self.entries.append((board, p))
             self._add_row(p, slot_from_path(p, f"board-{len(self.entries)}"))
         if problems:
-            QMessageBox.warning(self, "Boards not added", "\n".join(problems))
+            QMessageBox.warning(self, "Boards not added", for_gui("\n".join(problems)))
         return problems
 
     def seal(self) -> bool:
@@ -237,7 +273,7 @@ class SealDialog(QDialog):
             paths, sums_path, fingerprint = write_sealed(self.folder.text().strip(), sealed,
                                                          force=self.force.isChecked())
         except (SealError, OSError) as exc:
-            QMessageBox.warning(self, "Not sealed", str(exc))
+            QMessageBox.warning(self, "Not sealed", for_gui(str(exc)))
             return False
         lines = [f"{s.slot}: {s.digest}  (check code {s.check_code})" for s in sealed]
         self.digest_text = "\n".join(lines) + f"\nseason {season} fingerprint: {fingerprint}\n"

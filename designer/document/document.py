@@ -210,6 +210,11 @@ class Document(QObject):
         self.paramsChanged.emit()
         self.fileChanged.emit()
 
+    def mark_unsaved(self) -> None:
+        """Recovered work is in no file yet: show it as unsaved (a '*' in the title, asked about on close)."""
+        self.undo_stack.resetClean()
+        self.fileChanged.emit()
+
     def new_board(self, size: int) -> None:
         self.replace_board(Board(size=size), None)
 
