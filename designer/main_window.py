@@ -136,7 +136,11 @@ class MainWindow(QMainWindow):
         self.setTabPosition(right, QTabWidget.TabPosition.North)
         self.validation_dock = self._dock("Validation", scrolling(align_top(self.validation)), right)
         self.properties_dock = self._dock("Properties", scrolling(align_top(self.properties)), right)
-        self.analysis_dock = self._dock("Analysis", scrolling(self.analysis), right)
+        analysis_area = scrolling(self.analysis)
+        # The charts are drawn for the panel's width; a scroll bar that came and went with the results changed
+        # that width and left the charts cut off until they were drawn again.
+        analysis_area.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
+        self.analysis_dock = self._dock("Analysis", analysis_area, right)
         self.tabifyDockWidget(self.validation_dock, self.properties_dock)
         self.tabifyDockWidget(self.properties_dock, self.analysis_dock)
         self.validation_dock.raise_()
@@ -171,6 +175,8 @@ class MainWindow(QMainWindow):
         self.document.fileChanged.connect(self._update_title)
         self.document.paramsChanged.connect(self._update_title)
         self.document.boardReplaced.connect(self._update_title)
+        # A message about the previous board ("3 broken pairs...") must not outlive it.
+        self.document.boardReplaced.connect(self.statusBar().clearMessage)
         self.set_brush(Symbol.O)
         self._update_title()
         self.setWindowIcon(load_icon("app"))

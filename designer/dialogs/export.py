@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QLineEdit,
     QMessageBox,
@@ -138,7 +139,9 @@ class TextGridDialog(QDialog):
         font.setFamily("DejaVu Sans Mono")
         font.setStyleHint(font.StyleHint.Monospace)
         edit.setFont(font)
-        edit.setMinimumSize(420, 360)
+        longest = max(self.text.splitlines(), key=len)
+        needed = edit.fontMetrics().horizontalAdvance(longest) + 2 * edit.frameWidth() + 24
+        edit.setMinimumSize(max(420, min(needed, 960)), 360)  # the header line was cut off at 420 px
         copy = copy_button("Copy to clipboard", lambda: self.text)
         close = QPushButton("Close")
         close.clicked.connect(self.accept)
@@ -192,7 +195,11 @@ class SealDialog(QDialog):
         self.force = QCheckBox("Replace existing sealed files (only before publishing!)")
         self.table = QTableWidget(0, 2)
         self.table.setHorizontalHeaderLabels(["Board", "Slot id"])
-        self.table.horizontalHeader().setStretchLastSection(True)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)  # the board's label was cut off
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Interactive)
+        header.resizeSection(1, 160)
+        self.table.setWordWrap(True)
         self._add_row(first_label, slot_from_path(path, "board-1"))
         add = QPushButton("Add board files…")
         add.clicked.connect(self._add_files)

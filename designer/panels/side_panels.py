@@ -7,6 +7,7 @@ step and every change made elsewhere (undo, a file load) shows up in them.
 from __future__ import annotations
 
 from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -38,14 +39,27 @@ class ProblemList(QListWidget):
     MIN_ROWS = 2
     MAX_ROWS = 12
 
+    def row_height(self, row: int) -> int:
+        """The height of a wrapped row at the list's current width (Qt's own hint ignores the wrapping)."""
+        item = self.item(row)
+        width = max(40, self.viewport().width() - 2 * self.spacing() - 8)
+        text = item.text() if item is not None else ""
+        flags = int(Qt.TextFlag.TextWordWrap)
+        return self.fontMetrics().boundingRect(0, 0, width, 10_000, flags, text).height() + 4
+
     def sizeHint(self) -> QSize:
         hint = super().sizeHint()
-        rows = sum(self.sizeHintForRow(i) for i in range(min(self.count(), self.MAX_ROWS)))
-        least = self.MIN_ROWS * max(self.sizeHintForRow(0), self.fontMetrics().height() + 4)
+        rows = sum(self.row_height(i) for i in range(min(self.count(), self.MAX_ROWS)))
+        least = self.MIN_ROWS * (self.fontMetrics().height() + 4)
         return QSize(hint.width(), max(rows, least) + 2 * self.frameWidth() + 4)
 
     def minimumSizeHint(self) -> QSize:
         return QSize(super().minimumSizeHint().width(), self.sizeHint().height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            self.updateGeometry()  # wrapped rows change height with the width
 
 
 class ValidationPanel(QWidget):

@@ -64,7 +64,7 @@ def test_the_validation_panel_is_no_empty_box(qtbot: QtBot, tmp_path: Path) -> N
     path.write_text(BROKEN)
     assert win.load_path(str(path))
     assert not panel.list.isHidden() and not panel.repair_all_button.isHidden()
-    rows = sum(panel.list.sizeHintForRow(i) for i in range(panel.list.count()))
+    rows = sum(panel.list.row_height(i) for i in range(panel.list.count()))
     assert panel.list.height() <= rows + 40  # as tall as its rows, not the whole dock
     assert win.valid_label.text().startswith("✖ 3 broken pair")
 
