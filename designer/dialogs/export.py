@@ -154,13 +154,6 @@ class TextGridDialog(QDialog):
         lay.addLayout(row)
 
 
-def slot_from_path(path: str | None, fallback: str) -> str:
-    """A slot id suggestion from a file name: letters, digits, ``.``, ``_`` and ``-`` only."""
-    stem = Path(path).stem if path else fallback
-    clean = "".join(ch if ch.isalnum() or ch in "._-" else "-" for ch in stem).strip("-._")
-    return clean[:64] or fallback
-
-
 class SealDialog(QDialog):
     """Seal the current board (and optionally more board files) into a season folder with SHA256SUMS."""
 
@@ -182,6 +175,10 @@ class SealDialog(QDialog):
         self.state = QLabel(f"<b>Sealing:</b> {state}")
         self.state.setWordWrap(True)
         self.entries: list[tuple[Board, str]] = [(board, first_label)]
+        self.sources: list[str] = [path or "(unsaved board)"]
+        """The file behind each entry, for the host's private slot map."""
+        self._auto_slots: set[int] = set()
+        """Rows whose slot id was proposed here (neutral dm1, dm2, ...), renumbered when the folder changes."""
         self.digest_text = ""
         self.written: list[Path] = []
         self.sums_path: Path | None = None
@@ -193,6 +190,9 @@ class SealDialog(QDialog):
         folder_row.addWidget(self.folder, 1)
         folder_row.addWidget(browse)
         self.force = QCheckBox("Replace existing sealed files (only before publishing!)")
+        self.append = QCheckBox("Add to the season already in this folder (changes its published fingerprint)")
+        self.append.setToolTip("Without it, a folder that already holds a SHA256SUMS is refused: its fingerprint "
+                               "may be published, and adding boards changes it.")
         self.table = QTableWidget(0, 2)
         self.table.setHorizontalHeaderLabels(["Board", "Slot id"])
         header = self.table.horizontalHeader()
@@ -200,7 +200,10 @@ class SealDialog(QDialog):
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Interactive)
         header.resizeSection(1, 160)
         self.table.setWordWrap(True)
-        self._add_row(first_label, slot_from_path(path, "board-1"))
+        self._add_row(first_label, "")
+        self._renumber()
+        self.table.itemChanged.connect(self._slot_edited)
+        self.folder.editingFinished.connect(self._renumber)
         add = QPushButton("Add board files…")
         add.clicked.connect(self._add_files)
         self.output = QPlainTextEdit()
@@ -216,6 +219,7 @@ class SealDialog(QDialog):
         form.addRow("Season id", self.season)
         form.addRow("Folder", folder_row)
         form.addRow("", self.force)
+        form.addRow("", self.append)
         buttons = QHBoxLayout()
         buttons.addWidget(add)
         buttons.addStretch(1)
@@ -227,18 +231,41 @@ class SealDialog(QDialog):
         lay.addLayout(form)
         lay.addWidget(self.table)
         lay.addLayout(buttons)
-        lay.addWidget(QLabel("Publish the digests (or the SHA256SUMS file) before the match; keep the sealed files "
-                             "secret until the reveal."))
+        note = QLabel("Publish the digests (or the SHA256SUMS file) before the season; keep the sealed files "
+                      "secret until each match and back them up: a lost sealed file can never be proven. Slot ids "
+                      "are neutral (dm1, dm2, ...) so SHA256SUMS does not give board names away.")
+        note.setWordWrap(True)
+        lay.addWidget(note)
         lay.addWidget(self.output)
         self.resize(640, 480)
 
     def _add_row(self, label: str, slot: str) -> None:
         row = self.table.rowCount()
+        self.table.blockSignals(True)
         self.table.insertRow(row)
         item = QTableWidgetItem(label)
         item.setFlags(item.flags() & ~item.flags().ItemIsEditable)
         self.table.setItem(row, 0, item)
         self.table.setItem(row, 1, QTableWidgetItem(slot))
+        self.table.blockSignals(False)
+        if not slot:
+            self._auto_slots.add(row)
+
+    def _slot_edited(self, item: QTableWidgetItem) -> None:
+        if item.column() == 1:
+            self._auto_slots.discard(item.row())
+
+    def _renumber(self) -> None:
+        """Neutral slot ids after those already in the folder (the core's rule, as ``lits seal`` uses)."""
+        from core.seal.sealing import default_slots
+
+        rows = sorted(self._auto_slots)
+        self.table.blockSignals(True)
+        for row, slot in zip(rows, default_slots(self.folder.text().strip() or ".", len(rows)), strict=True):
+            item = self.table.item(row, 1)
+            if item is not None:
+                item.setText(slot)
+        self.table.blockSignals(False)
 
     def _browse(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, "Folder for the sealed files", self.folder.text())
@@ -259,32 +286,53 @@ class SealDialog(QDialog):
                 problems.append(str(exc))
                 continue
             self.entries.append((board, p))
-            self._add_row(p, slot_from_path(p, f"board-{len(self.entries)}"))
+            self.sources.append(p)
+            self._add_row(f"{board.name} ({Path(p).name})" if board.name else p, "")
+        self._renumber()
         if problems:
             QMessageBox.warning(self, "Boards not added", for_gui("\n".join(problems)))
         return problems
 
     def seal(self) -> bool:
-        try:
-            from core.seal.sealing import SealError, seal_board, write_sealed
-        except ImportError as exc:
-            QMessageBox.information(self, "Sealing not available", f"core.seal.sealing is not installed yet: {exc}")
-            return False
+        import hashlib
+
+        from core.seal.sealcheck import SUMS_NAME
+        from core.seal.sealing import SealError, seal_board, write_private_map, write_sealed
+
         season = self.season.text().strip()
+        folder = self.folder.text().strip()
+        old_sums = Path(folder, SUMS_NAME)
+        old_fingerprint = hashlib.sha256(old_sums.read_bytes()).hexdigest() if old_sums.is_file() else None
         sealed: list[Any] = []
         try:
             for row, (board, _label) in enumerate(self.entries):
                 slot_item = self.table.item(row, 1)
                 slot = slot_item.text().strip() if slot_item is not None else ""
                 sealed.append(seal_board(board, season, slot))
-            paths, sums_path, fingerprint = write_sealed(self.folder.text().strip(), sealed,
-                                                         force=self.force.isChecked())
-        except (SealError, OSError) as exc:
+            paths, sums_path, fingerprint = write_sealed(folder, sealed, force=self.force.isChecked(),
+                                                         append=self.append.isChecked())
+        except SealError as exc:
             QMessageBox.warning(self, "Not sealed", for_gui(str(exc)))
+            return False
+        except OSError as exc:
+            QMessageBox.warning(self, "Not sealed", f"{folder}: cannot write ({exc.strerror or exc}); nothing was "
+                                                    "changed")
             return False
         lines = [f"{s.slot}: {s.digest}  (check code {s.check_code})" for s in sealed]
         self.digest_text = "\n".join(lines) + f"\nseason {season} fingerprint: {fingerprint}\n"
-        self.output.setPlainText(self.digest_text + "\nWritten:\n" +
+        notes: list[str] = []
+        if old_fingerprint is not None and old_fingerprint != fingerprint:
+            notes.append(f"{SUMS_NAME} CHANGED: the fingerprint published before ({old_fingerprint}) no longer "
+                         f"matches. Publish the new {SUMS_NAME} and fingerprint and tell the players why.")
+        try:
+            private = write_private_map(folder, [(s.slot, src, board.name) for s, src, (board, _label) in
+                                                 zip(sealed, self.sources, self.entries, strict=True)])
+            notes.append(f"Which board is behind each slot: {private} (private: never publish it).")
+        except OSError as exc:
+            notes.append(f"The private slot map could not be written ({exc.strerror or exc}): note which board "
+                         "is behind each slot yourself.")
+        notes.append("Back up the sealed files now: a lost sealed file can never be proven.")
+        self.output.setPlainText(self.digest_text + "\n" + "\n".join(notes) + "\n\nWritten:\n" +
                                  "\n".join(str(p) for p in [*paths, sums_path]))
         self.written = list(paths)
         self.sums_path = sums_path

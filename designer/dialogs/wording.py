@@ -10,6 +10,7 @@ import re
 
 CONTROLS: dict[str, str] = {
     "--force": '"Replace existing sealed files"',
+    "--append": '"Add to the season already in this folder"',
     "--games": "Games",
     "--quick": "Quick",
     "--agent": "Agent",
@@ -29,5 +30,6 @@ def for_gui(message: str) -> str:
     text = re.sub(r"\buse (--[a-z][a-z-]*)", lambda m: f"tick {control(m)}" if m.group(1) == "--force"
                   else f"set {control(m)}", message)
     text = re.sub(r"\bneeds (--[a-z][a-z-]*)", lambda m: f"needs {control(m)}", text)
+    text = re.sub(r"\bwith (--[a-z][a-z-]*)", lambda m: f"by ticking {control(m)}", text)
     text = re.sub(r"(?<![\w-])(--[a-z][a-z-]*)", control, text)
     return text

@@ -396,7 +396,9 @@ class AnalysisPanel(QWidget):
             self.progress_bar.setRange(0, total)
             self.progress_bar.setValue(min(done, total))
         phase, message = getattr(p, "phase", ""), getattr(p, "message", "")
-        self.progress_label.setText(" - ".join(str(x) for x in (phase, message) if x))
+        text = " - ".join(str(x) for x in (phase, message) if x)
+        if text != self.progress_label.text():  # a new text re-lays out the whole panel
+            self.progress_label.setText(text)
 
     def _finish(self) -> None:
         self.show_timer.stop()

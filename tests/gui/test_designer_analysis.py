@@ -550,28 +550,3 @@ def test_heatmap_caption_fits_the_board(window: MainWindow, qtbot: QtBot) -> Non
     assert text == OPENINGS  # not elided
     assert QFontMetricsF(font).horizontalAdvance(text) <= width
     assert font.pixelSize() >= 8
-
-
-def test_default_settings_give_a_verdict_on_the_default_board_without_stalling(window: MainWindow,
-                                                                             qtbot: QtBot) -> None:
-    """With the panel's defaults the bundled default board was "inconclusive"; and the window stalled
-    100-285 ms at a time during a run. A 10 ms timer measures the longest gap in the event loop."""
-    panel = window.analysis
-    assert window.document.board.name == "Crossroads"
-    ticker = Ticker(10)
-    start = time.monotonic()
-    assert panel.start()
-    blocked = time.monotonic() - start
-    qtbot.waitUntil(lambda: not panel.running, timeout=900_000)
-    qtbot.waitUntil(panel.charts_ready, timeout=60_000)
-    end = time.monotonic()
-    ticker.stop()
-    gap = ticker.max_gap(end)
-    ticks = ticker.count(end)
-    print(f"default analysis: {panel.finished_at - start:.1f} s, Analyse blocked {blocked * 1000:.0f} ms, "
-          f"{ticks} ticks of 10 ms, longest gap {gap * 1000:.0f} ms")
-    assert panel.report is not None, panel.verdict.text()
-    assert panel.report.verdict in ("balanced", "lopsided"), panel.verdict.text()
-    assert gap < 0.25  # the goal is 50 ms; generous because the machine is shared
-    assert blocked < 0.25
-    assert ticks >= 0.3 * (end - start) / 0.01

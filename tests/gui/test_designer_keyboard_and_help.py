@@ -146,18 +146,43 @@ def test_help_explains_the_workflow(window: MainWindow, qtbot: QtBot) -> None:
 
 
 def test_flags_never_reach_a_dialog(window: MainWindow, qtbot: QtBot, tmp_path: Path, dialogs: Any) -> None:
-    pytest.importorskip("core.seal.sealing")
-    dialog = SealDialog(window.document.snapshot(), None, window)
-    qtbot.addWidget(dialog)
-    dialog.folder.setText(str(tmp_path / "sealed"))
-    assert dialog.seal()
-    again = SealDialog(window.document.snapshot(), None, window)
-    qtbot.addWidget(again)
-    again.folder.setText(str(tmp_path / "sealed"))
-    assert not again.seal()  # the slot's file exists: refused, explained without "--force"
-    assert dialogs.kinds() == ["warning"]
-    message = dialogs.calls[0][2]
-    assert "--" not in message and "Replace existing sealed files" in message
+    def dialog() -> SealDialog:
+        made = SealDialog(window.document.snapshot(), None, window)
+        qtbot.addWidget(made)
+        made.folder.setText(str(tmp_path / "sealed"))
+        made.folder.editingFinished.emit()
+        return made
+
+    assert dialog().seal()
+    again = dialog()
+    assert again.table.item(0, 1).text() == "dm2"  # the next neutral slot in that folder
+    assert not again.seal()  # the folder's SHA256SUMS may be published: refused, explained without "--append"
+    again.append.setChecked(True)
+    again.table.item(0, 1).setText("dm1")
+    assert not again.seal()  # dm1's sealed file exists: refused, explained without "--force"
+    assert dialogs.kinds() == ["warning", "warning"]
+    for _kind, _title, message in dialogs.calls:
+        assert not re.search(r"--[a-z]", message), message
+    assert '"Add to the season already in this folder"' in dialogs.calls[0][2]
+    assert '"Replace existing sealed files"' in dialogs.calls[1][2]
+
+
+def test_sealing_uses_neutral_slots_and_keeps_a_private_map(window: MainWindow, qtbot: QtBot,
+                                                            tmp_path: Path) -> None:
+    """Slot ids named after the files leaked board names such as "dense" into the public SHA256SUMS."""
+    boards = Path(__file__).resolve().parents[2] / "boards"
+    made = SealDialog(window.document.snapshot(), None, window)
+    qtbot.addWidget(made)
+    made.folder.setText(str(tmp_path / "season"))
+    made.folder.editingFinished.emit()
+    assert made.add_board_files([str(boards / "dense.yaml")]) == []
+    assert [made.table.item(r, 1).text() for r in range(2)] == ["dm1", "dm2"]
+    assert made.seal()
+    sums = (tmp_path / "season" / "SHA256SUMS").read_text()
+    assert "dense" not in sums and "dm1" in sums and "dm2" in sums
+    private = [p for p in (tmp_path / "season").iterdir() if "private" in p.name.lower() or "slot" in p.name.lower()]
+    assert private and "dense.yaml" in private[0].read_text()
+    assert "back up" in made.output.toPlainText().lower() and "never publish" in made.output.toPlainText()
 
 
 def test_for_gui_rewrites_every_flag() -> None:
