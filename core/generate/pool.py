@@ -1,0 +1,96 @@
+"""Evaluate many boards at once, on this machine's cores or on any ``concurrent.futures`` executor.
+
+Both pools hand results back strictly in submission order, so the search sees the same sequence whatever the
+number of workers; with evaluations that depend only on the board and the master seed, the same seed gives the
+same boards on 1, 2 or 64 workers.  The executor form is for ``core.selfplay.cluster.DaskSession.executor``.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, TypeVar
+
+from core.selfplay.runner import POLL_SECONDS, RunCancelled, Runner
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+class BoardPool(Protocol):
+    """``map`` runs ``fn`` on every item and returns the results in item order (RunCancelled when cancelled)."""
+
+    workers: int
+
+    def map(self, fn: Callable[[T], R], items: Sequence[T], on_result: Callable[[int, R], None] | None = None,
+            cancel: threading.Event | None = None) -> list[R]: ...
+
+    def close(self) -> None: ...
+
+
+class RunnerPool:
+    """The self-play process pool (``core.selfplay.runner.Runner``): spawned workers with the engine loaded once."""
+
+    def __init__(self, workers: int = 0, inline: bool = False) -> None:
+        self.runner = Runner(workers=workers, inline=inline)
+        self.workers = self.runner.workers
+        self._started = False
+
+    def map(self, fn: Callable[[T], R], items: Sequence[T], on_result: Callable[[int, R], None] | None = None,
+            cancel: threading.Event | None = None) -> list[R]:
+        if not self._started:
+            self.runner.start(cancel)
+            self._started = True
+
+        def each(i: int, r: R) -> bool:
+            if on_result is not None:
+                on_result(i, r)
+            return False
+
+        out = self.runner.run(fn, items, each, cancel)
+        if len(out) != len(items):  # pragma: no cover - run() only stops early when asked to
+            raise RunCancelled()
+        return out
+
+    def close(self) -> None:
+        self.runner.terminate()
+
+
+class ExecutorPool:
+    """Any executor (a dask cluster's, a thread pool in tests): a window of submissions, results in order."""
+
+    def __init__(self, executor: cf.Executor, workers: int) -> None:
+        self.executor = executor
+        self.workers = max(1, workers)
+
+    def map(self, fn: Callable[[T], R], items: Sequence[T], on_result: Callable[[int, R], None] | None = None,
+            cancel: threading.Event | None = None) -> list[R]:
+        window = max(2, 2 * self.workers)
+        futures: dict[int, cf.Future[Any]] = {}
+        out: list[R] = []
+        next_submit = 0
+        try:
+            while len(out) < len(items):
+                if cancel is not None and cancel.is_set():
+                    raise RunCancelled()
+                while next_submit < len(items) and len(futures) < window:
+                    futures[next_submit] = self.executor.submit(fn, items[next_submit])
+                    next_submit += 1
+                head = futures[len(out)]
+                try:
+                    r = head.result(timeout=POLL_SECONDS)
+                except cf.TimeoutError:
+                    continue
+                del futures[len(out)]
+                out.append(r)
+                if on_result is not None:
+                    on_result(len(out) - 1, r)
+        except BaseException:
+            for f in futures.values():
+                f.cancel()
+            raise
+        return out
+
+    def close(self) -> None:
+        return None  # the executor belongs to the caller
