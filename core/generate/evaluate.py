@@ -16,14 +16,11 @@ Levels: an agent spec (``greedy``, ``mcts:N``, ... as ``lits analyze --agent`` t
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import math
 import time
 import zlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
@@ -32,65 +29,18 @@ from core.analysis.run import AnalysisConfig, AnalysisReport, analyze
 from core.board.model import Board
 from core.generate.figures import Figures, play_score
 from core.generate.layout import grid_key, layout_of, pairs_of
+from core.generate.levels import level_names, named_level_spec
 from core.selfplay.runner import derive_seed
 
 Evaluator = Callable[[Board], Figures]
 
 _SCREEN_KEY, _JUDGE_KEY = 11, 12
-LEVELS_MODULE = "core.agents.levels"
 DEFAULT_LEVEL = AnalysisConfig().agents[-1]
 """The agent that decides ``lits analyze`` by default decides here too."""
 
 
 class LevelError(ValueError):
     """A level that is neither an agent spec nor a named level; the message lists what is accepted."""
-
-
-def _levels_module() -> Any | None:
-    if importlib.util.find_spec(LEVELS_MODULE) is None:
-        return None
-    return importlib.import_module(LEVELS_MODULE)
-
-
-def level_names() -> list[str]:
-    """Named levels available in this installation (empty until ``core.agents.levels`` exists)."""
-    mod = _levels_module()
-    if mod is None:
-        return []
-    for attr in ("LEVELS", "NAMED_LEVELS", "levels"):
-        table = getattr(mod, attr, None)
-        if isinstance(table, Mapping):
-            return [str(k) for k in table]
-    names = getattr(mod, "LEVEL_NAMES", None)
-    return [str(n) for n in names] if isinstance(names, list | tuple) else []
-
-
-def _as_spec_text(value: Any) -> str:
-    if isinstance(value, str):
-        return parse_agent(value).text
-    for attr in ("agent", "spec", "text"):
-        inner = getattr(value, attr, None)
-        if inner is not None:
-            return _as_spec_text(inner)
-    raise LevelError(f"{LEVELS_MODULE} gave {value!r}, which names no agent")
-
-
-def _named_level(name: str) -> str | None:
-    mod = _levels_module()
-    if mod is None:
-        return None
-    for attr in ("LEVELS", "NAMED_LEVELS", "levels"):
-        table = getattr(mod, attr, None)
-        if isinstance(table, Mapping) and name in table:
-            return _as_spec_text(table[name])
-    for fn_name in ("parse_level", "resolve_level", "level_agent", "agent_for_level", "level_spec", "get_level"):
-        fn = getattr(mod, fn_name, None)
-        if callable(fn):
-            try:
-                return _as_spec_text(fn(name))
-            except (KeyError, ValueError):
-                return None
-    return None
 
 
 def accepted_levels_help() -> str:
@@ -107,9 +57,12 @@ def resolve_level(text: str) -> str:
         return parse_agent(value).text
     except AgentSpecError:
         pass
-    spec = _named_level(value)
+    spec = named_level_spec(value)
     if spec is not None:
-        return spec
+        try:
+            return parse_agent(spec).text
+        except AgentSpecError as exc:
+            raise LevelError(f"level {text!r} stands for {spec!r}, which is not an agent spec: {exc}") from None
     raise LevelError(f"unknown level {text!r}: give {accepted_levels_help()}")
 
 
