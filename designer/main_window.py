@@ -256,6 +256,8 @@ class MainWindow(QMainWindow):
         self.analyse_action = self._action("&Analyse balance", self._start_analysis, "Ctrl+Shift+A", "analyse")
         self.playtest_action = self._action("&Play-test", self.playtest, "Ctrl+T", "playtest",
                                             "Play the board in a test window")
+        self.generate_action = self._action("&Generate boards…", self.generate_boards)
+        self.improve_action = self._action("&Improve this board…", self.improve_board)
         self.about_action = self._action("&About", self._about)
 
     def _build_menus(self) -> None:
@@ -294,7 +296,7 @@ class MainWindow(QMainWindow):
             view.addAction(dock.toggleViewAction())
 
         tools = bar.addMenu("&Tools")
-        tools.addActions([self.analyse_action, self.playtest_action])
+        tools.addActions([self.analyse_action, self.playtest_action, self.generate_action, self.improve_action])
         bar.addMenu("&Help").addAction(self.about_action)
 
     def _build_toolbar(self) -> None:
@@ -585,6 +587,23 @@ class MainWindow(QMainWindow):
         self.analysis_dock.show()
         self.analysis_dock.raise_()
         self.analysis.start()
+
+    def generate_boards(self) -> QWidget:
+        """Tools > Generate boards…: a result opens as a new untitled board (after asking about unsaved changes)."""
+        from designer.dialogs.generate import GenerateDialog
+
+        dialog = GenerateDialog(self, params_from=self.document.snapshot())
+        dialog.openBoard.connect(lambda board: self.maybe_save() and self.document.replace_board(board, None))
+        dialog.show()
+        return dialog
+
+    def improve_board(self) -> QWidget:
+        """Tools > Improve this board: proposals for this document, applied as one undo step each."""
+        from designer.dialogs.improve import ImproveDialog
+
+        dialog = ImproveDialog(self.document, parent=self)
+        dialog.show()
+        return dialog
 
     def playtest(self) -> QWidget | None:
         """Open a play-test window on a copy of the board (later edits here do not reach it)."""

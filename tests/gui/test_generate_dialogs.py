@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QMenu
 from pytestqt.qtbot import QtBot
 
 from core.board.geometry import partner
@@ -204,3 +205,21 @@ def test_closing_stops_the_run(qtbot: QtBot, kind: str) -> None:
     dialog.reject()
     assert not dialog.runner.busy
     assert dialog.runner.wait(10_000)
+
+
+def test_main_window_tools_menu_opens_both_dialogs(qtbot: QtBot) -> None:
+    from designer.main_window import MainWindow
+
+    window = MainWindow(Document(_host()))
+    qtbot.addWidget(window)
+    tools = next(m for m in window.menuBar().findChildren(QMenu) if m.title() == "&Tools")
+    assert {window.generate_action, window.improve_action} <= set(tools.actions())
+    generate = window.generate_boards()
+    assert isinstance(generate, GenerateDialog) and generate.size_box.value() == 6
+    new = Board.random(6, 4, seed=8)
+    generate.openBoard.emit(new)
+    assert window.document.board is new and window.document.path is None
+    improve = window.improve_board()
+    assert isinstance(improve, ImproveDialog) and improve.document is window.document
+    generate.reject()
+    improve.reject()
