@@ -250,7 +250,9 @@ class _Search:
             done = len(self.seen)
             elapsed = time.monotonic() - self.t0
             if deadline is not None:
-                eta: float | None = max(0.0, deadline - time.monotonic())
+                # the plan: screening until the deadline, then the finals in the rest of the budget
+                assert self.cfg.time_budget is not None
+                eta: float | None = max(0.0, self.t0 + self.cfg.time_budget - time.monotonic())
                 total = max(done, round(done * (deadline - self.t0) / max(elapsed, 1e-6)))
             else:
                 assert planned is not None

@@ -204,3 +204,19 @@ def test_real_screen_is_reproducible_across_worker_processes() -> None:
         assert c.figures.level == "greedy"
         assert c.figures.analysis is not None and "heatmaps" not in c.figures.analysis
         assert c.screen.verdict is not None and c.screen.analysis is None
+
+
+def test_a_dask_cluster_gives_the_same_boards() -> None:
+    """``--cluster``: the evaluations run on dask workers and the boards match the ones found in-process."""
+    pytest.importorskip("distributed")
+    from core.generate.evaluate import AnalysisEvaluator, ScreenEvaluator
+    from core.selfplay.cluster import DaskSession, parse_cluster
+
+    cfg = SearchConfig(size=6, pairs=PairRange(4, 7), count=1, seed=6, rounds=1, batch=4, finalists=2,
+                       time_budget=None)
+    screen, judge = ScreenEvaluator(seed=6), AnalysisEvaluator("greedy", seed=6)
+    local = generate(cfg, screen, RunnerPool(inline=True), judge=judge)
+    with DaskSession(parse_cluster("local:2")) as session:
+        remote = generate(cfg, screen, ExecutorPool(session.executor, session.worker_count()), judge=judge)
+    assert [c.key for c in remote.candidates] == [c.key for c in local.candidates]
+    assert [c.score for c in remote.candidates] == [c.score for c in local.candidates]
