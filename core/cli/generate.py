@@ -35,14 +35,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                    help=f"board size, even, 4..26 (default {DEFAULT_SIZE})")
     p.add_argument("--pairs", metavar="MIN..MAX",
                    help="symbol pairs (one O and its mirrored X each), e.g. 14..24; default: "
-                        f"{DEFAULT_DENSITY[0]:.0%}-{DEFAULT_DENSITY[1]:.0%} of the cells "
+                        f"{100 * DEFAULT_DENSITY[0]:.0f}%%-{100 * DEFAULT_DENSITY[1]:.0f}%% of the cells "
                         f"({PairRange.default_for(DEFAULT_SIZE).text()} on {DEFAULT_SIZE}x{DEFAULT_SIZE})")
     p.add_argument("--count", type=int, default=defaults.count, metavar="K",
                    help=f"boards to write, 1..{MAX_COUNT} (default {defaults.count})")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="master seed (default 0)")
     p.add_argument("--time", type=float, default=DEFAULT_TIME, metavar="SECONDS",
                    help=f"time for the whole run (default {DEFAULT_TIME:.0f}); about half screens candidates, the "
-                        "rest judges the finalists, which may run over by one analysis")
+                        "rest judges the finalists, which can run over: a finalist's full analysis takes minutes of one core "
+                        "at strong levels")
     p.add_argument("--rounds", type=int, metavar="N",
                    help=f"screen exactly N rounds of {defaults.batch} layouts instead of planning by --time: "
                         "the same seed and rounds give the same boards on any machine (the JSON gives the rounds "

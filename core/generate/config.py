@@ -10,7 +10,7 @@ from core.board.model import GameParams
 from core.generate.layout import PairRange
 
 DEFAULT_TIME = 300.0
-"""Seconds for a whole ``lits generate`` run when no ``rounds`` are given (the finals may run over by one wave)."""
+"""Seconds for a whole ``lits generate`` run when no ``rounds`` are given (the finalists' analyses can run over)."""
 MAX_COUNT = 50
 
 

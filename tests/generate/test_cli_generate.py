@@ -85,6 +85,17 @@ def test_bad_arguments_are_named(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert not list((tmp_path / "out").glob("*.yaml")) if (tmp_path / "out").exists() else True
 
 
+def test_help_names_every_option(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["generate", "--help"])
+    assert exc.value.code == 0
+    out = capsys.readouterr().out
+    for option in ("--size", "--pairs", "--count", "--seed", "--time", "--rounds", "--level", "--workers",
+                   "--cluster", "--out", "--force", "--json"):
+        assert option in out
+    assert "20%-34% of the cells" in out and "mcts:N" in out and "casual, club, expert" in out
+
+
 def test_out_folder_problems(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     a_file = tmp_path / "taken.txt"
     a_file.write_text("not a folder")
