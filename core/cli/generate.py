@@ -42,8 +42,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--seed", type=int, default=0, metavar="S", help="master seed (default 0)")
     p.add_argument("--time", type=float, default=DEFAULT_TIME, metavar="SECONDS",
                    help=f"time for the whole run (default {DEFAULT_TIME:.0f}); about half screens candidates, the "
-                        "rest judges the finalists, which can run over: a finalist's full analysis takes minutes of one core "
-                        "at strong levels")
+                        "rest judges the finalists, which can run over: a finalist's full analysis takes "
+                        "minutes of one core at strong levels")
     p.add_argument("--rounds", type=int, metavar="N",
                    help=f"screen exactly N rounds of {defaults.batch} layouts instead of planning by --time: "
                         "the same seed and rounds give the same boards on any machine (the JSON gives the rounds "
