@@ -12,7 +12,7 @@ import sys
 from typing import Any
 
 from core.board.geometry import DEFAULT_SIZE, SizeError, check_size
-from core.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE, CliError
+from core.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE, CliError, summary
 from core.generate.config import DEFAULT_TIME, MAX_COUNT, GenerateCancelled, SearchConfig
 from core.generate.layout import DEFAULT_DENSITY, LayoutError, PairRange, parse_pair_range
 
@@ -24,7 +24,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     defaults = SearchConfig()
     p = subparsers.add_parser(
         "generate",
-        help="search new boards that the analysis calls balanced and write the best",
+        help=summary("generate"),
         description="Search anti-symmetric layouts: a cheap screen (a small greedy analysis) for every candidate, "
                     "local moves (move, add or remove a symbol pair) around the best, then the full analysis at "
                     "--level for the finalists. Writes the --count best boards the analysis calls balanced, "

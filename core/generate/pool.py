@@ -8,6 +8,7 @@ same boards on 1, 2 or 64 workers.  The executor form is for ``core.selfplay.clu
 from __future__ import annotations
 
 import concurrent.futures as cf
+import gc
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeVar
@@ -54,7 +55,17 @@ class RunnerPool:
         return out
 
     def close(self) -> None:
+        """Stop the workers now and release the pool's queues and semaphores before returning.
+
+        ``terminate`` leaves the executor to the garbage collector; a command line that ends with ``os._exit``
+        (as ``lits`` does on Ctrl-C) would then leave the semaphores to the resource tracker, which warns about
+        them on stderr.  So the executor is shut down fully and collected here."""
+        executor = self.runner._executor
         self.runner.terminate()
+        if executor is not None:
+            executor.shutdown(wait=True, cancel_futures=True)
+            del executor
+            gc.collect()
 
 
 class ExecutorPool:
