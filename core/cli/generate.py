@@ -12,7 +12,7 @@ import sys
 from typing import Any
 
 from core.board.geometry import DEFAULT_SIZE, SizeError, check_size
-from core.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE, CliError, summary
+from core.cli import EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE, CliError, summary
 from core.generate.config import DEFAULT_TIME, MAX_COUNT, GenerateCancelled, SearchConfig
 from core.generate.layout import DEFAULT_DENSITY, LayoutError, PairRange, parse_pair_range
 
@@ -151,15 +151,26 @@ def run(args: argparse.Namespace) -> int:
     screen = ScreenEvaluator(seed=cfg.seed)
     judge = AnalysisEvaluator(level=level, seed=cfg.seed)
     bar = _Bar(sys.stderr.isatty())
-    try:
-        result = generate(cfg, screen, pool, judge=judge, progress=bar)
-    except GenerateCancelled:
-        raise CliError("cancelled", 130) from None
-    finally:
+
+    def stop() -> None:
         bar.close()
         pool.close()
         if session is not None:
             session.close()
+
+    interrupted = False
+    try:
+        result = generate(cfg, screen, pool, judge=judge, progress=bar)
+    except (KeyboardInterrupt, GenerateCancelled):
+        # the pool is closed below, once the interrupted frames (which still hold its queues) are released,
+        # so its semaphores are freed before `lits` leaves with os._exit and nothing warns about them
+        interrupted = True
+    except BaseException:
+        stop()
+        raise
+    stop()
+    if interrupted:
+        raise CliError("interrupted", EXIT_INTERRUPTED)
     chosen = result.balanced()[: cfg.count]
     search = search_info(result, level)
     try:

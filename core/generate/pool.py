@@ -59,13 +59,14 @@ class RunnerPool:
 
         ``terminate`` leaves the executor to the garbage collector; a command line that ends with ``os._exit``
         (as ``lits`` does on Ctrl-C) would then leave the semaphores to the resource tracker, which warns about
-        them on stderr.  So the executor is shut down fully and collected here."""
+        them on stderr.  So the pool's manager thread is waited for and the executor collected here."""
         executor = self.runner._executor
+        manager = getattr(executor, "_executor_manager_thread", None)  # it holds the queues until it ends
         self.runner.terminate()
-        if executor is not None:
-            executor.shutdown(wait=True, cancel_futures=True)
-            del executor
-            gc.collect()
+        if manager is not None:
+            manager.join(timeout=5.0)
+        del executor, manager
+        gc.collect()
 
 
 class ExecutorPool:
