@@ -75,7 +75,7 @@ def _import_distributed() -> Any:
 
 def _warm_worker_engine() -> None:
     """Load (or compile) the kernels in this worker process before its first game."""
-    from core.selfplay.runner import _warm_up
+    from core.selfplay.worker import warm_up as _warm_up
 
     _warm_up()
 

@@ -10,23 +10,13 @@ import time
 import numpy as np
 import pytest
 
-from core.analysis.run import (
-    PRIOR_SLOPE,
-    AgentResult,
-    AnalysisCancelled,
-    AnalysisConfig,
-    AnalysisProgress,
-    CandidatePicker,
-    OpeningResult,
-    PieResult,
-    RawResult,
-    analyze,
-    decide,
-    futile,
-    side_warnings,
-)
+from core.analysis.candidates import PRIOR_SLOPE, CandidatePicker
+from core.analysis.config import QUICK, AnalysisCancelled, AnalysisConfig, AnalysisProgress
+from core.analysis.results import AgentResult, OpeningResult, PieResult, RawResult
+from core.analysis.run import analyze
 from core.analysis.stats import SprtPair, wilson
-from core.board.model import Board, GameParams, Symbol
+from core.analysis.verdict import decide, futile, side_warnings
+from core.board.model import PIECE_TYPES, Board, GameParams, Symbol
 from core.engine.pieces import placement_table
 
 
@@ -264,7 +254,7 @@ def test_config_rejects_nonsense() -> None:
 def test_quick_mode_shrinks_budgets() -> None:
     cfg = AnalysisConfig(agents=["greedy", "mcts:5000"], quick=True).effective()
     assert cfg.agents == ["greedy", "mcts:100"]
-    assert cfg.games <= 120 and cfg.pie_budget <= 400
+    assert cfg.games <= QUICK.games and cfg.pie_budget <= QUICK.pie_games
     assert AnalysisConfig(games=100).pie_budget == 500
     assert AnalysisConfig().effective() == AnalysisConfig()
 
@@ -325,6 +315,6 @@ def test_type_runout_leaves_out_types_the_board_does_not_supply() -> None:
     board = small_board()
     board.params = GameParams(supply=(2, 0, 2, 2))
     report = analyze(board, small_config(agents=["greedy"]))
-    assert set(report.raw.runout) == {"L", "T", "S"}
+    assert set(report.raw.runout) == set(PIECE_TYPES) - {PIECE_TYPES[1]}  # no I supplied
     assert all(0.0 <= v <= 1.0 for v in report.raw.runout.values())
-    assert set(analyze(small_board(), small_config(agents=["greedy"])).raw.runout) == {"L", "I", "T", "S"}
+    assert set(analyze(small_board(), small_config(agents=["greedy"])).raw.runout) == set(PIECE_TYPES)
