@@ -24,13 +24,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from core.agents.search import SPEC_HELP, AgentSpecError, parse_agent
-from core.analysis.run import AnalysisConfig, AnalysisReport, analyze
+from core.agents.spec import SPEC_HELP, AgentSpecError, parse_agent
+from core.analysis.results import AnalysisReport
+from core.analysis.run import AnalysisConfig, analyze
 from core.board.model import Board
 from core.generate.figures import Figures, play_score
 from core.generate.layout import grid_key, layout_of, pairs_of
 from core.generate.levels import level_names, named_level_spec
-from core.selfplay.runner import derive_seed
+from core.selfplay.tasks import derive_seed
 
 Evaluator = Callable[[Board], Figures]
 

@@ -1,8 +1,9 @@
 """Evaluate many boards at once, on this machine's cores or on any ``concurrent.futures`` executor.
 
-Both pools hand results back strictly in submission order, so the search sees the same sequence whatever the
-number of workers; with evaluations that depend only on the board and the master seed, the same seed gives the
-same boards on 1, 2 or 64 workers.  The executor form is for ``core.selfplay.cluster.DaskSession.executor``.
+Both go through ``core.selfplay.runner.Runner``, which hands results back strictly in submission order, so the
+search sees the same sequence whatever the number of workers; with evaluations that depend only on the board and
+the master seed, the same seed gives the same boards on 1, 2 or 64 workers.  The executor form is for
+``core.selfplay.cluster.DaskSession.executor``.
 """
 
 from __future__ import annotations
@@ -11,9 +12,9 @@ import concurrent.futures as cf
 import gc
 import threading
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
-from core.selfplay.runner import POLL_SECONDS, RunCancelled, Runner
+from core.selfplay.runner import RunCancelled, Runner
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -33,8 +34,8 @@ class BoardPool(Protocol):
 class RunnerPool:
     """The self-play process pool (``core.selfplay.runner.Runner``): spawned workers with the engine loaded once."""
 
-    def __init__(self, workers: int = 0, inline: bool = False) -> None:
-        self.runner = Runner(workers=workers, inline=inline)
+    def __init__(self, workers: int = 0, inline: bool = False, executor: cf.Executor | None = None) -> None:
+        self.runner = Runner(workers=workers, inline=inline, executor=executor)
         self.workers = self.runner.workers
         self._started = False
 
@@ -69,40 +70,9 @@ class RunnerPool:
         gc.collect()
 
 
-class ExecutorPool:
-    """Any executor (a dask cluster's, a thread pool in tests): a window of submissions, results in order."""
+class ExecutorPool(RunnerPool):
+    """Any executor (a dask cluster's, a thread pool in tests) through the same runner: ``workers`` is how many
+    evaluations it can run at once (the runner keeps twice that many in flight); the executor stays the caller's."""
 
     def __init__(self, executor: cf.Executor, workers: int) -> None:
-        self.executor = executor
-        self.workers = max(1, workers)
-
-    def map(self, fn: Callable[[T], R], items: Sequence[T], on_result: Callable[[int, R], None] | None = None,
-            cancel: threading.Event | None = None) -> list[R]:
-        window = max(2, 2 * self.workers)
-        futures: dict[int, cf.Future[Any]] = {}
-        out: list[R] = []
-        next_submit = 0
-        try:
-            while len(out) < len(items):
-                if cancel is not None and cancel.is_set():
-                    raise RunCancelled()
-                while next_submit < len(items) and len(futures) < window:
-                    futures[next_submit] = self.executor.submit(fn, items[next_submit])
-                    next_submit += 1
-                head = futures[len(out)]
-                try:
-                    r = head.result(timeout=POLL_SECONDS)
-                except cf.TimeoutError:
-                    continue
-                del futures[len(out)]
-                out.append(r)
-                if on_result is not None:
-                    on_result(len(out) - 1, r)
-        except BaseException:
-            for f in futures.values():
-                f.cancel()
-            raise
-        return out
-
-    def close(self) -> None:
-        return None  # the executor belongs to the caller
+        super().__init__(workers=max(1, workers), executor=executor)

@@ -42,7 +42,8 @@ from core.generate.layout import (
     pairs_of,
 )
 from core.generate.pool import BoardPool
-from core.selfplay.runner import RunCancelled, derive_seed
+from core.selfplay.runner import RunCancelled
+from core.selfplay.tasks import derive_seed
 
 Evaluator = Callable[[Board], Figures]
 _RNG_KEY = 31
