@@ -8,7 +8,9 @@ import pytest
 
 from core.board.model import Board
 from core.selfplay.cluster import ClusterError, ClusterSpec, DaskSession, cluster_from, parse_cluster
-from core.selfplay.runner import BoardSpec, GameTask, Runner, derive_seed, play_game
+from core.selfplay.runner import Runner
+from core.selfplay.tasks import BoardSpec, GameTask, derive_seed
+from core.selfplay.worker import play_game
 
 
 def test_addresses_parse_or_are_refused_with_the_forms(monkeypatch: pytest.MonkeyPatch) -> None:
