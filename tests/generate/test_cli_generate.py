@@ -125,7 +125,10 @@ def test_ctrl_c_exits_130_with_one_line(tmp_path: Path) -> None:
     proc = subprocess.Popen([sys.executable, "-m", "core.cli", "generate", "--size", "8", "--level", "greedy",
                              "--time", "120", "--workers", "1", "--out", str(tmp_path / "out")],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(), cwd=ROOT)
-    time.sleep(6)
+    deadline = time.monotonic() + 120
+    while not (tmp_path / "out").exists() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.1)  # the folder is made just before the search starts its worker processes
+    time.sleep(2.0)
     proc.send_signal(signal.SIGINT)
     _out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
