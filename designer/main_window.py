@@ -318,6 +318,8 @@ class MainWindow(QMainWindow):
                                            "Play test games to see whether the board is fair")
         self.playtest_action = self._action("&Play-test", self.playtest, "Ctrl+T", "playtest",
                                             "Play the board in a test window")
+        self.generate_action = self._action("&Generate boards…", self.generate_boards)
+        self.improve_action = self._action("&Improve this board…", self.improve_board)
         self.about_action = self._action("&About", self._about)
         self.help_action = self._action("&How to prepare a board", self.show_help, key.HelpContents, None,
                                         "Design, validate, analyse, play-test, seal and reveal: the steps in order")
@@ -358,7 +360,7 @@ class MainWindow(QMainWindow):
             view.addAction(dock.toggleViewAction())
 
         tools = bar.addMenu("&Tools")
-        tools.addActions([self.analyse_action, self.playtest_action])
+        tools.addActions([self.analyse_action, self.playtest_action, self.generate_action, self.improve_action])
         help_menu = bar.addMenu("&Help")
         help_menu.addActions([self.help_action, self.about_action])
 
@@ -676,6 +678,27 @@ class MainWindow(QMainWindow):
         self.analysis_dock.show()
         self.analysis_dock.raise_()
         self.analysis.start()
+
+    def generate_boards(self) -> QWidget:
+        """Tools > Generate boards…: a result opens as a new untitled board (after asking about unsaved changes)."""
+        from designer.dialogs.generate import GenerateDialog
+
+        dialog = GenerateDialog(self, params_from=self.document.snapshot())
+        dialog.openBoard.connect(self._open_generated)
+        dialog.show()
+        return dialog
+
+    def _open_generated(self, board: object) -> None:
+        if isinstance(board, Board) and self.maybe_save():
+            self.document.replace_board(board, None)
+
+    def improve_board(self) -> QWidget:
+        """Tools > Improve this board: proposals for this document, applied as one undo step each."""
+        from designer.dialogs.improve import ImproveDialog
+
+        dialog = ImproveDialog(self.document, parent=self)
+        dialog.show()
+        return dialog
 
     def playtest(self) -> QWidget | None:
         """Open a play-test window on a copy of the board (later edits here do not reach it)."""

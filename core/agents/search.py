@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,6 +44,7 @@ from core.agents.spec import NOISE_PLIES as NOISE_PLIES
 from core.agents.spec import SOLVE_LIMIT as SOLVE_LIMIT
 from core.agents.spec import parse_agent as parse_agent
 from core.board.model import PIECE_TYPES, Board
+from core.engine import kernels as kernels_module
 from core.engine.kernels import (
     H_NPLACED,
     H_SUPPLY,
@@ -459,22 +461,55 @@ _GAIN_CACHE: dict[tuple[int, bytes, bytes], npt.NDArray[np.int64]] = {}
 _gain_for = gain_for  # the old private name, still imported by the agents branch in flight
 
 
-def warm_up() -> None:
-    """Compile (or load from the disk cache) every kernel the agents use, on a tiny board."""
+WarmUpProgress = Callable[[int, int, bool], None]
+"""``(work done, total work, whether anything had to be compiled so far)``, before the first warm-up step and
+after each; work is in :data:`WARM_UP_WEIGHTS` units, so it runs evenly in time."""
+WARM_UP_WEIGHTS = (3, 2, 4, 17, 0, 17, 1)
+"""Share of a cold compile each warm-up step takes (seconds of the 44 s measured on the 2-core machine)."""
+
+
+def _compiled_count() -> int:
+    """Signatures compiled in this process because the disk cache did not hold them (numba's own counters)."""
+    total = 0
+    for module in (globals(), vars(kernels_module)):
+        for obj in module.values():
+            stats = getattr(obj, "stats", None)
+            misses = getattr(stats, "cache_misses", None)
+            if misses is not None and hasattr(obj, "py_func"):
+                total += sum(misses.values())
+    return total
+
+
+def warm_up(progress: WarmUpProgress | None = None) -> bool:
+    """Compile (or load from the disk cache) every kernel the agents use, on a tiny board, one step at a time.
+
+    Returns True when anything had to be compiled.  The first step is small, so a caller
+    learns within seconds whether this is the slow first run.
+    """
     board = Board.random(size=4, pairs=3, seed=1)
     kt = kernel_tables(board)
     gain = gain_for(kt)
     rng = k_seed(1)
     s = k_new_state(kt)
-    k_mcts(kt, gain, s, 8, DEFAULT_C, False, rng, True, SOLVE_LIMIT, 100)
-    k_mcts(kt, gain, s, 8, DEFAULT_C, True, rng, False, SOLVE_LIMIT, 100)
     legal = np.empty(kt.nplace, dtype=np.int32)
-    k_simple_move(kt, s, gain, 1, 0.1, rng, legal)
     out = np.zeros(2, dtype=np.float64)
-    k_screen(kt, gain, np.arange(2, dtype=np.int32), 4, 1, out)
-    k_solve(kt, s, 10, 4)
-    k_legal_count(kt, s)
-    k_is_legal(kt, s, 0)
-    k_score(kt, s)
-    k_winner(kt, s)
-    k_apply(kt, s, int(legal[0]))
+    steps: list[Callable[[], object]] = [
+        lambda: (k_legal_count(kt, s), k_is_legal(kt, s, 0), k_score(kt, s), k_winner(kt, s)),
+        lambda: k_simple_move(kt, s, gain, int(AgentKind.GREEDY), 0.1, rng, legal),
+        lambda: k_solve(kt, s, 10, 4),
+        lambda: k_mcts(kt, gain, s, 8, DEFAULT_C, False, rng, True, SOLVE_LIMIT, 100),
+        lambda: k_mcts(kt, gain, s, 8, DEFAULT_C, True, rng, False, SOLVE_LIMIT, 100),
+        lambda: k_screen(kt, gain, np.arange(2, dtype=np.int32), 4, 1, out),
+        lambda: k_apply(kt, s, int(legal[0])),
+    ]
+    total = sum(WARM_UP_WEIGHTS)
+    before = _compiled_count()
+    done = 0
+    if progress is not None:
+        progress(0, total, False)
+    for weight, step in zip(WARM_UP_WEIGHTS, steps, strict=True):
+        step()
+        done += weight
+        if progress is not None:
+            progress(done, total, _compiled_count() > before)
+    return _compiled_count() > before

@@ -13,6 +13,7 @@ at the cap), and the board is ``balanced`` when enough distinct openings are sho
 
 from __future__ import annotations
 
+import concurrent.futures as cf
 import math
 import threading
 import time
@@ -61,14 +62,32 @@ class _Session:
     """One analysis run: the pool, the progress reporting and the cancel checks in one place."""
 
     def __init__(self, board: Board, cfg: AnalysisConfig, progress: ProgressFn | None,
-                 cancel: threading.Event | None) -> None:
+                 cancel: threading.Event | None, executor: cf.Executor | None = None,
+                 executor_workers: int = 0) -> None:
         self.board = board
         self.spec = BoardSpec.from_board(board)
         self.cfg = cfg
         self.progress = progress
         self.cancel = cancel
-        self.runner = Runner(workers=cfg.workers, inline=cfg.inline)
+        if executor is None:
+            self.runner = Runner(workers=cfg.workers, inline=cfg.inline)
+        else:  # a cluster: as many games in flight as it has worker threads
+            self.runner = Runner(workers=max(1, executor_workers), executor=executor)
         self.table = placement_table(board.size)
+        self._warm_start = 0.0
+        self._compile_message = ""
+
+    def warming(self, done: int, total: int, compiled: bool) -> None:
+        """The first worker's warm-up steps: silent when the kernels come from the disk cache, a progress
+        report with a time estimate when they have to be compiled (the first run)."""
+        if done == 0:
+            self._warm_start = time.monotonic()
+            return
+        if not compiled:
+            return
+        if not self._compile_message:
+            self._compile_message = compile_message(time.monotonic() - self._warm_start, done, total)
+        self.report("compile", done, total, self._compile_message)
 
     def report(self, phase: str, done: int, total: int, message: str) -> None:
         if self.cancel is not None and self.cancel.is_set():
@@ -104,21 +123,32 @@ def _strength(spec: AgentSpec) -> tuple[int, int]:
 
 
 def analyze(board: Board, config: AnalysisConfig, progress: ProgressFn | None = None,
-            cancel: threading.Event | None = None) -> AnalysisReport:
-    """Run the whole analysis; raises AnalysisCancelled when ``cancel`` is set (workers are stopped)."""
+            cancel: threading.Event | None = None, executor: cf.Executor | None = None,
+            executor_workers: int = 0) -> AnalysisReport:
+    """Run the whole analysis; raises AnalysisCancelled when ``cancel`` is set (workers are stopped).
+
+    ``executor`` (e.g. a dask cluster's, see ``core.selfplay.cluster``) replaces this machine's process pool;
+    every game's seed fixes its result, so the report is the same either way."""
     config.check()
     cfg = config.effective()
     start = time.monotonic()
-    session = _Session(board, cfg, progress, cancel)
+    session = _Session(board, cfg, progress, cancel, executor, executor_workers)
     try:
         session.report("start", 0, 1, "starting worker processes and loading the compiled agents")
-        session.runner.start(cancel)
+        session.runner.start(cancel, progress=session.warming)
         return _analyze(session, start)
     except RunCancelled as exc:
         session.runner.terminate()
         raise AnalysisCancelled("analysis cancelled") from exc
     finally:
         session.runner.terminate()
+
+
+def compile_message(elapsed: float, done: int, total: int) -> str:
+    """What the first run says while one worker compiles the engine: the time the whole compile will take,
+    extrapolated from the share of it done so far and rounded up to 10 s."""
+    estimate = elapsed * total / max(done, 1)
+    return f"compiling the engine (once, about {max(10, 10 * math.ceil(estimate / 10))} s)"
 
 
 def _analyze(s: _Session, start: float) -> AnalysisReport:

@@ -23,6 +23,7 @@ from core.analysis.config import (
     AnalysisProgress,
 )
 from core.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE, CliError, load_board_arg
+from core.selfplay.cluster import CLUSTER_HELP
 
 if TYPE_CHECKING:
     from core.analysis.results import AnalysisReport
@@ -60,6 +61,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--report", metavar="FILE", help="write a Markdown report with PNG charts beside it")
     p.add_argument("--force", action="store_true",
                    help="analyse a board that is not valid for a match (e.g. broken anti-symmetry) as it is")
+    p.add_argument("--cluster", metavar="ADDRESS", help=CLUSTER_HELP)
     p.set_defaults(func=run)
 
 
@@ -81,8 +83,10 @@ class _Bars:
             self.close()
             self.key = key
             unit = {"screen": "opening", "start": "step", "done": "step"}.get(p.phase, "game")
-            self.bar = tqdm(total=max(p.total, 1), desc=p.message[:70], unit=unit,
-                            leave=False, file=sys.stderr, dynamic_ncols=True)
+            # the compile's steps are shares of its time, not countable things: show the share and the time left
+            fmt = "{desc}: {percentage:3.0f}%|{bar}| {elapsed}<{remaining}" if p.phase == "compile" else None
+            self.bar = tqdm(total=max(p.total, 1), desc=p.message[:70], unit=unit, bar_format=fmt,
+                            leave=p.phase == "compile", file=sys.stderr, dynamic_ncols=True)
         if self.bar is not None:
             self.bar.total = max(p.total, 1)
             self.bar.n = p.done
@@ -123,6 +127,18 @@ def _refuse_invalid(board: Board, path: str) -> None:
                        "to analyse it as it is", EXIT_PROBLEMS)
 
 
+def analyze(board: Board, cfg: AnalysisConfig, progress: _Bars, cluster: str | None = None) -> AnalysisReport:
+    """The engine's analysis, imported on first use: it loads numpy, the statistics and the worker pool."""
+    from core.analysis.run import analyze as run_analysis
+    from core.selfplay.cluster import ClusterError, cluster_executor
+
+    try:
+        with cluster_executor(cluster) as (executor, workers):
+            return run_analysis(board, cfg, progress=progress, executor=executor, executor_workers=workers)
+    except ClusterError as exc:
+        raise CliError(str(exc), EXIT_UNREADABLE) from None
+
+
 def run(args: argparse.Namespace) -> int:
     cfg = _config(args)
     board = load_board_arg(args.board)
@@ -135,11 +151,9 @@ def run(args: argparse.Namespace) -> int:
             check_report_path(args.report)
         except ValueError as exc:
             raise CliError(str(exc), EXIT_UNREADABLE) from None
-    from core.analysis.run import analyze
-
     bars = _Bars(sys.stderr.isatty())
     try:
-        report = analyze(board, cfg, progress=bars)
+        report = analyze(board, cfg, progress=bars, cluster=args.cluster)
     except AnalysisCancelled:
         raise CliError("cancelled", 130) from None
     finally:

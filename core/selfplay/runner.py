@@ -19,16 +19,26 @@ from __future__ import annotations
 import concurrent.futures as cf
 import multiprocessing
 import os
+import queue
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from core.selfplay.worker import init_worker, warm_up
+from core.selfplay.worker import (
+    WarmUpProgress,
+    init_worker,
+    load_engine,
+    warm_up,
+    warm_up_after_first,
+    warm_up_first,
+)
 
 T = TypeVar("T")
 R = TypeVar("R")
 
 POLL_SECONDS = 0.05
+LAST_REPORT_SECONDS = 1.0
+"""How long to wait for the warm-up's last progress message after its worker has finished."""
 
 
 class RunCancelled(Exception):
@@ -65,6 +75,8 @@ class Runner:
         self._ctx = multiprocessing.get_context(mp_context)
         self._owned = executor is None
         self._executor: cf.Executor | None = executor
+        self._progress: Any = None  # the own pool's queue of warm-up progress messages
+        self._first_done: Any = None  # the own pool's event: the first worker's warm-up is over
         self._submitted: set[cf.Future[Any]] = set()
         self._lock = threading.Lock()
         self._track = threading.Lock()  # guards _submitted, which done-callbacks change from other threads
@@ -75,8 +87,11 @@ class Runner:
             if self._executor is None:
                 if not self._owned:
                     raise RuntimeError("the runner was closed; its executor belongs to the caller")
+                self._progress = self._ctx.Queue()
+                self._first_done = self._ctx.Event()
                 self._executor = cf.ProcessPoolExecutor(max_workers=self.workers, mp_context=self._ctx,
-                                                        initializer=init_worker)
+                                                        initializer=init_worker,
+                                                        initargs=(self._progress, self._first_done))
             return self._executor
 
     def _submit(self, pool: cf.Executor, fn: Callable[..., R], *args: Any) -> cf.Future[R]:
@@ -90,14 +105,27 @@ class Runner:
         with self._track:
             self._submitted.discard(future)
 
-    def start(self, cancel: threading.Event | None = None) -> None:
-        """Start the workers and load the kernels in each, cancellable while it happens."""
+    def start(self, cancel: threading.Event | None = None, progress: WarmUpProgress | None = None) -> None:
+        """Start the workers and load the kernels in each, cancellable while it happens.
+
+        One worker goes first: on the first run it compiles the kernels into numba's disk cache
+        (about a minute), and the others then load them in a second instead of all compiling the
+        same code at once.  The runner's own pool starts every process at once and the others
+        wait for an event the first one sets; a supplied executor gets the rest after the first
+        has finished.  ``progress`` sees the first worker's steps (own pool, or inline); its last
+        argument says whether anything had to be compiled.
+        """
         if self.inline:
-            warm_up()
+            load_engine(progress)
             return
         pool = self._pool()
-        futures = [self._submit(pool, warm_up) for _ in range(self.workers)]
-        self._wait_all(futures, cancel)
+        if self._owned:
+            futures = [self._submit(pool, warm_up_first, progress is not None)]
+            futures += [self._submit(pool, warm_up_after_first) for _ in range(self.workers - 1)]
+            self._wait_all(futures, cancel, progress)
+            return
+        self._wait_all([self._submit(pool, warm_up)], cancel)
+        self._wait_all([self._submit(pool, warm_up) for _ in range(self.workers - 1)], cancel)
 
     def worker_pids(self) -> list[int]:
         """Process ids of the runner's own pool (empty for a supplied executor)."""
@@ -117,6 +145,7 @@ class Runner:
             return
         with self._lock:
             ex, self._executor = self._executor, None
+            self._progress = self._first_done = None
         if ex is None:
             return
         procs = list((getattr(ex, "_processes", None) or {}).values())
@@ -136,6 +165,7 @@ class Runner:
             return
         with self._lock:
             ex, self._executor = self._executor, None
+            self._progress = self._first_done = None
         if ex is not None:
             ex.shutdown(wait=True, cancel_futures=True)
 
@@ -149,15 +179,39 @@ class Runner:
             self.close()
 
     # -- running ------------------------------------------------------------------------
-    def _wait_all(self, futures: list[cf.Future[Any]], cancel: threading.Event | None) -> None:
+    def _wait_all(self, futures: list[cf.Future[Any]], cancel: threading.Event | None,
+                  progress: WarmUpProgress | None = None) -> None:
         pending = set(futures)
+        finished = False
         while pending:
             if cancel is not None and cancel.is_set():
                 self.terminate()
                 raise RunCancelled()
-            _done, pending = cf.wait(pending, timeout=POLL_SECONDS)
+            done, pending = cf.wait(pending, timeout=POLL_SECONDS)
+            if progress is not None:
+                finished = self._relay(progress, wait=0.0) or finished
+            failed = [f for f in done if not f.cancelled() and f.exception() is not None]
+            if failed:  # e.g. the first warm-up: the others would wait for it in vain
+                self.terminate()
+                failed[0].result()
         for f in futures:
             f.result()
+        if progress is not None and not finished:
+            self._relay(progress, wait=LAST_REPORT_SECONDS)
+
+    def _relay(self, progress: WarmUpProgress, wait: float) -> bool:
+        """Pass the warm-up's queued messages on (with ``wait``, until its last one arrives); True once the last
+        one (done == total) was passed."""
+        q = self._progress
+        while q is not None:
+            try:
+                done, total, compiled = q.get(timeout=wait) if wait else q.get_nowait()
+            except queue.Empty:
+                return False
+            progress(done, total, compiled)
+            if done >= total:
+                return True
+        return False
 
     def run(self, fn: Callable[[T], R], items: Sequence[T],
             on_result: Callable[[int, R], bool] | None = None,
@@ -212,12 +266,7 @@ class Runner:
         return out
 
 
-# Names that code in flight on other branches still imports from here (core/selfplay/duel.py on `agents`,
-# core/selfplay/cluster.py and its test on `generate`); switch those to core.selfplay.tasks and
-# core.selfplay.worker, then drop these lines.
+# Names that code in flight on the `agents` branch (core/selfplay/duel.py) still imports from here; switch it to
+# core.selfplay.tasks, then drop these lines.
 from core.selfplay.tasks import BoardSpec as BoardSpec  # noqa: E402
-from core.selfplay.tasks import GameResult as GameResult  # noqa: E402
-from core.selfplay.tasks import GameTask as GameTask  # noqa: E402
 from core.selfplay.tasks import derive_seed as derive_seed  # noqa: E402
-from core.selfplay.worker import play_game as play_game  # noqa: E402
-from core.selfplay.worker import warm_up as _warm_up  # noqa: E402, F401

@@ -9,8 +9,9 @@ STEPS: tuple[tuple[str, str], ...] = (
      "Paint symbols with the mouse: left-drag paints the brush (O, X or the eraser), right-drag erases. Every "
      "symbol also puts the other symbol on the cell turned 180 degrees, so the board stays fair by construction. "
      "From the keyboard: click the board, move the cursor with the arrow keys and press 1 or O, 2 or X, "
-     "0, E or Delete to paint that cell. Ctrl+Z undoes, Ctrl+Shift+Z redoes. Edit ▸ Random fill (Ctrl+R) and "
-     "the transforms give a quick start."),
+     "0, E or Delete to paint that cell. Ctrl+Z undoes, Ctrl+Shift+Z redoes. Edit ▸ Random fill (Ctrl+R), the "
+     "transforms, Tools ▸ Generate boards (a search for balanced boards) and Tools ▸ Improve this board "
+     "(proposed changes, one undo step each) give a quick start."),
     ("Validate",
      "The Validation tab checks the board as you edit and the status bar shows whether it is fit for a match. "
      "Click a problem to see its cells; broken pairs (from hand-edited files) are repaired with one click."),

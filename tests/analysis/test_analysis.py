@@ -6,6 +6,7 @@ import json
 import random
 import threading
 import time
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -13,7 +14,7 @@ import pytest
 from core.analysis.candidates import PRIOR_SLOPE, CandidatePicker
 from core.analysis.config import QUICK, AnalysisCancelled, AnalysisConfig, AnalysisProgress
 from core.analysis.results import AgentResult, OpeningResult, PieResult, RawResult
-from core.analysis.run import analyze
+from core.analysis.run import analyze, compile_message
 from core.analysis.stats import SprtPair, wilson
 from core.analysis.verdict import decide, futile, side_warnings
 from core.board.model import PIECE_TYPES, Board, GameParams, Symbol
@@ -318,3 +319,31 @@ def test_type_runout_leaves_out_types_the_board_does_not_supply() -> None:
     assert set(report.raw.runout) == set(PIECE_TYPES) - {PIECE_TYPES[1]}  # no I supplied
     assert all(0.0 <= v <= 1.0 for v in report.raw.runout.values())
     assert set(analyze(small_board(), small_config(agents=["greedy"])).raw.runout) == set(PIECE_TYPES)
+
+
+def test_first_run_says_it_compiles_with_an_estimate(monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the engine has to be compiled the progress says so once, with the time it will take."""
+    import core.selfplay.runner as runner_module
+
+    def compiling(progress: Callable[[int, int, bool], None] | None) -> bool:
+        assert progress is not None
+        progress(0, 40, False)
+        time.sleep(0.2)
+        progress(4, 40, True)  # a tenth of the work took 0.2 s: about 2 s in all, said as 10 s
+        progress(40, 40, True)
+        return True
+
+    monkeypatch.setattr(runner_module, "load_engine", compiling)
+    seen: list[AnalysisProgress] = []
+    analyze(small_board(), small_config(agents=["greedy"]), progress=seen.append)
+    compile_steps = [p for p in seen if p.phase == "compile"]
+    assert [(p.done, p.total) for p in compile_steps] == [(4, 40), (40, 40)]
+    assert {p.message for p in compile_steps} == {"compiling the engine (once, about 10 s)"}
+    assert compile_message(54.0, 4, 40) == "compiling the engine (once, about 540 s)"
+    assert compile_message(31.0, 44, 44) == "compiling the engine (once, about 40 s)"
+
+
+def test_a_warm_engine_says_nothing_about_compiling() -> None:
+    seen: list[AnalysisProgress] = []
+    analyze(small_board(), small_config(agents=["greedy"]), progress=seen.append)
+    assert not any(p.phase == "compile" for p in seen)

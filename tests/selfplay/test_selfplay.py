@@ -158,3 +158,37 @@ def test_cancel_with_a_supplied_executor_drops_the_queued_work() -> None:
         assert ex.submit(sum, [2, 3]).result(timeout=5) == 5
     with pytest.raises(ValueError, match="inline"):
         Runner(inline=True, executor=cf.ThreadPoolExecutor(1))
+
+
+def test_start_warms_one_worker_first_and_relays_its_steps() -> None:
+    """On a first run the first worker compiles the engine alone; the others start after it and load its cache."""
+    steps: list[tuple[int, int, bool]] = []
+    with Runner(workers=2) as runner:
+        runner.start(progress=lambda *step: steps.append(step))
+        assert len(runner.worker_pids()) == 2
+    total = steps[-1][1]
+    assert steps[0] == (0, total, False) and steps[-1][0] == total  # from the first step to the last, in order
+    assert [d for d, _t, _c in steps] == sorted(d for d, _t, _c in steps) and len(steps) >= 3
+    assert not any(compiled for _d, _t, compiled in steps)  # the suite runs with the disk cache filled
+
+    done_at: dict[int, float] = {}
+    submitted_at: list[float] = []
+
+    class Timed(_RecordingExecutor):
+        def submit(self, fn, /, *args, **kwargs):  # type: ignore[no-untyped-def]
+            submitted_at.append(time.monotonic())
+            future = super().submit(fn, *args, **kwargs)
+            index = len(submitted_at) - 1
+            future.add_done_callback(lambda _f: done_at.__setitem__(index, time.monotonic()))
+            return future
+
+    with Timed(3) as ex:
+        Runner(workers=3, executor=ex).start()
+    assert len(submitted_at) == 3
+    assert done_at[0] <= submitted_at[1] <= submitted_at[2]  # the rest wait for the first
+
+
+def test_inline_start_reports_the_same_steps() -> None:
+    steps: list[tuple[int, int, bool]] = []
+    Runner(inline=True).start(progress=lambda *step: steps.append(step))
+    assert steps[0][0] == 0 and steps[-1][0] == steps[-1][1] and len(steps) >= 3
