@@ -88,6 +88,8 @@ BUILTIN_COMMANDS: tuple[Command, ...] = (
             "core.cli.analyze:register"),
     Command("openings", "S1's win rate after chosen first placements, no swap: a swap map with intervals",
             "core.cli.openings:register"),
+    Command("generate", "search new boards that the analysis calls balanced and write the best",
+            "core.cli.generate:register"),
     Command("moves", "list every legal placement of a position", "core.cli.play:register"),
     Command("replay", "replay a game record and report the result", "core.cli.play:register"),
     Command("bench", "measure random playouts per second and legal-move latency", "core.cli.play:register"),
