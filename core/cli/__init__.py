@@ -358,6 +358,8 @@ def run() -> None:
     except KeyboardInterrupt:  # between two statements of main's own error handling
         signal.signal(signal.SIGINT, _interrupted_at_start)
         _interrupted_at_start(signal.SIGINT, None)
+    # The work is done; a Ctrl-C from here on would only kill the interpreter's shutdown (exit -2, nothing said).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         sys.stdout.flush()
         sys.stderr.flush()
