@@ -8,16 +8,16 @@ machine (it stops at whichever comes first).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
 
 from core.agents.puct import PuctSearch, parse_puct
-from core.agents.search import AgentSpecError, _gain_for, make_agent, parse_agent
+from core.agents.search import AgentSpec, AgentSpecError, make_agent, parse_agent
 from core.board.model import Board
-from core.engine.kernels import k_seed, kernel_tables
+from core.engine.kernels import KTables
 
 
 @dataclass(frozen=True)
@@ -34,9 +34,9 @@ class Level:
 LEVELS: dict[str, Level] = {
     lv.name: lv
     for lv in (
-        Level("casual", "greedy:0.1", -500, "plays the biggest symbol gain, with a slip now and then; instant"),
-        Level("club", "puct:1000", 150, "a short guided search, a few milliseconds per move"),
-        Level("expert", "puct:64000:t=2", 450, "a deep guided search, at most two seconds per move"),
+        Level("casual", "puct:100", 0, "a glance guided by the symbols; instant"),
+        Level("club", "puct:2000", 0, "a short guided search, some milliseconds per move"),
+        Level("expert", "puct:64000:t=2", 0, "a deep guided search, at most two seconds per move"),
     )
 }
 
@@ -48,20 +48,9 @@ def resolve(text: str) -> str:
     return level.spec if level is not None else t
 
 
-LEVEL_HELP = "levels: " + ", ".join(LEVELS)
-
-
 def canonical_spec(text: str) -> str:
     """Check any agent spec and return its canonical spelling (a level keeps its name); ValueError if bad."""
-    t = str(text).strip().lower()
-    if t in LEVELS:
-        return t
-    if t.split(":", 1)[0] == "puct":
-        return parse_puct(t).text
-    try:
-        return parse_agent(t).text
-    except AgentSpecError as exc:
-        raise AgentSpecError(f"{exc}; puct:N, puct:t=SECONDS; {LEVEL_HELP}") from None
+    return parse_agent(text).text
 
 
 class Player(Protocol):
@@ -74,11 +63,27 @@ class Player(Protocol):
     def wants_swap(self, state: npt.NDArray[np.uint64], opening: int, searched: bool = False) -> bool: ...
 
 
+def level_or_puct_spec(text: str) -> AgentSpec | None:
+    """``parse_agent``'s reading of a level name or a ``puct`` spec (None for other kinds)."""
+    t = str(text).strip().lower()
+    level = LEVELS.get(t)
+    if level is not None:
+        return replace(parse_agent(level.spec), detail=level.name)
+    if t.split(":", 1)[0] != "puct":
+        return None
+    try:
+        ps = parse_puct(t)
+    except ValueError as exc:
+        raise AgentSpecError(str(exc)) from None
+    return AgentSpec("puct", sims=ps.budget.sims, detail=ps.text)
+
+
+def puct_search(text: str, kt: KTables, gain: npt.NDArray[np.int64], rng: npt.NDArray[np.uint64]) -> PuctSearch:
+    """The searcher behind a ``puct`` spec or a level that stands for one, on the caller's random stream."""
+    ps = parse_puct(resolve(text))
+    return PuctSearch(kt, gain, rng, ps.budget, params=ps.params)
+
+
 def make_player(text: str, board: Board, seed: int) -> Player:
     """A seeded player for any spec: ``random``, ``greedy[:EPS]``, ``mcts:N[:greedy]``, ``puct...`` or a level."""
-    spec = resolve(text)
-    if spec.split(":", 1)[0] == "puct":
-        ps = parse_puct(spec)
-        kt = kernel_tables(board)
-        return PuctSearch(kt, _gain_for(kt), k_seed(seed), ps.budget, params=ps.params)
-    return make_agent(spec, board, seed)
+    return make_agent(text, board, seed)

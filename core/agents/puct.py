@@ -45,6 +45,7 @@ from core.engine.kernels import (
     k_winner,
     popcount64,
 )
+from core.engine.pieces import placement_table
 
 # integer node fields (columns of PuctTree.ti)
 F_MOVE = 0  # placement that led here (-1 at the root)
@@ -71,7 +72,7 @@ P_EPS = 4  # random-move share of epsilon-greedy playouts
 P_SOLVER = 5  # 1: back up proven wins and losses
 NPARAMS = 6
 
-DEFAULT_PARAMS = {"c": 1.0, "tau": 1.0, "fpu": 0.0, "play": 1.0, "eps": 0.15, "solver": 1.0}
+DEFAULT_PARAMS = {"c": 4.0, "tau": 0.5, "fpu": 0.0, "play": 1.0, "eps": 0.15, "solver": 1.0, "reuse": 0.0}
 """Tuned by duels on three bundled boards (see the README's ladder)."""
 
 UNPROVEN = 0
@@ -373,6 +374,42 @@ def k_puct_pick(ti: Any, tf: Any, noise: bool, rng: Any) -> tuple[int, float]:
     return ti[pick, F_MOVE], value
 
 
+@njit(cache=True, nogil=True)
+def k_puct_compact(ti: Any, tf: Any, src: int, ti2: Any, tf2: Any) -> int:
+    """Copy the subtree under node ``src`` into ``ti2``/``tf2`` with ``src`` as node 0; returns its size."""
+    old_of = np.empty(ti.shape[0], dtype=np.int32)
+    old_of[0] = src
+    for f in range(NI):
+        ti2[0, f] = ti[src, f]
+    for f in range(NF):
+        tf2[0, f] = tf[src, f]
+    ti2[0, F_SIB] = -1
+    count = 1
+    head = 0
+    while head < count:
+        old = old_of[head]
+        prev = -1
+        ti2[head, F_FIRST] = -1
+        c = ti[old, F_FIRST]
+        while c >= 0:
+            nid = count
+            count += 1
+            old_of[nid] = c
+            for f in range(NI):
+                ti2[nid, f] = ti[c, f]
+            for f in range(NF):
+                tf2[nid, f] = tf[c, f]
+            ti2[nid, F_SIB] = -1
+            if prev < 0:
+                ti2[head, F_FIRST] = nid
+            else:
+                ti2[prev, F_SIB] = nid
+            prev = nid
+            c = ti[c, F_SIB]
+        head += 1
+    return count
+
+
 # ---------------------------------------------------------------------------------- Python side
 
 
@@ -480,6 +517,8 @@ class PuctSearch:
         if unknown:
             raise ValueError(f"unknown search parameters {sorted(unknown)}")
         self._params = np.array([p["c"], p["tau"], p["fpu"], p["play"], p["eps"], p["solver"]], dtype=np.float64)
+        self._reuse = p["reuse"] > 0.5
+        self._prev: tuple[PuctTree, npt.NDArray[np.uint64], int] | None = None
         self._expg = prior_table(self.gain, p["tau"])
         self._gmask = gain_masks(self.kt, self.gain)
 
@@ -506,7 +545,35 @@ class PuctSearch:
         noise = int(state[H_NPLACED]) < self.noise_plies
         move, value = k_puct_pick(tree.ti, tree.tf, noise, self.rng)
         self.last_value = float(value)
+        if self._reuse:
+            self._prev = (tree, state.copy(), int(move))
         return int(move)
+
+    def _reused(self, state: npt.NDArray[np.uint64], extra: int) -> PuctTree | None:
+        """The subtree of the last search that starts at ``state`` (our move and one reply later), or None."""
+        prev, self._prev = self._prev, None
+        if prev is None:
+            return None
+        tree, before, mine = prev
+        if int(state[H_NPLACED]) != int(before[H_NPLACED]) + 2:
+            return None
+        after = before.copy()
+        k_apply(self.kt, after, mine)
+        cov = slice(self.kt.off_cov, self.kt.off_cov + self.kt.ncw)
+        if np.any(after[cov] & ~state[cov]):
+            return None
+        new = state[cov] & ~after[cov]
+        cells = [w * 64 + b for w in range(self.kt.ncw) for b in range(64) if int(new[w]) >> b & 1]
+        reply = placement_table(self.kt.size).index_of(cells) if len(cells) == 4 else None
+        if reply is None:
+            return None
+        node = _child_with_move(tree.ti, 0, mine)
+        node = _child_with_move(tree.ti, node, reply) if node >= 0 else -1
+        if node < 0 or tree.ti[node, F_NVIS] == 0:
+            return None
+        out = PuctTree.with_capacity(tree.nnodes + extra + 2)
+        out.nnodes = int(k_puct_compact(tree.ti, tree.tf, node, out.ti, out.tf))
+        return out
 
     def search(self, state: npt.NDArray[np.uint64], start: float | None = None) -> PuctTree:
         """Run the budget from ``state`` and return the tree (node 0 is ``state``)."""
@@ -515,11 +582,14 @@ class PuctSearch:
         b = self.budget
         timed = b.seconds > 0
         cap = b.sims + 2 if (b.sims and not timed) else 4096
-        tree = PuctTree.with_capacity(cap)
-        tree.nnodes = int(k_puct_init(self.kt, self.gain, self._expg, state, tree.ti, tree.tf, self.rng))
+        reused = self._reused(state, cap) if self._reuse else None
+        if reused is not None:
+            tree = reused
+        else:
+            tree = PuctTree.with_capacity(cap)
+            tree.nnodes = int(k_puct_init(self.kt, self.gain, self._expg, state, tree.ti, tree.tf, self.rng))
         if not timed:
-            tree.nnodes = int(k_puct_run(self.kt, self.gain, self._expg, self._gmask, state, tree.ti, tree.tf, tree.nnodes,
-                                         b.sims, self._params, self.rng))
+            tree.nnodes = self._run(state, tree, b.sims)
             self.last_sims = tree.root_visits
             return tree
         deadline = start + b.seconds
@@ -531,8 +601,7 @@ class PuctSearch:
                 break
             tree.ensure(todo + 1)
             t0 = self.clock()
-            tree.nnodes = int(k_puct_run(self.kt, self.gain, self._expg, self._gmask, state, tree.ti, tree.tf, tree.nnodes,
-                                         todo, self._params, self.rng))
+            tree.nnodes = self._run(state, tree, todo)
             now = self.clock()
             done += todo
             left = deadline - now
@@ -543,11 +612,24 @@ class PuctSearch:
         self.last_sims = tree.root_visits
         return tree
 
+    def _run(self, state: npt.NDArray[np.uint64], tree: PuctTree, sims: int) -> int:
+        return int(k_puct_run(self.kt, self.gain, self._expg, self._gmask, state, tree.ti, tree.tf, tree.nnodes,
+                              sims, self._params, self.rng))
+
     def wants_swap(self, state: npt.NDArray[np.uint64], opening: int, searched: bool = False) -> bool:
         """Pie decision, as for ``mcts``: swap when the side to move expects to win less than half the time."""
         if not searched:
             self.choose(state)
         return self.last_value < 0.5
+
+
+def _child_with_move(ti: npt.NDArray[np.int32], node: int, move: int) -> int:
+    c = int(ti[node, F_FIRST])
+    while c >= 0:
+        if int(ti[c, F_MOVE]) == move:
+            return c
+        c = int(ti[c, F_SIB])
+    return -1
 
 
 def k_puct_warm_up(kt: KTables, gain: npt.NDArray[np.int64], root: npt.NDArray[np.uint64],
@@ -561,7 +643,7 @@ def k_puct_warm_up(kt: KTables, gain: npt.NDArray[np.int64], root: npt.NDArray[n
 # ---------------------------------------------------------------------------------- specs
 
 PUCT_HELP = ("puct:N (N simulations per move), puct:t=S (S seconds per move), puct:N:t=S (whichever ends first); "
-             "tuning options c=, tau=, fpu=, eps=, play=random|greedy, solver=0|1")
+             "tuning options c=, tau=, fpu=, eps=, play=random|greedy, solver=0|1, reuse=0|1")
 MAX_SIMS = 10_000_000
 MAX_SECONDS = 600.0
 
@@ -629,11 +711,11 @@ def parse_puct(text: str) -> PuctSpec:
         except ValueError:
             raise ValueError(f"agent {text!r}: {key}={value!r} is not a number") from None
         limits = {"c": (0.0, 100.0), "tau": (0.0, 100.0), "fpu": (-1.0, 1.0), "eps": (0.0, 1.0),
-                  "solver": (0.0, 1.0)}[key]
+                  "solver": (0.0, 1.0), "reuse": (0.0, 1.0)}[key]
         if not limits[0] <= number <= limits[1]:
             raise ValueError(f"agent {text!r}: {key} must be within {limits[0]:g}..{limits[1]:g}")
-        if key == "solver" and number not in (0.0, 1.0):
-            raise ValueError(f"agent {text!r}: solver is 0 or 1")
+        if key in ("solver", "reuse") and number not in (0.0, 1.0):
+            raise ValueError(f"agent {text!r}: {key} is 0 or 1")
         options[key] = number
     if not sims and not seconds:
         raise ValueError(f"agent {text!r}: give simulations or seconds per move, e.g. puct:1000 or puct:t=2")

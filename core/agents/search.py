@@ -59,7 +59,8 @@ if TYPE_CHECKING:
 KIND_RANDOM = 0
 KIND_GREEDY = 1
 KIND_MCTS = 2
-_KINDS = {"random": KIND_RANDOM, "greedy": KIND_GREEDY, "mcts": KIND_MCTS}
+KIND_PUCT = 3
+_KINDS = {"random": KIND_RANDOM, "greedy": KIND_GREEDY, "mcts": KIND_MCTS, "puct": KIND_PUCT}
 
 DEFAULT_C = 0.7
 """UCT exploration constant for rewards in [0, 1]."""
@@ -84,9 +85,13 @@ class AgentSpec:
     sims: int = 0
     eps: float = 0.0
     greedy_playouts: bool = False
+    detail: str = ""
+    """The spelling of a ``puct`` spec or a level name (``core.agents.levels``), which ``text`` returns."""
 
     @property
     def text(self) -> str:
+        if self.detail:
+            return self.detail
         if self.kind == "mcts":
             return f"mcts:{self.sims}" + (":greedy" if self.greedy_playouts else "")
         if self.kind == "greedy" and self.eps > 0:
@@ -96,10 +101,12 @@ class AgentSpec:
     @property
     def cheap(self) -> bool:
         """True for agents whose games cost microseconds (batched, given full game caps)."""
-        return self.kind != "mcts"
+        return self.kind not in ("mcts", "puct")
 
     @property
     def strength(self) -> tuple[int, int]:
+        if self.kind == "puct" and self.sims == 0:  # a time budget only: above any simulation count
+            return _KINDS[self.kind], 1 << 62
         return _KINDS[self.kind], self.sims
 
     @property
@@ -111,15 +118,29 @@ class AgentSpec:
         return replace(self, sims=sims)
 
 
-SPEC_HELP = "agent specs: random, greedy, greedy:EPS (0-1), mcts:N (N simulations per move), mcts:N:greedy"
+SPEC_HELP = ("agent specs: random, greedy, greedy:EPS (0-1), mcts:N (N simulations per move), mcts:N:greedy, "
+             "puct:N, puct:t=SECONDS, puct:N:t=SECONDS")
+
+
+def spec_help() -> str:
+    """SPEC_HELP with the level names, which live in ``core.agents.levels``."""
+    from core.agents.levels import LEVELS
+
+    return f"{SPEC_HELP}, or a level: {', '.join(LEVELS)}"
 
 
 def parse_agent(text: str) -> AgentSpec:
-    """Read ``random``, ``greedy[:EPS]`` or ``mcts:N[:greedy]``; errors say what is accepted."""
+    """Read ``random``, ``greedy[:EPS]``, ``mcts:N[:greedy]``, ``puct...`` or a level; errors say what is accepted."""
     parts = [p.strip().lower() for p in str(text).strip().split(":")]
     kind = parts[0]
+    if kind == "puct" or len(parts) == 1:
+        from core.agents.levels import level_or_puct_spec  # imported here: levels imports this module
+
+        found = level_or_puct_spec(str(text))
+        if found is not None:
+            return found
     if kind not in _KINDS:
-        raise AgentSpecError(f"unknown agent {text!r}; {SPEC_HELP}")
+        raise AgentSpecError(f"unknown agent {text!r}; {spec_help()}")
     if kind == "random":
         if len(parts) > 1:
             raise AgentSpecError(f"agent {text!r}: random takes no options; {SPEC_HELP}")
@@ -490,10 +511,19 @@ class Agent:
     def __post_init__(self) -> None:
         self._legal = np.empty(self.kt.nplace, dtype=np.int32)
         self.last_value = 0.5
+        self._puct: Any = None
 
     def choose(self, state: npt.NDArray[np.uint64]) -> int:
         """A legal placement for the side to move, or -1 when the game is over."""
         spec = self.spec
+        if spec.kind == "puct":
+            if self._puct is None:
+                from core.agents.levels import puct_search
+
+                self._puct = puct_search(spec.text, self.kt, self.gain, self.rng)
+            p = int(self._puct.choose(state))
+            self.last_value = float(self._puct.last_value)
+            return p
         if spec.kind == "mcts":
             noise = int(state[H_NPLACED]) < self.noise_plies
             p, value = k_mcts(self.kt, self.gain, state, spec.sims, self.c_uct, spec.greedy_playouts, self.rng,
@@ -510,7 +540,7 @@ class Agent:
         ``choose`` just ran on this same state); greedy swaps when the opening gained its maker
         symbols; random flips a coin.
         """
-        if self.spec.kind == "mcts":
+        if self.spec.kind in ("mcts", "puct"):
             if not searched:
                 self.choose(state)
             return self.last_value < 0.5
@@ -639,3 +669,6 @@ def warm_up() -> None:
     k_score(kt, s)
     k_winner(kt, s)
     k_apply(kt, s, int(legal[0]))
+    from core.agents.puct import k_puct_warm_up
+
+    k_puct_warm_up(kt, gain, k_new_state(kt), rng)

@@ -56,8 +56,25 @@ def test_levels_resolve_to_valid_specs() -> None:
         assert canonical_spec(resolve(name)) == level.spec
     expert = parse_puct(LEVELS["expert"].spec).budget
     assert 0 < expert.seconds <= 3.0, "expert thinks a few seconds at most"
-    with pytest.raises(ValueError, match="levels: casual, club, expert"):
+    with pytest.raises(ValueError, match="a level: casual, club, expert"):
         canonical_spec("grandmaster")
+
+
+def test_levels_and_puct_play_wherever_an_agent_spec_goes() -> None:
+    from core.agents.search import parse_agent, play_task
+    from core.selfplay.runner import BoardSpec, GameTask
+
+    assert parse_agent("Expert").text == "expert" and parse_agent("expert").kind == "puct"
+    assert parse_agent("puct:300:t=0.5").text == "puct:300:t=0.5"
+    assert parse_agent("mcts:1000").strength < parse_agent("puct:10").strength < parse_agent("puct:t=1").strength
+    board = Board.random(size=8, pairs=12, seed=11)
+    spec = BoardSpec.from_board(board)
+    for s1, s2 in (("casual", "puct:40"), ("puct:40", "greedy")):
+        res = play_task(GameTask(spec, 3, s1, s2, pie=True))
+        state = GameState(board)
+        for p in res.moves:
+            state.push(Placement.from_index(p, board.size))
+        assert state.is_over()
 
 
 def test_gain_masks_partition_the_placements() -> None:
@@ -76,7 +93,7 @@ def test_gain_masks_partition_the_placements() -> None:
         assert seen.all()
 
 
-@pytest.mark.parametrize("spec", ["puct:80", "puct:60:play=random", "puct:60:solver=0:tau=0"])
+@pytest.mark.parametrize("spec", ["puct:80", "puct:60:play=random", "puct:60:solver=0:tau=0", "puct:60:reuse=1"])
 def test_every_move_is_legal_and_the_game_ends(spec: str) -> None:
     board = Board.random(size=8, pairs=12, seed=11)
     for seed in range(3):
@@ -122,6 +139,30 @@ def test_tree_bookkeeping() -> None:
     for node in range(1, tree.nnodes):
         kids = _children_visits(tree.ti, node)
         assert kids <= int(tree.ti[node, F_NVIS]) - 1 or kids == 0
+
+
+def test_tree_reuse_keeps_the_subtree_after_our_move_and_the_reply() -> None:
+    board = load_board(BOARDS / "default.yaml")
+    kt = kernel_tables(board)
+    state = GameState(board)
+    for seed in (1, 2):  # two greedy placements to start from
+        state.push(Placement.from_index(make_player("greedy", board, seed).choose(state.kernel_state()), board.size))
+    me = PuctSearch(kt, _gain_for(kt), k_seed(3), PuctBudget(sims=4000), params={"reuse": 1.0})
+    fresh = PuctSearch(kt, _gain_for(kt), k_seed(3), PuctBudget(sims=4000))
+    mine = me.choose(state.kernel_state())
+    state.push(Placement.from_index(mine, board.size))
+    # the reply the search itself expected most: its subtree holds many visits
+    reply = make_player("puct:4000", board, 5).choose(state.kernel_state())
+    state.push(Placement.from_index(reply, board.size))
+    me.choose(state.kernel_state())
+    fresh.choose(state.kernel_state())
+    assert fresh.last_sims == 4000
+    assert me.last_sims > 4000  # the kept subtree's visits plus 4000 new ones
+    # a position the tree does not lead to starts afresh
+    other = GameState(board)
+    other.push(Placement.parse("A1 B1 C1 D1", board.size))
+    me.choose(other.kernel_state())
+    assert me.last_sims == 4000
 
 
 class FakeMachine:
