@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from core.board.fileio import ReadError, atomic_write_text, read_limited_text
 from core.board.geometry import COLUMN_LETTERS, MAX_SIZE, MIN_SIZE
@@ -24,6 +24,8 @@ from core.board.model import DEFAULT_SUPPLY, MAX_CLOCK_SECONDS, MAX_SUPPLY, Boar
 FORMAT_VERSION = 1
 MAX_FILE_BYTES = 256 * 1024
 MAX_DEPTH = 8
+MAX_NODES = 256
+"""Values (scalars, lists, mappings) one file may hold; the largest board has about 60."""
 MAX_TEXT = 10_000
 
 
@@ -51,12 +53,57 @@ class _Refused(yaml.YAMLError):
         self.mark = mark
 
 
-class StrictLoader(yaml.SafeLoader):
-    """SafeLoader that refuses anchors, aliases, duplicate keys and deep nesting."""
+PLAIN_TAGS: dict[str, str] = {
+    "tag:yaml.org,2002:str": "text",
+    "tag:yaml.org,2002:int": "a whole number",
+    "tag:yaml.org,2002:float": "a number",
+    "tag:yaml.org,2002:bool": "true or false",
+    "tag:yaml.org,2002:null": "null",
+    "tag:yaml.org,2002:seq": "a list",
+    "tag:yaml.org,2002:map": "a mapping",
+}
+"""The only kinds of value a board file builds; any other tag (``!!set``, ``!!timestamp``, ``!foo``) is refused."""
+
+
+class PlainResolver(yaml.resolver.BaseResolver):
+    """YAML 1.1's implicit types minus dates, merge keys and ``=``: ``notes: 2026-02-30`` is text."""
+
+
+for _first, _resolvers in yaml.resolver.Resolver.yaml_implicit_resolvers.items():
+    for _tag, _regexp in _resolvers:
+        if _tag in PLAIN_TAGS:
+            PlainResolver.add_implicit_resolver(_tag, _regexp, [_first])  # type: ignore[no-untyped-call]
+
+
+def _short_tag(tag: str | None) -> str:
+    return "!!" + tag.removeprefix("tag:yaml.org,2002:") if tag and tag.startswith("tag:yaml.org,2002:") else str(tag)
+
+
+class StrictLoader(
+    yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser, yaml.composer.Composer,
+    yaml.constructor.SafeConstructor, PlainResolver,
+):
+    """A YAML loader that builds only text, numbers, booleans, nulls, lists and mappings.
+
+    Anchors, aliases, duplicate keys, deep nesting, more values than any board has, tags other than the
+    plain ones and values a tag cannot hold are all refused with the line they are on, so nothing but a
+    :class:`_Refused` or a ``MarkedYAMLError`` ever leaves it.
+    """
+
+    yaml_constructors: ClassVar[dict[Any, Any]] = {  # PyYAML's class-level registry
+        tag: yaml.constructor.SafeConstructor.yaml_constructors[tag] for tag in PLAIN_TAGS
+    }
+    yaml_multi_constructors: ClassVar[dict[Any, Any]] = {}
 
     def __init__(self, stream: str) -> None:
-        super().__init__(stream)
+        yaml.reader.Reader.__init__(self, stream)
+        yaml.scanner.Scanner.__init__(self)
+        yaml.parser.Parser.__init__(self)
+        yaml.composer.Composer.__init__(self)
+        yaml.constructor.SafeConstructor.__init__(self)
+        PlainResolver.__init__(self)
         self._depth = 0
+        self._nodes = 0
 
     def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
         event = self.peek_event()  # type: ignore[no-untyped-call]
@@ -65,6 +112,9 @@ class StrictLoader(yaml.SafeLoader):
         anchor = getattr(event, "anchor", None)
         if anchor is not None:
             raise _Refused("YAML anchors (&name) are not allowed in board files", event.start_mark)
+        self._nodes += 1
+        if self._nodes > MAX_NODES:  # keeps parsing time small however large the file
+            raise _Refused(f"more than {MAX_NODES} values; a board file has fewer than 100", event.start_mark)
         self._depth += 1
         if self._depth > MAX_DEPTH:
             raise _Refused(f"nested deeper than {MAX_DEPTH} levels; a board file is flat", event.start_mark)
@@ -73,10 +123,35 @@ class StrictLoader(yaml.SafeLoader):
         finally:
             self._depth -= 1
 
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+    def construct_undefined(self, node: yaml.Node) -> Any:
+        raise _Refused(f"the YAML tag {_short_tag(node.tag)} is not allowed in a board file; write plain text, "
+                       "numbers, true/false, lists and mappings", node.start_mark)
+
+    def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
+        if node.tag not in PLAIN_TAGS:
+            self.construct_undefined(node)
+        try:
+            value = super().construct_object(node, deep=deep)  # type: ignore[no-untyped-call]
+        except (yaml.YAMLError, RecursionError):
+            raise
+        except Exception:
+            # PyYAML's own conversions fail with whatever the text provokes: `!!int .` (ValueError),
+            # `!!int ''` (IndexError), `!!bool maybe` (KeyError), a 4,301-digit integer (ValueError)
+            shown = node.value if isinstance(node.value, str) else ""
+            shown = repr(shown) if len(shown) <= 40 else f"{shown[:40]!r}... ({len(shown)} characters)"
+            hint = "; put it in quotes if it is text" if node.tag != "tag:yaml.org,2002:str" else ""
+            raise _Refused(f"{shown} cannot be read as {PLAIN_TAGS[node.tag]}{hint}", node.start_mark) from None
+        if isinstance(value, str) and any("\ud800" <= ch <= "\udfff" for ch in value):
+            raise _Refused("the text holds a \\u escape for half of a UTF-16 pair, which is not a character",
+                           node.start_mark)
+        return value
+
+    def construct_mapping(self, node: yaml.Node, deep: bool = False) -> dict[Any, Any]:
+        if not isinstance(node, yaml.MappingNode):  # e.g. `!!map text`: let PyYAML name the mismatch
+            return super().construct_mapping(node, deep=deep)  # type: ignore[arg-type]
         seen: dict[Any, yaml.Node] = {}
         for key_node, _ in node.value:
-            key = self.construct_object(key_node, deep=deep)  # type: ignore[no-untyped-call]
+            key = self.construct_object(key_node, deep=deep)
             try:
                 hash(key)
             except TypeError:
@@ -107,7 +182,7 @@ class ClockModel(_Strict):
 class BoardFileModel(_Strict):
     """The schema of a board file; only ``grid`` is required."""
 
-    version: Literal[1] = 1
+    version: int = FORMAT_VERSION
     name: str = Field("", max_length=200)
     author: str = Field("", max_length=200)
     notes: str = Field("", max_length=MAX_TEXT)
@@ -116,6 +191,15 @@ class BoardFileModel(_Strict):
     supply: SupplyModel = Field(default_factory=lambda: SupplyModel())
     clock: ClockModel = Field(default_factory=lambda: ClockModel())
     grid: list[str] = Field(max_length=MAX_SIZE + 10)
+
+    @field_validator("version")
+    @classmethod
+    def _known_version(cls, value: int) -> int:
+        # strict int: `true`, `yes`, `on` and `1.0` are refused like every other wrong type
+        if value != FORMAT_VERSION:
+            raise ValueError(f"version {value} is not known; this program reads board files of version "
+                             f"{FORMAT_VERSION}")
+        return value
 
 
 _SECTIONS: dict[str, type[BaseModel]] = {"supply": SupplyModel, "clock": ClockModel}

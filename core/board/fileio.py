@@ -12,10 +12,11 @@ class ReadError(ValueError):
     """A file that cannot be read as the text the caller expects; the message names the file."""
 
 
-def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
-    """Write to a temporary file beside ``path`` and rename it over the target.
+def stage_bytes(path: str | os.PathLike[str], data: bytes, mode: int | None = None) -> Path:
+    """Write ``data`` completely (flushed to disk) to a new temporary file beside ``path``; returns its path.
 
-    A crash or a full disk leaves either the old file or the new one, never a mix.
+    Renaming it over ``path`` is the caller's commit; on any failure the temporary file is removed.
+    ``mode`` defaults to the target's current permissions, or the umask's for a new file.
     """
     target = Path(path)
     directory = target.parent if str(target.parent) else Path(".")
@@ -25,17 +26,43 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        if target.exists():
+        if mode is not None:
+            os.chmod(tmp_name, mode)
+        elif target.exists():
             with contextlib.suppress(OSError):
                 os.chmod(tmp_name, target.stat().st_mode & 0o777)
         else:
             umask = os.umask(0)
             os.umask(umask)
             os.chmod(tmp_name, 0o666 & ~umask)
-        os.replace(tmp_name, target)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp_name)
+        raise
+    return Path(tmp_name)
+
+
+def fsync_dir(path: str | os.PathLike[str]) -> None:
+    """Make renames in a folder durable (POSIX); a no-op where folders cannot be opened."""
+    with contextlib.suppress(OSError):
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
+    """Write to a temporary file beside ``path`` and rename it over the target.
+
+    A crash or a full disk leaves either the old file or the new one, never a mix.
+    """
+    tmp = stage_bytes(path, data)
+    try:
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
         raise
 
 
@@ -60,6 +87,8 @@ def read_limited_text(path: str | os.PathLike[str], limit: int, what: str = "fil
         raise ReadError(f"{name}: cannot be read ({exc.strerror or exc})") from None
     if len(data) > limit:
         raise ReadError(f"{name}: larger than {limit // 1024} KiB; a {what} is far smaller, so this is not one")
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise ReadError(f"{name}: saved as UTF-16 text; a {what} is UTF-8 (save it again as UTF-8)")
     if b"\x00" in data:
         raise ReadError(f"{name}: contains NUL bytes; this is a binary file, not a {what}")
     try:

@@ -1,8 +1,12 @@
 """Board validation: every problem at once, each naming its cells.
 
-Errors make a board unusable for a match (broken anti-symmetry); warnings are
-what a host wants to know before publishing (no symbols, lopsided counts,
-extreme density).  The designer shows the same list the command line prints.
+Errors make a board unusable for a match: broken anti-symmetry, an empty supply
+(no piece can ever be placed) or a clock with no time at all (the first player
+loses before moving); sealing, analysing or publishing such a board is
+pointless, so they are errors, not warnings.  Warnings are what a host wants to
+know before publishing (no symbols, lopsided counts, extreme density, a supply
+so small or a clock so short that a match between people barely happens).
+The designer shows the same list the command line prints.
 """
 
 from __future__ import annotations
@@ -11,12 +15,16 @@ import enum
 from dataclasses import dataclass
 
 from core.board.geometry import cell_name
-from core.board.model import Board, Symbol
+from core.board.model import PIECE_TYPES, Board, Symbol
 
 LOW_DENSITY = 0.05
 """Below this share of symbol cells most placements score nothing and ties dominate."""
 HIGH_DENSITY = 0.65
 """Above this share almost every placement covers symbols; the board plays like a counting race."""
+MIN_PIECES = 4
+"""Fewer pieces in the whole supply make a game of a few placements, decided before it starts."""
+MIN_SECONDS_PER_MOVE = 5
+"""About the time a person needs to find and enter one placement; a clock that gives less cannot be played."""
 
 
 class Severity(enum.StrEnum):
@@ -61,6 +69,7 @@ def validate(board: Board) -> list[Problem]:
     for cell, other in board.broken_pairs():
         problems.append(Problem(Severity.ERROR, "antisymmetry", describe_pair(board, cell, other), (cell, other)))
 
+    problems += playability(board)
     o_count, x_count = board.count(Symbol.O), board.count(Symbol.X)
     total = board.cell_count
     if o_count == 0 and x_count == 0:
@@ -80,6 +89,34 @@ def validate(board: Board) -> list[Problem]:
                                     f"{density:.0%} of cells hold a symbol (above {HIGH_DENSITY:.0%}); "
                                     "nearly every placement covers symbols"))
     return problems
+
+
+def playability(board: Board) -> list[Problem]:
+    """Whether a match can be played with the board's supply and clock at all."""
+    p = board.params
+    out: list[Problem] = []
+    pieces = sum(p.supply)
+    if pieces == 0:
+        out.append(Problem(Severity.ERROR, "no-supply",
+                           "the supply is empty (" + ", ".join(f"{t} 0" for t in PIECE_TYPES) + "): no piece can "
+                           "ever be placed, so no match can be played; give at least one type a count"))
+    elif pieces < MIN_PIECES:
+        out.append(Problem(Severity.WARNING, "tiny-supply",
+                           f"only {pieces} piece{'s' if pieces > 1 else ''} in the whole supply: a game of at most "
+                           f"{pieces} placement{'s' if pieces > 1 else ''}, decided almost before it starts"))
+    if p.turn_time == 0 and p.bank == 0:
+        out.append(Problem(Severity.ERROR, "no-time",
+                           "the clock gives 0 s per turn and a 0 s bank: the first player loses on time before "
+                           "placing anything; give a turn time or a bank"))
+    elif pieces:
+        moves = (pieces + 1) // 2  # the most placements one player can make
+        budget = p.turn_time * moves + p.bank
+        if p.turn_time + p.bank < MIN_SECONDS_PER_MOVE or budget < MIN_SECONDS_PER_MOVE * moves:
+            out.append(Problem(Severity.WARNING, "short-clock",
+                               f"the clock ({p.turn_time} s per turn, {p.bank} s bank) gives a player {budget} s for "
+                               f"up to {moves} placements, less than the {MIN_SECONDS_PER_MOVE} s each that a person "
+                               "needs to find and enter one; most games will be lost on time"))
+    return out
 
 
 def summary(board: Board) -> str:

@@ -16,7 +16,7 @@ from typing import Any
 
 from core.board.boardfile import default_board_path
 from core.board.model import Board
-from core.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE, CliError, load_board_arg
+from core.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE, CliError, load_board_arg, summary
 
 MAX_BENCH_GAMES = 10_000_000
 """Each timed run keeps five int64 results per game (400 MB at this limit)."""
@@ -31,7 +31,7 @@ def _default_board() -> str:
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser(
-        "moves", help="list every legal placement of a position",
+        "moves", help=summary("moves"),
         description="List every legal placement after a game record (or on the empty board), one per line in "
                     "canonical notation (four cells in reading order). Exit 1 if the record breaks a rule, "
                     "2 if a file cannot be read.")
@@ -41,7 +41,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.set_defaults(func=run_moves)
 
     r = subparsers.add_parser(
-        "replay", help="replay a game record and report the result",
+        "replay", help=summary("replay"),
         description="Replay a game record on a board: stops at the first action that breaks a rule and says "
                     "which (by its 1-based position, placements and swap counted) and why. Exit 0 if the record "
                     "is legal, 1 if it breaks a rule, 2 if a file cannot be read.")
@@ -51,7 +51,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     r.set_defaults(func=run_replay)
 
     b = subparsers.add_parser(
-        "bench", help="measure random playouts per second and legal-move latency",
+        "bench", help=summary("bench"),
         description="Random playouts per second on one core (CPU time of this single-threaded process) after a "
                     "warm-up, the time the first compile or cache load took, and how fast the Python game state "
                     "lists legal moves.")

@@ -1,55 +1,67 @@
-"""``lits seal``, ``verify``, ``reveal-bundle`` and ``unseal``: commit to boards before the season, prove them after."""
+"""``lits seal``, ``verify``, ``reveal-bundle`` and ``unseal``: commit to boards before the season, prove them after.
+
+``verify`` is what players run at a match, so this module imports only the standard-library verifier at
+start-up; the board files and the sealing code are imported by the commands that need them.
+"""
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from core.board.boardfile import save_board
-from core.board.validation import Severity, validate
-from core.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE, CliError, load_board_arg
-from core.seal import sealcheck
-from core.seal.sealing import (
-    SEALED_SUFFIX,
-    SUMS_NAME,
-    SealedBoard,
-    SealError,
-    board_from_fields,
-    read_sealed,
-    seal_board,
-    verify_bytes,
-    write_bundle,
-    write_sealed,
+from core.cli import (
+    EXIT_NOT_COMPARED,
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    EXIT_UNREADABLE,
+    CliError,
+    load_board_arg,
+    output_folder_problem,
+    summary,
 )
+from core.seal import PRIVATE_MAP_NAME, sealcheck
+from core.seal.sealcheck import SEALED_SUFFIX, SUMS_NAME
+
+if TYPE_CHECKING:
+    from core.board.model import Board
+    from core.seal.sealing import SealedBoard
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser(
         "seal",
-        help="seal board files for a season: sealed files, SHA256SUMS and the season fingerprint",
-        description="Seal each board under a fresh random nonce into DIR/<slot>.lits-sealed and add its digest to "
-                    "DIR/SHA256SUMS. Publish SHA256SUMS and the season fingerprint before the season; keep the "
-                    "sealed files secret until each match. Existing sealed files and published slots are never "
-                    "replaced without --force. Exit 0 on success, 1 when a board cannot be sealed, 2 when a file "
-                    "cannot be read or written.",
+        help=summary("seal"),
+        description="Seal each board under a fresh random nonce into DIR/<slot>.lits-sealed and list its digest "
+                    "in DIR/SHA256SUMS. Slots are dm1, dm2, ... in the order given (neutral names, so SHA256SUMS "
+                    f"says nothing about the boards); DIR/{PRIVATE_MAP_NAME} notes which board is behind each "
+                    "slot for you alone. Publish SHA256SUMS and the season fingerprint before the season; keep the "
+                    "sealed files secret until each match and back them up: a lost sealed file can never be "
+                    "proven. A folder that already holds SHA256SUMS is refused unless --append, because adding "
+                    "to it changes the published fingerprint. Exit 0 on success, 1 when a board cannot be sealed "
+                    "or the folder refuses it, 2 when a file cannot be read or written.",
     )
     p.add_argument("boards", nargs="+", metavar="BOARD", help="board files (YAML)")
     p.add_argument("--season", required=True, metavar="NAME", help="season id, e.g. 2026-spring")
     p.add_argument("--out", required=True, metavar="DIR", help="folder for the sealed files and SHA256SUMS")
     p.add_argument("--slot", action="append", default=None, metavar="ID",
-                   help="slot id for each board in order (default: each board file's name without extension)")
+                   help="slot id for each board in order (default: dm1, dm2, ... after the folder's last one)")
+    p.add_argument("--append", action="store_true",
+                   help="add to a season whose SHA256SUMS exists; its published fingerprint no longer matches")
     p.add_argument("--force", action="store_true", help="replace existing sealed files and published slots")
     p.set_defaults(func=run_seal)
 
     v = subparsers.add_parser(
         "verify",
-        help="check sealed files against the published digest and show the revealed boards",
+        help=summary("verify"),
         description="Strictly check sealed board files and compare their SHA-256 with the published one. "
                     "Exit 0 when every file matches, 1 on a mismatch or a malformed file, 2 when a file or "
-                    "argument cannot be used.",
+                    "argument cannot be used (a board file instead of a sealed one too), 4 when the files are "
+                    "well-formed but neither --sums nor --digest was given, so nothing was compared.",
     )
     v.add_argument("files", nargs="+", metavar="SEALED", help=f"sealed board files (*{SEALED_SUFFIX})")
     group = v.add_mutually_exclusive_group()
@@ -60,7 +72,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
     b = subparsers.add_parser(
         "reveal-bundle",
-        help="assemble what to post at a match: sealed file, SHA256SUMS, VERIFY.txt, verify_sealed.py",
+        help=summary("reveal-bundle"),
         description="Verify the sealed files against SHA256SUMS, then copy both byte for byte into DIR together "
                     "with VERIFY.txt (commands for Linux, macOS, Windows and Python) and verify_sealed.py "
                     "(a standard-library-only verifier).",
@@ -73,7 +85,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
     u = subparsers.add_parser(
         "unseal",
-        help="turn a revealed sealed file back into an editable board file",
+        help=summary("unseal"),
         description="Verify a sealed file strictly (and against a published digest if given) and save it as a "
                     "board file (YAML). Never overwrites without --force.",
     )
@@ -88,28 +100,38 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 
-def _slot_ids(boards: list[str], slots: list[str] | None) -> list[str]:
-    if slots is not None:
-        if len(slots) != len(boards):
-            raise CliError(f"{len(boards)} board(s) but {len(slots)} --slot id(s); give one --slot per board, "
-                           "in order, or none", EXIT_UNREADABLE)
-        return slots
-    out = []
-    for path in boards:
-        stem = Path(path).stem
-        if not sealcheck.ID_RE.match(stem):
-            raise CliError(f"{path}: the file name {stem!r} cannot be a slot id (1-64 of A-Z a-z 0-9 . _ - starting "
-                           "with a letter or digit); rename the file or give --slot", EXIT_UNREADABLE)
-        out.append(stem)
-    return out
+def _slot_ids(boards: list[str], slots: list[str] | None, out: str) -> list[str]:
+    if slots is None:
+        from core.seal.sealing import default_slots
+
+        return default_slots(out, len(boards))
+    if len(slots) != len(boards):
+        raise CliError(f"{len(boards)} board(s) but {len(slots)} --slot id(s); give one --slot per board, "
+                       "in order, or none", EXIT_UNREADABLE)
+    for slot in slots:
+        if not sealcheck.ID_RE.match(slot):
+            raise CliError(f"--slot: slot id {slot!r} is not allowed: use 1-64 of A-Z a-z 0-9 . _ - starting with "
+                           "a letter or digit", EXIT_UNREADABLE)
+    return slots
+
+
+def _old_fingerprint(out: str) -> str | None:
+    try:
+        return hashlib.sha256(Path(out, SUMS_NAME).read_bytes()).hexdigest()
+    except OSError:
+        return None
 
 
 def run_seal(args: argparse.Namespace) -> int:
+    from core.board.validation import Severity, validate
+    from core.seal.sealing import SealError, seal_board, write_private_map, write_sealed
+
     if not sealcheck.ID_RE.match(args.season):
         raise CliError(f"season id {args.season!r} is not allowed: use 1-64 of A-Z a-z 0-9 . _ - starting with "
                        "a letter or digit", EXIT_UNREADABLE)
-    slots = _slot_ids(args.boards, args.slot)
+    slots = _slot_ids(args.boards, args.slot, args.out)
     sealed: list[SealedBoard] = []
+    boards: list[Board] = []
     warnings: list[str] = []
     for path, slot in zip(args.boards, slots, strict=True):
         board = load_board_arg(path)
@@ -117,42 +139,67 @@ def run_seal(args: argparse.Namespace) -> int:
             sealed.append(seal_board(board, args.season, slot))
         except SealError as exc:
             raise CliError(f"{path}: {exc}", EXIT_PROBLEMS) from None
+        boards.append(board)
         warnings += [f"{path}: warning: {p.message}" for p in validate(board) if p.severity is Severity.WARNING]
+    old_fingerprint = _old_fingerprint(args.out)
     try:
-        paths, sums_path, fingerprint = write_sealed(args.out, sealed, force=args.force)
+        paths, sums_path, fingerprint = write_sealed(args.out, sealed, force=args.force, append=args.append)
     except SealError as exc:
         raise CliError(str(exc), EXIT_PROBLEMS) from None
     except OSError as exc:
-        raise CliError(f"{args.out}: cannot write ({exc.strerror or exc})", EXIT_UNREADABLE) from None
+        raise CliError(f"{args.out}: cannot write ({exc.strerror or exc}); nothing was changed",
+                       EXIT_UNREADABLE) from None
     for line in warnings:
         print(line)
     print(f"sealed {len(sealed)} board(s) for season {args.season} into {args.out}")
-    for item, path in zip(sealed, paths, strict=True):
-        print(f"  slot {item.slot}: {path}")
+    for item, path, source in zip(sealed, paths, args.boards, strict=True):
+        print(f"  slot {item.slot}: {path}  (from {source})")
         print(f"    SHA-256     {item.digest}")
         print(f"    check code  {item.check_code}")
     print(f"{SUMS_NAME}: {sums_path}")
     print(f"season fingerprint (SHA-256 of {SUMS_NAME}): {fingerprint}")
+    if old_fingerprint is not None and old_fingerprint != fingerprint:
+        print(f"{SUMS_NAME} CHANGED: the season fingerprint published before ({old_fingerprint}) no longer "
+              f"matches. Publish the new {SUMS_NAME} and fingerprint and tell the players why they changed.")
+    try:
+        private = write_private_map(args.out, [(s.slot, src, b.name) for s, src, b in
+                                               zip(sealed, args.boards, boards, strict=True)])
+        print(f"which board is behind each slot: {private} (private: never publish it)")
+    except OSError as exc:
+        print(f"warning: {Path(args.out, PRIVATE_MAP_NAME)} could not be written ({exc.strerror or exc}); note "
+              "which board is behind each slot yourself (listed above)", file=sys.stderr)
     print(f"Publish {SUMS_NAME} and the season fingerprint now. Keep the {SEALED_SUFFIX} files secret until each "
-          "match (they contain the nonce), and reveal every slot, spares too, at the end of the season.")
+          "match (they contain the nonce) and BACK THEM UP: a lost sealed file can never be proven. Reveal every "
+          "slot, spares too, at the end of the season.")
     return EXIT_OK
+
+
+def read_sealed(path: str) -> bytes:
+    """The raw bytes of a sealed file (capped); tests replace it to change the bytes between two reads."""
+    from core.seal.sealing import read_sealed as read
+
+    return read(path)
 
 
 def run_verify(args: argparse.Namespace) -> int:
     reports, code = sealcheck.check_files(args.files, sums_path=args.sums, digest=args.digest)
     if args.json:
         files = [{k: v for k, v in r.items() if k != "text"} for r in reports]
-        print(json.dumps({"ok": code == EXIT_OK, "files": files}, indent=2))
-        return code
-    for report in reports:
-        if report.get("readable") is False:
-            print(f"lits verify: {report['text']}", file=sys.stderr)
-        else:
-            print(report["text"])
+        print(json.dumps({"ok": code == EXIT_OK, "compared": code != EXIT_NOT_COMPARED, "files": files}, indent=2))
+    else:
+        for report in reports:
+            if report.get("readable") is False:
+                print(f"lits verify: {report['text']}", file=sys.stderr)
+            else:
+                print(report["text"])
+    if code == EXIT_NOT_COMPARED:
+        print(f"lits verify: {sealcheck.NOT_COMPARED}", file=sys.stderr)
     return code
 
 
 def run_bundle(args: argparse.Namespace) -> int:
+    from core.seal.sealing import SealError, write_bundle
+
     try:
         result = write_bundle(args.files, args.sums, args.out, force=args.force)
     except SealError as exc:
@@ -167,6 +214,12 @@ def run_bundle(args: argparse.Namespace) -> int:
 
 
 def run_unseal(args: argparse.Namespace) -> int:
+    from core.board.boardfile import save_board
+    from core.seal.sealing import board_from_fields, verify_bytes
+
+    folder_problem = output_folder_problem(args.output, Path(args.file).stem + ".yaml")
+    if folder_problem is not None:
+        raise CliError(folder_problem, EXIT_UNREADABLE)
     try:
         data = read_sealed(args.file)
     except IsADirectoryError:
@@ -188,7 +241,9 @@ def run_unseal(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise CliError(f"--digest: {exc}", EXIT_UNREADABLE) from None
     if not result.ok or result.fields is None:
-        raise CliError(f"not unsealed:\n{sealcheck.describe(result, args.file)}", EXIT_PROBLEMS)
+        wrong_kind = sealcheck.is_board_file(data)
+        raise CliError(f"not unsealed:\n{sealcheck.describe(result, args.file)}",
+                       EXIT_UNREADABLE if wrong_kind else EXIT_PROBLEMS)
     if os.path.exists(args.output) and not args.force:
         raise CliError(f"{args.output}: already exists; use --force to overwrite it", EXIT_PROBLEMS)
     try:

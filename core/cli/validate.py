@@ -6,17 +6,17 @@ import argparse
 import json
 from typing import Any
 
-from core.board.boardfile import BoardContentError, BoardReadError, load_board
-from core.board.validation import Severity, is_valid, summary, validate
-from core.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE
+from core.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE, read_board, summary
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser(
         "validate",
-        help="check board files: shape, anti-symmetry, warnings",
-        description="Check board files and report every problem at once. Exit 0 when every file is valid "
-                    "(warnings allowed), 1 when a file has problems, 2 when a file cannot be read.",
+        help=summary("validate"),
+        description="Check board files and report every problem at once; one bad file never stops the others. "
+                    "Exit with the worst result: 0 when every file is valid (warnings allowed), 1 when a file "
+                    "has problems (broken anti-symmetry, a board no match can use), 2 when a file cannot be read "
+                    "as a board file.",
     )
     p.add_argument("files", nargs="+", metavar="FILE", help="board files (YAML)")
     p.add_argument("--json", action="store_true", help="print one JSON object for machines")
@@ -25,19 +25,18 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def check_file(path: str) -> tuple[int, dict[str, Any]]:
     """Exit code and report for one file."""
+    from core.board.validation import Severity, is_valid, validate
+    from core.board.validation import summary as board_summary
+
     report: dict[str, Any] = {"file": path, "readable": True, "valid": False, "errors": [], "warnings": []}
-    try:
-        board = load_board(path)
-    except BoardReadError as exc:
-        report["readable"] = False
-        report["errors"] = exc.details
-        return EXIT_UNREADABLE, report
-    except BoardContentError as exc:
-        report["errors"] = exc.details
-        return EXIT_PROBLEMS, report
+    board, code, details = read_board(path)
+    if board is None:
+        report["readable"] = code != EXIT_UNREADABLE
+        report["errors"] = details
+        return code, report
     problems = validate(board)
     report["size"] = board.size
-    report["summary"] = summary(board)
+    report["summary"] = board_summary(board)
     report["errors"] = [p.message for p in problems if p.severity is Severity.ERROR]
     report["warnings"] = [p.message for p in problems if p.severity is Severity.WARNING]
     report["problems"] = [p.as_dict(board.size) for p in problems]

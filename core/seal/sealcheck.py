@@ -16,7 +16,8 @@ the same bytes) and explains damage such as CRLF line endings, a byte-order mark
 or trailing spaces instead of only saying "mismatch".
 
 Exit status: 0 every file matches, 1 a mismatch or a malformed file, 2 a file or
-argument that cannot be used. A new meaning of the format gets a new version
+argument that cannot be used (an editable board file given instead of a sealed one
+too), 4 every file is well-formed but no digest was given to compare. A new meaning of the format gets a new version
 line; the version 1 rules here must never change.
 """
 
@@ -53,11 +54,18 @@ ID_PATTERN = r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}"
 ID_RE = re.compile(f"^{ID_PATTERN}$")
 HEX64_RE = re.compile(r"^[0-9a-f]{64}$")
 _NUM = r"(0|[1-9][0-9]{0,5})"
-_SUMS_LINE_RE = re.compile(r"^([0-9A-Fa-f]{64}) [ *](.+)$")
+# As sha256sum -c reads it: leading blanks, the digest, one space, then "*" (binary), " " (text) or the name
+# itself (a line pasted from a web page often keeps only one space).
+_SUMS_LINE_RE = re.compile(r"^[ \t]*([0-9A-Fa-f]{64}) [ *]?(.+)$")
+_SEALED_HEAD_RE = re.compile(rb"^(?:\xef\xbb\xbf)?lits-sealed-board v[0-9]+\r?\n")
+_BOARD_FILE_RE = re.compile(rb"(?m)^(?:grid|version|name|author|notes|first|pie|supply|clock)[ \t]*:")
 
 EXIT_OK = 0
 EXIT_PROBLEMS = 1
 EXIT_UNREADABLE = 2
+EXIT_NOT_COMPARED = 4
+NOT_COMPARED = ("nothing was compared: the files are well-formed, but without --sums SHA256SUMS or --digest HEX "
+                "nobody can tell whether they are the committed ones")
 
 # Each header line in its fixed order: key, exact pattern of the whole line, what a valid line looks like.
 _HEADER: tuple[tuple[str, re.Pattern[str], str], ...] = (
@@ -268,11 +276,8 @@ def _parse_lines(lines: list[str]) -> SealedFields:
     first = lines[0] if lines else ""
     version = re.match(r"^lits-sealed-board v([0-9]+)$", first)
     if version is None:
-        hint = ""
-        if first.startswith(("#", "version:", "grid:", "name:", "---")):
-            hint = " (this looks like an editable board file in YAML; a sealed file is made with `lits seal`)"
         raise SealedFormatError([Problem("not-sealed", f"not a sealed LITS board: the first line must be "
-                                                       f"{VERSION_LINE!r}, found {first[:60]!r}{hint}", 1)])
+                                                       f"{VERSION_LINE!r}, found {first[:60]!r}", 1)])
     if version.group(1) != str(FORMAT_VERSION):
         raise SealedFormatError([Problem(
             "unknown-version", f"format version v{version.group(1)} is unknown to this verifier, which knows only "
@@ -337,6 +342,8 @@ def _parse_lines(lines: list[str]) -> SealedFields:
 
 def parse(data: bytes) -> SealedFields:
     """Strictly parse sealed bytes; raises SealedFormatError explaining the most likely damage first."""
+    if is_board_file(data):
+        raise SealedFormatError([Problem("not-sealed", BOARD_FILE_MESSAGE)])
     if len(data) > MAX_SEALED_BYTES:
         raise SealedFormatError([Problem("too-large", f"{len(data)} bytes; a sealed board is at most "
                                                       f"{MAX_SEALED_BYTES} bytes, so this is not one")])
@@ -473,6 +480,26 @@ def verify_bytes(data: bytes, expected_digest: str | None = None) -> VerifyResul
     return result
 
 
+BOARD_FILE_MESSAGE = ("this is an editable board file (YAML), not a sealed board: check it with `lits validate`, "
+                      f"or seal it with `lits seal`; a sealed file starts with the line {VERSION_LINE!r}")
+
+
+def is_board_file(data: bytes) -> bool:
+    """Whether bytes are an editable (YAML) board file rather than a sealed one: another command takes them."""
+    return not looks_sealed(data[:64]) and _BOARD_FILE_RE.search(data) is not None
+
+
+def looks_sealed(head: bytes) -> bool:
+    """Whether bytes start like a sealed board file (any version), so other tools can say what they were given."""
+    return _SEALED_HEAD_RE.match(head) is not None
+
+
+def parse_sums_line(line: str) -> tuple[str, str] | None:
+    """(lower-case digest, file name) of one SHA256SUMS line, or None when it is not one."""
+    match = _SUMS_LINE_RE.match(line.rstrip("\r\n"))
+    return None if match is None else (match.group(1).lower(), match.group(2))
+
+
 def parse_sums(text: str, name: str = SUMS_NAME) -> dict[str, str]:
     """Parse a coreutils SHA256SUMS text into {file name: lower-case digest}; errors name the line."""
     out: dict[str, str] = {}
@@ -480,10 +507,10 @@ def parse_sums(text: str, name: str = SUMS_NAME) -> dict[str, str]:
         line = line.rstrip("\r")
         if not line.strip():
             continue
-        match = _SUMS_LINE_RE.match(line)
-        if match is None:
+        parsed = parse_sums_line(line)
+        if parsed is None:
             raise ValueError(f"{name}: line {number}: not a '<64 hex digits>  <file name>' line: {line[:80]!r}")
-        digest, file_name = match.group(1).lower(), match.group(2)
+        digest, file_name = parsed
         if file_name in out and out[file_name] != digest:
             raise ValueError(f"{name}: line {number}: {file_name!r} is listed twice with different digests")
         out[file_name] = digest
@@ -521,6 +548,8 @@ def describe(result: VerifyResult, label: str) -> str:
     f = result.fields
     if result.ok:
         status = "OK, matches the published digest" if result.matched else "well-formed (no published digest given)"
+    elif any(p.message == BOARD_FILE_MESSAGE for p in result.problems):
+        status = "FAILED: an editable board file, not a sealed board"
     elif f is None:
         status = "FAILED: not a valid sealed board"
     elif any(p.code == "not-listed" for p in result.problems):
@@ -583,6 +612,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     group.add_argument("--digest", metavar="HEX", help="the published SHA-256 digest (64 hex digits, any case)")
     parser.add_argument("--json", action="store_true", help="print one JSON object for machines")
     args = parser.parse_args(argv)
+    for stream in (sys.stdout, sys.stderr):  # a file name that is not UTF-8 must not crash the report
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     reports, code = check_files(args.files, sums_path=args.sums, digest=args.digest)
     if args.json:
         files = [{k: v for k, v in report.items() if k != "text"} for report in reports]
@@ -590,6 +622,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         for report in reports:
             print(report["text"], file=sys.stdout if report.get("readable", True) else sys.stderr)
+    if code == EXIT_NOT_COMPARED:
+        print(f"verify_sealed.py: {NOT_COMPARED}", file=sys.stderr)
     return code
 
 
@@ -597,7 +631,8 @@ def check_files(paths: Sequence[str], sums_path: str | None = None,
                 digest: str | None = None) -> tuple[list[dict[str, object]], int]:
     """Verify files against a SHA256SUMS file or one digest; returns one report per file and the exit code.
 
-    A bad SHA256SUMS or digest argument is reported as a single report with exit code 2.
+    A bad SHA256SUMS or digest argument is reported as a single report with exit code 2; well-formed files
+    checked against nothing give EXIT_NOT_COMPARED, because "OK" must never mean "not checked".
     """
     sums: dict[str, str] | None = None
     try:
@@ -633,8 +668,12 @@ def check_files(paths: Sequence[str], sums_path: str | None = None,
         if hint is not None:
             result.problems.append(Problem("not-listed", hint))
         reports.append({"file": path, **result.as_dict(), "text": describe(result, path)})
-        if not result.ok:
+        if is_board_file(data):
+            code = max(code, EXIT_UNREADABLE)
+        elif not result.ok:
             code = max(code, EXIT_PROBLEMS)
+    if code == EXIT_OK and sums is None and digest is None:
+        code = EXIT_NOT_COMPARED
     return reports, code
 
 

@@ -18,10 +18,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from core.board.fileio import atomic_write_bytes, atomic_write_text
+from core.board.fileio import atomic_write_bytes, atomic_write_text, fsync_dir, stage_bytes
 from core.board.model import Board, GameParams, Symbol
 from core.board.validation import Severity, validate
-from core.seal import sealcheck
+from core.seal import PRIVATE_MAP_NAME, SLOT_PREFIX, sealcheck
 from core.seal.sealcheck import (
     SEALED_SUFFIX,
     SUMS_NAME,
@@ -35,7 +35,9 @@ from core.seal.sealcheck import (
 )
 
 __all__ = [
+    "PRIVATE_MAP_NAME",
     "SEALED_SUFFIX",
+    "SLOT_PREFIX",
     "SUMS_NAME",
     "BundleResult",
     "SealError",
@@ -43,6 +45,7 @@ __all__ = [
     "SealedFormatError",
     "VerifyResult",
     "board_from_fields",
+    "default_slots",
     "fields_from_board",
     "parse",
     "read_sealed",
@@ -50,6 +53,7 @@ __all__ = [
     "sealed_file_name",
     "verify_bytes",
     "write_bundle",
+    "write_private_map",
     "write_sealed",
 ]
 
@@ -119,10 +123,12 @@ def seal_board(board: Board, season: str, slot: str, nonce: bytes | None = None)
     """
     check_id("season", season)
     check_id("slot", slot)
-    errors = [p.message for p in validate(board) if p.severity is Severity.ERROR]
+    errors = [p for p in validate(board) if p.severity is Severity.ERROR]
     if errors:
-        shown = "; ".join(errors[:5]) + (f"; and {len(errors) - 5} more" if len(errors) > 5 else "")
-        raise SealError(f"slot {slot}: the board is not rotationally anti-symmetric and cannot be sealed: {shown}")
+        shown = "; ".join(p.message for p in errors[:5]) + (f"; and {len(errors) - 5} more" if len(errors) > 5 else "")
+        why = ("is not rotationally anti-symmetric" if any(p.code == "antisymmetry" for p in errors)
+               else "cannot be played in a match")
+        raise SealError(f"slot {slot}: the board {why} and cannot be sealed: {shown}")
     if nonce is None:
         nonce = secrets.token_bytes(NONCE_BYTES)
     if len(nonce) != NONCE_BYTES:
@@ -177,14 +183,35 @@ def _existing_sealed(out_dir: Path) -> tuple[dict[str, str], dict[str, str]]:
     return nonces, seasons
 
 
+def default_slots(out_dir: str | os.PathLike[str], count: int) -> list[str]:
+    """``count`` neutral slot ids after the highest ``dmN`` already in the folder or its SHA256SUMS."""
+    folder = Path(out_dir)
+    names: set[str] = set()
+    if folder.is_dir():
+        names.update(p.name for p in folder.iterdir())
+        sums_path = folder / SUMS_NAME
+        if sums_path.is_file():
+            with contextlib.suppress(SealError):
+                names.update(Path(name).name for name in read_sums(sums_path)[0])
+    pattern = re.compile(f"^{SLOT_PREFIX}([0-9]{{1,9}}){re.escape(SEALED_SUFFIX)}$", re.IGNORECASE)
+    used = [int(m.group(1)) for m in map(pattern.match, names) if m]
+    start = max(used, default=0) + 1
+    return [f"{SLOT_PREFIX}{start + i}" for i in range(count)]
+
+
 def write_sealed(out_dir: str | os.PathLike[str], sealed_list: Sequence[SealedBoard],
-                 force: bool = False) -> tuple[list[Path], Path, str]:
+                 force: bool = False, append: bool = False) -> tuple[list[Path], Path, str]:
     """Write each sealed file and merge its line into ``SHA256SUMS``; returns (paths, sums path, fingerprint).
 
-    Everything is checked before anything is written, so a refusal leaves the
-    folder untouched: an existing sealed file, or a slot already in
-    ``SHA256SUMS`` with another digest, is a published commitment and is only
-    replaced with ``force``.
+    Everything is checked before anything is written, so a refusal leaves the folder untouched: an existing
+    ``SHA256SUMS`` may already be published, so changing it needs ``append`` (``force`` alone is not enough:
+    replacing a slot changes the fingerprint too); an existing sealed file, or a slot already listed with
+    another digest, is a published commitment and is only replaced with ``force``.
+
+    Every commitment stays revealable whatever fails: the sealed files and the new ``SHA256SUMS`` are
+    written completely under temporary names first; then ``SHA256SUMS`` is renamed into place and only
+    after that the sealed files, so a listed digest always has its complete file and a replaced sealed
+    file is removed only once its successor is listed.
     """
     folder = Path(out_dir)
     if folder.exists() and not folder.is_dir():
@@ -206,10 +233,15 @@ def write_sealed(out_dir: str | os.PathLike[str], sealed_list: Sequence[SealedBo
     sums_path = folder / SUMS_NAME
     listed: dict[str, str] = {}
     sums_raw = b""
+    problems: list[str] = []
     if sums_path.exists():
         listed, sums_raw = read_sums(sums_path)
+        if not append:
+            problems.append(f"{sums_path}: already exists, and its season fingerprint "
+                            f"({hashlib.sha256(sums_raw).hexdigest()[:16]}...) may already be published; sealing "
+                            "into this folder would change it. Seal into a new folder, or add to this season "
+                            "with --append (and then publish the new SHA256SUMS and fingerprint)")
     used, old_seasons = _existing_sealed(folder)
-    problems: list[str] = []
     for name, season in old_seasons.items():
         if season != seasons[0] and not (force and name in {s.file_name for s in sealed_list}):
             problems.append(f"{folder / name}: belongs to season {season}, not {seasons[0]}; "
@@ -234,16 +266,55 @@ def write_sealed(out_dir: str | os.PathLike[str], sealed_list: Sequence[SealedBo
     if problems:
         raise SealError("\n".join(problems))
     folder.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for sealed in sealed_list:
-        path = folder / sealed.file_name
-        atomic_write_bytes(path, sealed.data)
-        with contextlib.suppress(OSError):  # secret until the match: keep other accounts on the machine out
-            os.chmod(path, 0o600)
-        paths.append(path)
     sums = merge_sums(sums_raw, sealed_list)
-    atomic_write_bytes(sums_path, sums)
-    return paths, sums_path, hashlib.sha256(sums).hexdigest()
+    staged: list[tuple[Path, Path]] = []
+    staged_sums: Path | None = None
+    try:
+        for sealed in sealed_list:
+            # secret until the match: 0600 keeps other accounts on the machine out
+            staged.append((stage_bytes(folder / sealed.file_name, sealed.data, mode=0o600), folder / sealed.file_name))
+        staged_sums = stage_bytes(sums_path, sums)
+        os.replace(staged_sums, sums_path)  # the commit: from here on every listed digest has its complete file
+    except BaseException:
+        for tmp, _ in staged:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+        if staged_sums is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(staged_sums)
+        raise
+    for index, (tmp, target) in enumerate(staged):
+        try:
+            os.replace(tmp, target)
+        except OSError as exc:
+            left = ", ".join(f"{t} -> {g.name}" for t, g in staged[index:])
+            raise SealError(f"{SUMS_NAME} is updated, but renaming the sealed files failed ({exc.strerror or exc}); "
+                            f"they are complete, so rename them by hand now: {left}") from None
+    fsync_dir(folder)
+    return [target for _, target in staged], sums_path, hashlib.sha256(sums).hexdigest()
+
+
+def write_private_map(out_dir: str | os.PathLike[str], rows: Sequence[tuple[str, str, str]]) -> Path:
+    """Add ``(slot, board file, board name)`` rows to the host's private slot map; returns its path.
+
+    The map is what lets the host find the right sealed file at each match; it is never listed in
+    SHA256SUMS, and it is private because it names the boards.
+    """
+    import datetime
+
+    path = Path(out_dir) / PRIVATE_MAP_NAME
+    old = path.read_text(encoding="utf-8") if path.exists() else (
+        "# PRIVATE: which board is behind each slot. Do not publish this file; SHA256SUMS does not list it.\n"
+        "# slot<TAB>sealed at (UTC)<TAB>board file<TAB>board name\n")
+    stamp = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    def clean(text: str) -> str:  # one line per slot, whatever the board name or file name holds
+        return " ".join(text.encode("utf-8", "backslashreplace").decode("utf-8").split())
+
+    lines = [f"{clean(slot)}\t{stamp}\t{clean(board_file)}\t{clean(name)}\n" for slot, board_file, name in rows]
+    atomic_write_text(path, old + "".join(lines))
+    with contextlib.suppress(OSError):
+        os.chmod(path, 0o600)
+    return path
 
 
 def merge_sums(raw: bytes, sealed_list: Sequence[SealedBoard]) -> bytes:
@@ -258,7 +329,8 @@ def merge_sums(raw: bytes, sealed_list: Sequence[SealedBoard]) -> bytes:
     new = {s.file_name: s.digest for s in sealed_list}
     out = []
     for line in lines:
-        name = line.rstrip("\r\n")[66:] if len(line) > 66 else None
+        parsed = sealcheck.parse_sums_line(line)
+        name = None if parsed is None else parsed[1]
         if name is not None and name in new:
             digest = new.pop(name)
             out.append(f"{digest}  {name}\n")

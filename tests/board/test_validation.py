@@ -1,7 +1,9 @@
 from __future__ import annotations
 
+import pytest
+
 from core.board.geometry import parse_cell
-from core.board.model import Board, Symbol
+from core.board.model import Board, GameParams, Symbol
 from core.board.validation import Severity, describe_pair, is_valid, validate
 
 
@@ -55,3 +57,42 @@ def test_unequal_counts_warn() -> None:
     board.set_raw(empty, Symbol.O)
     codes = {p.code for p in validate(board)}
     assert {"antisymmetry", "symbol-count"} <= codes
+
+
+def codes(board: Board) -> dict[str, Severity]:
+    return {p.code: p.severity for p in validate(board)}
+
+
+def test_an_empty_supply_is_an_error() -> None:
+    board = Board.random(12, 20, seed=4, params=GameParams(supply=(0, 0, 0, 0)))
+    assert codes(board)["no-supply"] is Severity.ERROR
+    assert not is_valid(validate(board))
+    assert "tiny-supply" in codes(Board.random(12, 20, seed=4, params=GameParams(supply=(0, 1, 0, 2))))
+    assert "tiny-supply" not in codes(Board.random(12, 20, seed=4, params=GameParams(supply=(0, 4, 0, 0))))
+
+
+def test_a_clock_without_any_time_is_an_error() -> None:
+    board = Board.random(12, 20, seed=4, params=GameParams(turn_time=0, bank=0))
+    assert codes(board)["no-time"] is Severity.ERROR
+    message = next(p.message for p in validate(board) if p.code == "no-time")
+    assert "loses on time before placing anything" in message
+
+
+@pytest.mark.parametrize(("turn", "bank", "short"), [
+    (1, 2, True), (0, 30, True), (4, 0, True), (2, 20, True),  # up to 10 placements each: 50 s at least
+    (5, 0, False), (0, 300, False), (60, 300, False), (0, 100, False), (1, 90, False),
+])
+def test_a_clock_people_cannot_play_warns(turn: int, bank: int, short: bool) -> None:
+    board = Board.random(12, 20, seed=4, params=GameParams(turn_time=turn, bank=bank))
+    found = codes(board)
+    assert ("short-clock" in found) is short
+    assert found.get("short-clock", Severity.WARNING) is Severity.WARNING
+    assert is_valid(validate(board))
+
+
+def test_the_bundled_boards_are_playable() -> None:
+    from core.board.boardfile import load_board
+    from tests.paths import BOARDS
+
+    for path in BOARDS.glob("*.yaml"):
+        assert not {"no-supply", "tiny-supply", "no-time", "short-clock"} & set(codes(load_board(path))), path

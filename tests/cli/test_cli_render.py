@@ -16,7 +16,7 @@ BOARD = REPO / "boards" / "default.yaml"
 
 
 def test_module_does_not_import_qt() -> None:
-    code = "import sys, core.cli.render; print('PySide6' in sys.modules)"
+    code = "import sys, designer.render_cli; print('PySide6' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 

@@ -35,7 +35,8 @@ def boards(tmp_path: Path) -> list[Path]:
 
 @pytest.fixture()
 def sealed_dir(tmp_path: Path, boards: list[Path], capsys: pytest.CaptureFixture[str]) -> Path:
-    code, _, err = run(capsys, "seal", *map(str, boards), "--season", "s2026", "--out", str(tmp_path / "out"))
+    code, _, err = run(capsys, "seal", *map(str, boards), "--season", "s2026", "--out", str(tmp_path / "out"),
+                       "--slot", "match-1", "--slot", "match-2")
     assert code == 0, err
     return tmp_path / "out"
 
@@ -46,7 +47,7 @@ def test_seal_prints_digests_check_codes_and_fingerprint(tmp_path: Path, boards:
     code, out, err = run(capsys, "seal", *map(str, boards), "--season", "s2026", "--out", str(out_dir))
     assert code == 0 and err == ""
     sums = (out_dir / "SHA256SUMS").read_bytes()
-    for slot in ("match-1", "match-2"):
+    for slot in ("dm1", "dm2"):  # neutral default slot ids: board file names never reach SHA256SUMS
         digest = hashlib.sha256((out_dir / f"{slot}.lits-sealed").read_bytes()).hexdigest()
         assert f"{digest}  {slot}.lits-sealed\n".encode() in sums
         assert f"SHA-256     {digest}" in out
@@ -59,8 +60,8 @@ def test_seal_uses_slot_ids_in_order(tmp_path: Path, boards: list[Path], capsys:
     code, _, _ = run(capsys, "seal", *map(str, boards), "--season", "s", "--out", str(tmp_path / "o"),
                      "--slot", "final", "--slot", "spare.1")
     assert code == 0
-    assert sorted(p.name for p in (tmp_path / "o").iterdir()) == ["SHA256SUMS", "final.lits-sealed",
-                                                                   "spare.1.lits-sealed"]
+    assert sorted(p.name for p in (tmp_path / "o").iterdir()) == ["PRIVATE-slots.txt", "SHA256SUMS",
+                                                                   "final.lits-sealed", "spare.1.lits-sealed"]
     text = (tmp_path / "o" / "final.lits-sealed").read_text()
     assert "\nslot final\n" in text and "\nsize 6\n" in text and "\nfirst X\n" in text
 
@@ -68,12 +69,19 @@ def test_seal_uses_slot_ids_in_order(tmp_path: Path, boards: list[Path], capsys:
 def test_seal_never_overwrites_without_force(sealed_dir: Path, boards: list[Path],
                                              capsys: pytest.CaptureFixture[str]) -> None:
     before = (sealed_dir / "match-1.lits-sealed").read_bytes()
-    code, out, err = run(capsys, "seal", str(boards[0]), "--season", "s2026", "--out", str(sealed_dir))
+    code, out, err = run(capsys, "seal", str(boards[0]), "--season", "s2026", "--out", str(sealed_dir),
+                         "--slot", "match-1")
     assert code == 1 and out == ""
     assert "match-1.lits-sealed: already exists" in err and "--force" in err
     assert (sealed_dir / "match-1.lits-sealed").read_bytes() == before
-    code, _, _ = run(capsys, "seal", str(boards[0]), "--season", "s2026", "--out", str(sealed_dir), "--force")
+    code, _, err = run(capsys, "seal", str(boards[0]), "--season", "s2026", "--out", str(sealed_dir), "--force",
+                       "--slot", "match-1")
+    assert code == 1 and "--append" in err, "replacing a slot changes the fingerprint: --force alone is refused"
+    assert (sealed_dir / "match-1.lits-sealed").read_bytes() == before
+    code, out, _ = run(capsys, "seal", str(boards[0]), "--season", "s2026", "--out", str(sealed_dir), "--force",
+                       "--append", "--slot", "match-1")
     assert code == 0 and (sealed_dir / "match-1.lits-sealed").read_bytes() != before
+    assert "no longer" in out and "fingerprint" in out
 
 
 def test_seal_reports_bad_input_by_name(tmp_path: Path, boards: list[Path],
@@ -91,8 +99,9 @@ def test_seal_reports_bad_input_by_name(tmp_path: Path, boards: list[Path],
     code, _, err = run(capsys, "seal", *map(str, boards), "--season", "s", "--out", out_dir, "--slot", "one")
     assert code == 2 and "2 board(s) but 1 --slot" in err
     save_board(Board.random(4, 2, seed=1), tmp_path / "my board.yaml")
-    code, _, err = run(capsys, "seal", str(tmp_path / "my board.yaml"), "--season", "s", "--out", out_dir)
-    assert code == 2 and "'my board' cannot be a slot id" in err
+    code, _, err = run(capsys, "seal", str(tmp_path / "my board.yaml"), "--season", "s", "--out", out_dir,
+                       "--slot", "my board")
+    assert code == 2 and "slot id 'my board' is not allowed" in err
     assert not (tmp_path / "o").exists()
     assert "Traceback" not in err
 

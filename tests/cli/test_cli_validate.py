@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -8,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from core.cli import main
-from tests.paths import BOARDS
+from tests.paths import BOARDS, DATA, REPO
 
 
 def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -93,3 +94,60 @@ def test_console_script_runs_without_traceback(tmp_path: Path) -> None:
     assert proc.returncode == 2
     assert f"{path}: UNREADABLE\n  error: no such file" in proc.stdout
     assert "Traceback" not in proc.stderr
+
+
+def test_one_bad_file_never_stops_a_multi_file_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    dated = tmp_path / "dated.yaml"
+    dated.write_text("notes: 2026-02-30\n" + grid(GOOD_ROWS).decode())
+    tagged = tmp_path / "tagged.yaml"
+    tagged.write_text("notes: !!timestamp 2026-02-30\n" + grid(GOOD_ROWS).decode())
+    unplayable = tmp_path / "unplayable.yaml"
+    unplayable.write_text("supply: {L: 0, I: 0, T: 0, S: 0}\n" + grid(GOOD_ROWS).decode())
+    files = [str(BOARDS / "default.yaml"), str(tagged), str(dated), str(unplayable), str(BOARDS / "sparse.yaml")]
+    code, out, err = run(["validate", "--json", *files], capsys)
+    assert code == 2 and err == ""
+    reports = json.loads(out)["files"]
+    assert [r["file"] for r in reports] == files
+    assert [r["valid"] for r in reports] == [True, False, True, False, True]
+    assert reports[1]["readable"] is False and "line 1: the YAML tag !!timestamp" in reports[1]["errors"][0]
+    assert any("supply is empty" in e for e in reports[3]["errors"])
+    code, _, _ = run(["validate", str(dated), str(unplayable)], capsys)
+    assert code == 1
+
+
+def test_unplayable_boards_are_invalid(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "clock.yaml"
+    path.write_text("clock: {turn: 0, bank: 0}\n" + grid(GOOD_ROWS).decode())
+    code, out, _ = run(["validate", str(path)], capsys)
+    assert code == 1 and "INVALID" in out and "loses on time before placing anything" in out
+    path.write_text("clock: {turn: 1, bank: 2}\n" + grid(GOOD_ROWS).decode())
+    code, out, _ = run(["validate", str(path)], capsys)
+    assert code == 0 and "warning: the clock (1 s per turn, 2 s bank)" in out
+
+
+def test_a_sealed_file_given_to_validate_says_which_command_takes_it(capsys: pytest.CaptureFixture[str]) -> None:
+    sealed = str(DATA / "seal" / "match-01.lits-sealed")
+    code, out, _ = run(["validate", sealed], capsys)
+    assert code == 2
+    assert "this is a sealed board file (made by `lits seal`)" in out
+    assert f"`lits verify {sealed} --sums SHA256SUMS`" in out and "`lits unseal" in out
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="Linux file names are bytes")
+@pytest.mark.parametrize("json_flag", [[], ["--json"]])
+def test_a_file_name_that_is_not_utf8_never_crashes(tmp_path: Path, json_flag: list[str]) -> None:
+    good = os.path.join(os.fsencode(tmp_path), b"caf\xe9.yaml")
+    with open(good, "wb") as handle:
+        handle.write((BOARDS / "default.yaml").read_bytes())
+    missing = os.path.join(os.fsencode(tmp_path), b"gone\xff.yaml")
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8:strict", "PYTHONPATH": str(REPO), "LC_ALL": "C.UTF-8"}
+    proc = subprocess.run([sys.executable, "-m", "core.cli", "validate", *json_flag, good, missing],
+                          capture_output=True, env=env, timeout=60, check=False)
+    out, err = proc.stdout.decode("utf-8"), proc.stderr.decode("utf-8")
+    assert proc.returncode == 2, out + err
+    assert "Traceback" not in err and "internal error" not in err
+    if json_flag:
+        files = json.loads(out)["files"]
+        assert files[0]["valid"] is True and files[1]["readable"] is False
+    else:
+        assert "caf\\xe9.yaml: valid" in out and "gone\\xff.yaml: UNREADABLE" in out

@@ -367,7 +367,9 @@ def test_write_sealed_never_overwrites_a_commitment_without_force(tmp_path: Path
     (tmp_path / "m1.lits-sealed").unlink()
     with pytest.raises(SealError, match="already listed"):
         write_sealed(tmp_path, [again])
-    write_sealed(tmp_path, [again], force=True)
+    with pytest.raises(SealError, match="--append"):
+        write_sealed(tmp_path, [again], force=True)  # replacing changes the published fingerprint too
+    write_sealed(tmp_path, [again], force=True, append=True)
     assert (tmp_path / "m1.lits-sealed").read_bytes() == again.data
     assert sealcheck.parse_sums((tmp_path / "SHA256SUMS").read_text()) == {"m1.lits-sealed": again.digest}
 
@@ -376,7 +378,7 @@ def test_write_sealed_merges_sums_keeping_existing_lines_byte_for_byte(tmp_path:
     existing = b"AB" * 32 + b" *old-slot.lits-sealed\n" + b"cd" * 32 + b"  other.lits-sealed"
     (tmp_path / "SHA256SUMS").write_bytes(existing)
     new = seal_board(small_board(), "s", "m9")
-    _, sums_path, fingerprint = write_sealed(tmp_path, [new])
+    _, sums_path, fingerprint = write_sealed(tmp_path, [new], append=True)
     merged = sums_path.read_bytes()
     assert merged == existing + b"\n" + f"{new.digest}  m9.lits-sealed\n".encode()
     assert fingerprint == hashlib.sha256(merged).hexdigest()

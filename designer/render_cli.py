@@ -1,7 +1,9 @@
 """``lits render``: a PNG or SVG picture of a board, drawn by the designer's own painter.
 
-Qt is imported only when the command runs, so the rest of the command line
-works on machines without PySide6.
+The designer package adds this command to ``lits`` through the ``lits.commands``
+entry-point group, because ``core`` never imports the designer.  Qt is imported
+only when the command runs, so ``lits --help`` stays light and a machine
+without PySide6 is told how to install it.
 """
 
 from __future__ import annotations
@@ -10,19 +12,21 @@ import argparse
 import os
 from pathlib import Path
 
-from core.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE, CliError, load_board_arg
+from core.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE, CliError, load_board_arg, output_folder_problem
 
 FORMATS = (".png", ".svg")
 MIN_PX = 16
 MAX_PX = 10000
+INSTALL_HINT = "python3 -m pip install PySide6-Essentials"
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser(
         "render",
-        help="draw a board as a PNG or SVG picture",
+        help="draw a board as a PNG or SVG picture (needs PySide6)",
         description="Draw a board file as a picture, exactly as the designer shows it. "
-                    "The format follows the output file's extension (.png or .svg).",
+                    "The format follows the output file's extension (.png or .svg). Needs PySide6; "
+                    "runs without a display.",
     )
     p.add_argument("board", metavar="BOARD", help="board file (YAML)")
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="picture to write: FILE.png or FILE.svg")
@@ -34,6 +38,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
+    folder_problem = output_folder_problem(args.output, "board.png")
+    if folder_problem is not None:
+        raise CliError(folder_problem, EXIT_UNREADABLE)
     out = Path(args.output)
     ext = out.suffix.lower()
     if ext not in FORMATS:
@@ -48,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         from designer.canvas.render import RenderOptions, render_png, render_svg
     except ImportError as exc:
-        raise CliError(f"drawing pictures needs PySide6 ({exc}); install it with: pip install PySide6-Essentials",
+        raise CliError(f"drawing pictures needs PySide6 ({exc}); install it with: {INSTALL_HINT}",
                        EXIT_UNREADABLE) from None
     options = RenderOptions(grid=not args.no_grid, coordinates=not args.no_coords, theme=args.theme)
     try:

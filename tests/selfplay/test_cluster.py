@@ -1,0 +1,57 @@
+"""Self-play on a real dask LocalCluster on loopback (two worker processes), compared with this machine's pool."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from core.board.model import Board
+from core.selfplay.cluster import ClusterError, ClusterSpec, DaskSession, cluster_from, parse_cluster
+from core.selfplay.runner import BoardSpec, GameTask, Runner, derive_seed, play_game
+
+
+def test_addresses_parse_or_are_refused_with_the_forms(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert parse_cluster("local:3") == ClusterSpec(None, 3)
+    assert parse_cluster(" tcp://10.0.0.5:8786 ") == ClusterSpec("tcp://10.0.0.5:8786")
+    assert parse_cluster("tls://sched.example:8786/").address == "tls://sched.example:8786"
+    for bad in ("local:0", "local:x", "10.0.0.5:8786", "http://x:1", "local:9999"):
+        with pytest.raises(ClusterError) as info:
+            parse_cluster(bad)
+        assert "local:N" in str(info.value) or "1.." in str(info.value)
+    monkeypatch.setenv("LITS_CLUSTER", "local:2")
+    assert cluster_from(None) == ClusterSpec(None, 2)
+    assert cluster_from("tcp://h:1") == ClusterSpec("tcp://h:1")
+    monkeypatch.delenv("LITS_CLUSTER")
+    assert cluster_from(None) is None
+
+
+def _tasks(n: int) -> list[GameTask]:
+    spec = BoardSpec.from_board(Board.random(size=8, pairs=12, seed=4))
+    # Identical tasks twice on purpose: with pure submissions dask would run one and share its result.
+    tasks = [GameTask(spec, derive_seed(9, 1, i), "greedy:0.2", "mcts:30", pie=True) for i in range(n)]
+    return tasks + tasks[:3]
+
+
+@pytest.fixture(scope="module")
+def session() -> DaskSession:
+    pytest.importorskip("distributed")
+    with DaskSession(parse_cluster("local:2")) as s:
+        yield s  # type: ignore[misc]
+
+
+def test_cluster_games_equal_the_process_pool(session: DaskSession) -> None:
+    tasks = _tasks(16)
+    inline = Runner(inline=True).run(play_game, tasks)
+    futures = [session.executor.submit(play_game, t) for t in tasks]
+    remote = [f.result(timeout=120) for f in futures]
+    assert remote == inline
+    assert len({r.moves for r in remote}) > 10
+    assert session.worker_count() == 2
+
+
+def test_every_worker_loaded_the_engine_once_on_start(session: DaskSession) -> None:
+    loaded = session.client.run(lambda: "core.agents.search" in __import__("sys").modules)
+    assert len(loaded) == 2 and all(loaded.values())
+    pids = session.client.run(os.getpid)
+    assert len(set(pids.values())) == 2 and os.getpid() not in pids.values()
