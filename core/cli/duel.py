@@ -12,7 +12,7 @@ import sys
 import threading
 from typing import Any
 
-from core.cli import EXIT_OK, EXIT_PROBLEMS, CliError, load_board_arg
+from core.cli import EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, CliError, load_board_arg, summary
 
 MAX_PAIRS = 100_000
 MAX_WORKERS = 64
@@ -23,7 +23,7 @@ _inline = False
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser(
         "duel",
-        help="how much stronger is agent A than agent B? paired games, score, Elo",
+        help=summary("duel"),
         description="Play N pairs of games between agents A and B on a board: each pair uses one seed, the "
                     "agents swap seats between its two games, and nobody takes the pie swap. Reports A's wins "
                     "and score with a Wilson 95%% interval, the Elo difference with its interval, the first "
@@ -120,7 +120,7 @@ def run(args: argparse.Namespace, cancel: threading.Event | None = None) -> int:
     finally:
         bar.close()
     if not results:
-        raise CliError("interrupted before the first pair finished", 130)
+        raise CliError("interrupted before the first pair finished", EXIT_INTERRUPTED)
     score = score_pairs(PairOutcome(r.a_won_as_s1, r.a_won_as_s2) for r in results)
 
     def per_move(seconds: float, moves: int) -> float | None:
@@ -153,7 +153,7 @@ def run(args: argparse.Namespace, cancel: threading.Event | None = None) -> int:
         print(format_text(args.board, a, b, args.seed, score, ms, interrupted, args.pairs))
         if sprt is not None:
             print(sprt.describe() + (" (stopped early)" if stopped else ""))
-    return 130 if interrupted else EXIT_OK
+    return EXIT_INTERRUPTED if interrupted else EXIT_OK
 
 
 def format_text(path: str, a: str, b: str, seed: int, score: Any, ms: dict[str, float | None], interrupted: bool,
