@@ -104,24 +104,42 @@ def ladder(rows: list[dict[str, Any]], board: str) -> dict[str, tuple[float, flo
     return out
 
 
+def bounds(rows: list[dict[str, Any]], board: str, known: dict[str, tuple[float, float, float]]) -> dict[str, str]:
+    """Agents reached only through a clean sweep: at most (or at least) the chain's Elo minus the interval's end."""
+    out: dict[str, str] = {}
+    for r in rows:
+        if r["board_name"] != board or r["elo"] is not None:
+            continue
+        a, b = r["a"], r["b"]
+        if r["score"] >= 1.0 and a in known and b not in known:
+            out[b] = f"below {known[a][0] - r['elo_ci95'][0]:+.0f}"
+        elif r["score"] <= 0.0 and b in known and a not in known:
+            out[a] = f"below {known[b][0] + r['elo_ci95'][1]:+.0f}"
+    return out
+
+
 def table(args: argparse.Namespace) -> None:
     rows = load(Path(args.log))
     boards = [b for b in BOARDS if any(r["board_name"] == b for r in rows)]
     ladders = {b: ladder(rows, b) for b in boards}
-    agents: list[str] = []
+    swept = {b: bounds(rows, b, ladders[b]) for b in boards}
+    agents: list[str] = list(dict.fromkeys(a for b in boards for a in swept[b]))
     for b in boards:
         for a in sorted(ladders[b], key=lambda k: ladders[b][k][0]):
             if a not in agents:
                 agents.append(a)
     print("| agent | " + " | ".join(f"{b}: Elo vs {ANCHOR} [95%]" for b in boards) + " | CPU ms/move |")
     print("| --- | " + " | ".join("---" for _ in boards) + " | --- |")
-    for a in sorted(agents, key=lambda k: ladders[boards[0]].get(k, (1e9, 0, 0))[0]):
+    for a in sorted(agents, key=lambda k: ladders[boards[0]].get(k, (-1e9, 0, 0))[0]):
         cells = []
         for b in boards:
             v = ladders[b].get(a)
-            cells.append("" if v is None else f"{v[0]:+.0f} [{v[0] - v[1]:+.0f}, {v[0] + v[2]:+.0f}]")
+            if v is None:
+                cells.append(swept[b].get(a, ""))
+            else:
+                cells.append(f"{v[0]:+.0f} [{v[0] - v[1]:+.0f}, {v[0] + v[2]:+.0f}]")
         ms = [r["cpu_ms_per_move"][a] for r in rows if a in r["cpu_ms_per_move"] and r["board_name"] == boards[0]]
-        print(f"| {a} | " + " | ".join(cells) + f" | {sum(ms) / len(ms):.1f} |" if ms else " | |")
+        print(f"| {a} | " + " | ".join(cells) + (f" | {sum(ms) / len(ms):.1f} |" if ms else " | |"))
     print()
     print("| board | A | B | pairs | A's score [95%] | Elo [95%] | S1 wins | command |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
