@@ -30,7 +30,9 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from core.agents.search import MAX_GAIN, NOISE_PLIES, SOLVE_LIMIT, k_solve
+from core.agents.levels import resolve
+from core.agents.search import MAX_GAIN, k_solve
+from core.agents.spec import NOISE_PLIES, PUCT_DEFAULTS, SOLVE_LIMIT, PuctBudget, parse_puct
 from core.engine.kernels import (
     H_NPLACED,
     H_SUPPLY,
@@ -72,8 +74,7 @@ P_EPS = 4  # random-move share of epsilon-greedy playouts
 P_SOLVER = 5  # 1: back up proven wins and losses
 NPARAMS = 6
 
-DEFAULT_PARAMS = {"c": 4.0, "tau": 0.5, "fpu": 0.0, "play": 1.0, "eps": 0.15, "solver": 1.0, "reuse": 0.0}
-"""Tuned by duels on three bundled boards (see the README's ladder)."""
+DEFAULT_PARAMS = PUCT_DEFAULTS
 
 UNPROVEN = 0
 WIN = 1
@@ -440,18 +441,6 @@ def gain_masks(kt: KTables, gain: npt.NDArray[np.int64]) -> npt.NDArray[np.uint6
 _MASKS: dict[tuple[int, bytes], npt.NDArray[np.uint64]] = {}
 
 
-@dataclass(frozen=True)
-class PuctBudget:
-    """Simulations per move, seconds per move, or both (the search stops at whichever comes first)."""
-
-    sims: int = 0
-    seconds: float = 0.0
-
-    def __post_init__(self) -> None:
-        if self.sims <= 0 and self.seconds <= 0:
-            raise ValueError("a search budget needs simulations or seconds per move")
-
-
 Clock = Callable[[], float]
 
 MIN_CHUNK = 32
@@ -632,6 +621,12 @@ def _child_with_move(ti: npt.NDArray[np.int32], node: int, move: int) -> int:
     return -1
 
 
+def puct_search(text: str, kt: KTables, gain: npt.NDArray[np.int64], rng: npt.NDArray[np.uint64]) -> PuctSearch:
+    """The searcher behind a ``puct`` spec or a level that stands for one, on the caller's random stream."""
+    ps = parse_puct(resolve(text))
+    return PuctSearch(kt, gain, rng, ps.budget, params=ps.params)
+
+
 def k_puct_warm_up(kt: KTables, gain: npt.NDArray[np.int64], root: npt.NDArray[np.uint64],
                    rng: npt.NDArray[np.uint64]) -> None:
     """Compile (or load) the kernels of this module on a small position."""
@@ -640,83 +635,4 @@ def k_puct_warm_up(kt: KTables, gain: npt.NDArray[np.int64], root: npt.NDArray[n
         s.choose(root)
 
 
-# ---------------------------------------------------------------------------------- specs
-
-PUCT_HELP = ("puct:N (N simulations per move), puct:t=S (S seconds per move), puct:N:t=S (whichever ends first); "
-             "tuning options c=, tau=, fpu=, eps=, play=random|greedy, solver=0|1, reuse=0|1")
-MAX_SIMS = 10_000_000
-MAX_SECONDS = 600.0
-
-
-@dataclass(frozen=True)
-class PuctSpec:
-    """A parsed ``puct`` spec; ``text`` is its canonical spelling."""
-
-    budget: PuctBudget
-    options: tuple[tuple[str, float], ...] = ()
-
-    @property
-    def params(self) -> dict[str, float]:
-        return dict(self.options)
-
-    @property
-    def text(self) -> str:
-        parts = ["puct"]
-        if self.budget.sims:
-            parts.append(str(self.budget.sims))
-        if self.budget.seconds:
-            parts.append(f"t={self.budget.seconds:g}")
-        for k, v in self.options:
-            parts.append(f"play={'greedy' if v else 'random'}" if k == "play" else f"{k}={v:g}")
-        return ":".join(parts)
-
-
-def parse_puct(text: str) -> PuctSpec:
-    """Read ``puct:N``, ``puct:t=S``, ``puct:N:t=S`` with optional ``key=value`` options (ValueError if not)."""
-    parts = [p.strip().lower() for p in str(text).strip().split(":")]
-    if parts[0] != "puct":
-        raise ValueError(f"agent {text!r} is not a puct spec; {PUCT_HELP}")
-    sims = 0
-    seconds = 0.0
-    options: dict[str, float] = {}
-    for part in parts[1:]:
-        if part.isdigit():
-            if sims:
-                raise ValueError(f"agent {text!r}: the simulations are given twice")
-            sims = int(part)
-            if not 1 <= sims <= MAX_SIMS:
-                raise ValueError(f"agent {text!r}: simulations must be within 1..{MAX_SIMS}")
-            continue
-        key, eq, value = part.partition("=")
-        if not eq:
-            raise ValueError(f"agent {text!r}: {part!r} is neither a number of simulations nor key=value; "
-                             f"{PUCT_HELP}")
-        if key == "t":
-            try:
-                seconds = float(value.removesuffix("s"))
-            except ValueError:
-                raise ValueError(f"agent {text!r}: {value!r} is not a number of seconds") from None
-            if not 0.001 <= seconds <= MAX_SECONDS:  # also refuses nan
-                raise ValueError(f"agent {text!r}: seconds per move must be within 0.001..{MAX_SECONDS:g}")
-            continue
-        if key == "play":
-            if value not in ("random", "greedy"):
-                raise ValueError(f"agent {text!r}: playouts are 'random' or 'greedy', not {value!r}")
-            options[key] = 1.0 if value == "greedy" else 0.0
-            continue
-        if key not in DEFAULT_PARAMS:
-            raise ValueError(f"agent {text!r}: unknown option {key!r}; {PUCT_HELP}")
-        try:
-            number = float(value)
-        except ValueError:
-            raise ValueError(f"agent {text!r}: {key}={value!r} is not a number") from None
-        limits = {"c": (0.0, 100.0), "tau": (0.0, 100.0), "fpu": (-1.0, 1.0), "eps": (0.0, 1.0),
-                  "solver": (0.0, 1.0), "reuse": (0.0, 1.0)}[key]
-        if not limits[0] <= number <= limits[1]:
-            raise ValueError(f"agent {text!r}: {key} must be within {limits[0]:g}..{limits[1]:g}")
-        if key in ("solver", "reuse") and number not in (0.0, 1.0):
-            raise ValueError(f"agent {text!r}: {key} is 0 or 1")
-        options[key] = number
-    if not sims and not seconds:
-        raise ValueError(f"agent {text!r}: give simulations or seconds per move, e.g. puct:1000 or puct:t=2")
-    return PuctSpec(PuctBudget(sims, seconds), tuple(sorted(options.items())))
+__all__ = ["DEFAULT_PARAMS", "PuctBudget", "PuctSearch", "PuctTree", "parse_puct", "puct_search"]

@@ -1,7 +1,7 @@
 """Seeded game-playing agents compiled with numba on the kernel API of ``core.engine.kernels``.
 
 Legality lives in the kernels only (``k_legal_list`` / ``k_apply``); this module just
-chooses among legal placements.  Agents are written as short specs:
+chooses among legal placements.  The specs it plays are read by ``core.agents.spec``:
 
 * ``random``: a uniformly random legal placement (a sanity check, not a measure of balance);
 * ``greedy``: the best immediate symbol gain for the mover, ties at random; gain =
@@ -16,22 +16,35 @@ chooses among legal placements.  Agents are written as short specs:
   wins less than half the time after the first placement.
 
 Every random choice draws from one xorshift stream seeded per game, so a game is a
-pure function of its task whatever process plays it.
+pure function of its seed whatever process plays it.  The self-play game loop that
+uses these agents lives in ``core.selfplay``.
 """
 
 from __future__ import annotations
 
 import functools
 import math
-import zlib
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from core.board.model import Board, GameParams, Symbol
+# parse_agent, NOISE_PLIES and SOLVE_LIMIT are imported from here by code outside this package (the play-test
+# window, other branches in flight); they are defined once in core.agents.spec.
+from core.agents.spec import (
+    DEFAULT_C,
+    PLAYOUT_EPS,
+    AgentKind,
+    AgentSpec,
+)
+from core.agents.spec import NOISE_PLIES as NOISE_PLIES
+from core.agents.spec import SOLVE_LIMIT as SOLVE_LIMIT
+from core.agents.spec import parse_agent as parse_agent
+from core.board.model import PIECE_TYPES, Board
+from core.engine import kernels as kernels_module
 from core.engine.kernels import (
     H_NPLACED,
     H_SUPPLY,
@@ -53,125 +66,10 @@ from core.engine.kernels import (
 )
 from core.engine.pieces import placement_table
 
-if TYPE_CHECKING:
-    from core.selfplay.runner import BoardSpec, GameResult, GameTask
-
-KIND_RANDOM = 0
-KIND_GREEDY = 1
-KIND_MCTS = 2
-KIND_PUCT = 3
-_KINDS = {"random": KIND_RANDOM, "greedy": KIND_GREEDY, "mcts": KIND_MCTS, "puct": KIND_PUCT}
-
-DEFAULT_C = 0.7
-"""UCT exploration constant for rewards in [0, 1]."""
-NOISE_PLIES = 4
-"""Placements at the start of a game chosen at random among the well-searched moves."""
-SOLVE_LIMIT = 14
-"""Try the exact endgame solver when at most this many placements are legal."""
-PLAYOUT_EPS = 0.15
-"""Random-move share in greedy playouts."""
+_RANDOM = int(AgentKind.RANDOM)  # plain ints: numba freezes module globals as constants
+N_TYPES = len(PIECE_TYPES)
 MAX_GAIN = 4
-
-
-class AgentSpecError(ValueError):
-    """An agent spec that cannot be read; the message shows the accepted forms."""
-
-
-@dataclass(frozen=True)
-class AgentSpec:
-    """A parsed agent spec; ``text`` is its canonical spelling."""
-
-    kind: str
-    sims: int = 0
-    eps: float = 0.0
-    greedy_playouts: bool = False
-    detail: str = ""
-    """The spelling of a ``puct`` spec or a level name (``core.agents.levels``), which ``text`` returns."""
-
-    @property
-    def text(self) -> str:
-        if self.detail:
-            return self.detail
-        if self.kind == "mcts":
-            return f"mcts:{self.sims}" + (":greedy" if self.greedy_playouts else "")
-        if self.kind == "greedy" and self.eps > 0:
-            return f"greedy:{self.eps:g}"
-        return self.kind
-
-    @property
-    def cheap(self) -> bool:
-        """True for agents whose games cost microseconds (batched, given full game caps)."""
-        return self.kind not in ("mcts", "puct")
-
-    @property
-    def strength(self) -> tuple[int, int]:
-        if self.kind == "puct" and self.sims == 0:  # a time budget only: above any simulation count
-            return _KINDS[self.kind], 1 << 62
-        return _KINDS[self.kind], self.sims
-
-    @property
-    def key(self) -> int:
-        """A stable number for seed derivation."""
-        return zlib.crc32(self.text.encode())
-
-    def with_sims(self, sims: int) -> AgentSpec:
-        return replace(self, sims=sims)
-
-
-SPEC_HELP = ("agent specs: random, greedy, greedy:EPS (0-1), mcts:N (N simulations per move), mcts:N:greedy, "
-             "puct:N, puct:t=SECONDS, puct:N:t=SECONDS")
-
-
-def spec_help() -> str:
-    """SPEC_HELP with the level names, which live in ``core.agents.levels``."""
-    from core.agents.levels import LEVELS
-
-    return f"{SPEC_HELP}, or a level: {', '.join(LEVELS)}"
-
-
-def parse_agent(text: str) -> AgentSpec:
-    """Read ``random``, ``greedy[:EPS]``, ``mcts:N[:greedy]``, ``puct...`` or a level; errors say what is accepted."""
-    parts = [p.strip().lower() for p in str(text).strip().split(":")]
-    kind = parts[0]
-    if kind == "puct" or len(parts) == 1:
-        from core.agents.levels import level_or_puct_spec  # imported here: levels imports this module
-
-        found = level_or_puct_spec(str(text))
-        if found is not None:
-            return found
-    if kind not in _KINDS:
-        raise AgentSpecError(f"unknown agent {text!r}; {spec_help()}")
-    if kind == "random":
-        if len(parts) > 1:
-            raise AgentSpecError(f"agent {text!r}: random takes no options; {SPEC_HELP}")
-        return AgentSpec("random")
-    if kind == "greedy":
-        if len(parts) == 1:
-            return AgentSpec("greedy")
-        if len(parts) > 2:
-            raise AgentSpecError(f"agent {text!r}: too many ':' parts; {SPEC_HELP}")
-        try:
-            eps = float(parts[1])
-        except ValueError:
-            raise AgentSpecError(f"agent {text!r}: {parts[1]!r} is not a number; {SPEC_HELP}") from None
-        if not 0.0 <= eps <= 1.0 or math.isnan(eps):
-            raise AgentSpecError(f"agent {text!r}: the random-move share must be within 0-1")
-        return AgentSpec("greedy", eps=eps)
-    if len(parts) < 2 or not parts[1]:
-        raise AgentSpecError(f"agent {text!r}: give the simulations per move, e.g. mcts:1000")
-    if not parts[1].isdigit():
-        raise AgentSpecError(f"agent {text!r}: {parts[1]!r} is not a whole number of simulations")
-    sims = int(parts[1])
-    if not 1 <= sims <= 1_000_000:
-        raise AgentSpecError(f"agent {text!r}: simulations must be within 1..1000000")
-    greedy = False
-    if len(parts) == 3:
-        if parts[2] not in ("greedy", "random"):
-            raise AgentSpecError(f"agent {text!r}: playouts are 'random' or 'greedy', not {parts[2]!r}")
-        greedy = parts[2] == "greedy"
-    elif len(parts) > 3:
-        raise AgentSpecError(f"agent {text!r}: too many ':' parts; {SPEC_HELP}")
-    return AgentSpec("mcts", sims=sims, greedy_playouts=greedy)
+"""Largest symbol gain of one placement (four cells), the range of the gain buckets."""
 
 
 # ---------------------------------------------------------------------------------- tables
@@ -227,11 +125,11 @@ def k_greedy_pick(kt: KTables, s: Any, gain: Any, legal: Any, n: int, rng: Any) 
 
 @njit(cache=True, nogil=True)
 def k_simple_move(kt: KTables, s: Any, gain: Any, kind: int, eps: float, rng: Any, legal: Any) -> int:
-    """A random or (epsilon-)greedy placement; -1 when none is legal."""
+    """A random (``kind`` = int(AgentKind.RANDOM)) or (epsilon-)greedy placement; -1 when none is legal."""
     n = k_legal_list(kt, s, legal)
     if n == 0:
         return -1
-    if kind == 0:
+    if kind == _RANDOM:
         return int(legal[k_rand_below(rng, n)])
     if eps > 0.0 and (k_rand(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0) < eps:
         return int(legal[k_rand_below(rng, n)])
@@ -354,7 +252,7 @@ def k_mcts(kt: KTables, gain: Any, root: Any, sims: int, c_uct: float, greedy_pl
     if n_root == 1:
         return int(legal[0]), 0.5
     remaining = 0
-    for t in range(4):
+    for t in range(N_TYPES):
         remaining += int(root[H_SUPPLY + t])
     if n_root <= solve_limit:
         res, best = k_solve(kt, root, solve_budget, min(remaining, 60))
@@ -516,22 +414,21 @@ class Agent:
     def choose(self, state: npt.NDArray[np.uint64]) -> int:
         """A legal placement for the side to move, or -1 when the game is over."""
         spec = self.spec
-        if spec.kind == "puct":
+        if spec.kind is AgentKind.PUCT:
             if self._puct is None:
-                from core.agents.levels import puct_search
+                from core.agents.puct import puct_search  # imported here: puct builds on this module
 
                 self._puct = puct_search(spec.text, self.kt, self.gain, self.rng)
             p = int(self._puct.choose(state))
             self.last_value = float(self._puct.last_value)
             return p
-        if spec.kind == "mcts":
+        if spec.kind is AgentKind.MCTS:
             noise = int(state[H_NPLACED]) < self.noise_plies
             p, value = k_mcts(self.kt, self.gain, state, spec.sims, self.c_uct, spec.greedy_playouts, self.rng,
                               noise, SOLVE_LIMIT, max(2000, 20 * spec.sims))
             self.last_value = float(value)
             return int(p)
-        kind = 0 if spec.kind == "random" else 1
-        return int(k_simple_move(self.kt, state, self.gain, kind, spec.eps, self.rng, self._legal))
+        return int(k_simple_move(self.kt, state, self.gain, int(spec.kind), spec.eps, self.rng, self._legal))
 
     def wants_swap(self, state: npt.NDArray[np.uint64], opening: int, searched: bool = False) -> bool:
         """Pie decision at the second player's first turn: swap when the first placement favours its maker.
@@ -540,11 +437,11 @@ class Agent:
         ``choose`` just ran on this same state); greedy swaps when the opening gained its maker
         symbols; random flips a coin.
         """
-        if self.spec.kind in ("mcts", "puct"):
+        if self.spec.kind in (AgentKind.MCTS, AgentKind.PUCT):
             if not searched:
                 self.choose(state)
             return self.last_value < 0.5
-        if self.spec.kind == "random":
+        if self.spec.kind is AgentKind.RANDOM:
             return bool(k_rand_below(self.rng, 2) == 1)
         opener = 1 - int(state[H_TO_MOVE])
         return bool(self.gain[opener, opening] > 0)
@@ -554,10 +451,11 @@ def make_agent(spec: AgentSpec | str, board: Board, seed: int) -> Agent:
     """An agent for ``board`` with its own random stream."""
     sp = parse_agent(spec) if isinstance(spec, str) else spec
     kt = kernel_tables(board)
-    return Agent(sp, kt, _gain_for(kt), k_seed(seed))
+    return Agent(sp, kt, gain_for(kt), k_seed(seed))
 
 
-def _gain_for(kt: KTables) -> npt.NDArray[np.int64]:
+def gain_for(kt: KTables) -> npt.NDArray[np.int64]:
+    """The gain table of a board, cached: every game on the same board shares one."""
     key = (kt.size, kt.sym_o.tobytes(), kt.sym_x.tobytes())
     cached = _GAIN_CACHE.get(key)
     if cached is None:
@@ -571,104 +469,64 @@ def _gain_for(kt: KTables) -> npt.NDArray[np.int64]:
 _GAIN_CACHE: dict[tuple[int, bytes, bytes], npt.NDArray[np.int64]] = {}
 
 
-@functools.lru_cache(maxsize=16)
-def board_of(spec: BoardSpec) -> Board:
-    n = spec.size
-    rows = [spec.cells[r * n:(r + 1) * n] for r in range(n)]
-    params = GameParams(supply=spec.supply, first=Symbol(spec.first))
-    return Board.from_rows(rows, params=params)
+WarmUpProgress = Callable[[int, int, bool], None]
+"""``(work done, total work, whether anything had to be compiled so far)``, before the first warm-up step and
+after each; work is in :data:`WARM_UP_WEIGHTS` units, so it runs evenly in time."""
+WARM_UP_WEIGHTS = (3, 2, 4, 17, 0, 17, 1, 20)
+"""Share of a cold compile each warm-up step takes (seconds of the 44 s measured on the 2-core machine)."""
 
 
-def play_task(task: GameTask) -> GameResult:
-    """Play one game of a task (see ``core.selfplay.runner.GameTask``) and summarise it at seat level."""
-    from core.selfplay.runner import GameResult
+def _compiled_count() -> int:
+    """Signatures compiled in this process because the disk cache did not hold them (numba's own counters)."""
+    import core.agents.puct as puct_module  # imported here: puct builds on this module
 
-    board = board_of(task.board)
-    kt = kernel_tables(board)
-    gain = _gain_for(kt)
-    rng = k_seed(task.seed)
-    # both seats draw from the one game stream, so the game depends only on the task
-    agents = [Agent(parse_agent(task.s1), kt, gain, rng), Agent(parse_agent(task.s2), kt, gain, rng)]
-    mirror = mirror_table(board.size) if task.mirror else None
-    s = k_new_state(kt)
-    first = kt.first
-    moves: list[int] = []
-    legal_sum = 0
-    legal_turns = 0
-    swapped = False
-    mirror_moves = 0
-    s2_moves = 0
-    owner = np.zeros(kt.nplace, dtype=np.int8)
-    while True:
-        n_legal = int(k_legal_count(kt, s))
-        if n_legal == 0:
-            break
-        legal_sum += n_legal
-        legal_turns += 1
-        seat = len(moves) % 2  # 0 = S1, 1 = S2
-        agent = agents[seat]
-        if len(moves) == 0 and task.opening >= 0:
-            if not k_is_legal(kt, s, task.opening):
-                raise ValueError(f"opening placement {task.opening} is not legal on this board")
-            p = task.opening
-        elif seat == 1 and mirror is not None and moves and k_is_legal(kt, s, int(mirror[moves[-1]])):
-            p = int(mirror[moves[-1]])
-            mirror_moves += 1
-        else:
-            p = agent.choose(s)
-            if len(moves) == 1 and task.pie:
-                swapped = agent.wants_swap(s, moves[0], searched=True)
-        if seat == 1:
-            s2_moves += 1
-        owner[p] = seat + 1
-        k_apply(kt, s, p)
-        moves.append(p)
-    o, x = k_score(kt, s)
-    s1_score, s2_score = (o, x) if first == 0 else (x, o)
-    winner_sym = int(k_winner(kt, s))
-    winner = 1 if winner_sym == first else 2
-    cov = np.zeros(kt.size * kt.size, dtype=np.uint8)
-    cells = placement_table(board.size).cells
-    for p in moves:
-        cov[cells[p]] = owner[p]
-    runout = tuple(int(s[H_SUPPLY + t] == 0) for t in range(4))
-    return GameResult(
-        s1_score=int(s1_score), s2_score=int(s2_score), winner=winner, tie_break=s1_score == s2_score,
-        length=len(moves), legal_sum=legal_sum, legal_turns=legal_turns, runout=runout, coverage=cov.tobytes(),
-        moves=tuple(moves), swapped=swapped, mirror_moves=mirror_moves,
-        mirror_all=mirror is not None and s2_moves > 0 and mirror_moves == s2_moves,
-    )
+    total = 0
+    for module in (globals(), vars(kernels_module), vars(puct_module)):
+        for obj in module.values():
+            stats = getattr(obj, "stats", None)
+            misses = getattr(stats, "cache_misses", None)
+            if misses is not None and hasattr(obj, "py_func"):
+                total += sum(misses.values())
+    return total
 
 
-def screen_openings(item: tuple[BoardSpec, tuple[int, ...], int, int]) -> npt.NDArray[np.float64]:
-    """Worker entry: cheap S1 win share after each listed opening (-1 for an illegal one)."""
-    spec, openings, sims, seed = item
-    board = board_of(spec)
-    kt = kernel_tables(board)
-    out = np.zeros(len(openings), dtype=np.float64)
-    k_screen(kt, _gain_for(kt), np.array(openings, dtype=np.int32), sims, seed, out)
-    return out
-
-
-def warm_up() -> None:
-    """Compile (or load from the disk cache) every kernel the agents use, on a tiny board."""
-    board = Board.random(size=4, pairs=3, seed=1)
-    kt = kernel_tables(board)
-    gain = _gain_for(kt)
-    rng = k_seed(1)
-    s = k_new_state(kt)
-    k_mcts(kt, gain, s, 8, DEFAULT_C, False, rng, True, SOLVE_LIMIT, 100)
-    k_mcts(kt, gain, s, 8, DEFAULT_C, True, rng, False, SOLVE_LIMIT, 100)
-    legal = np.empty(kt.nplace, dtype=np.int32)
-    k_simple_move(kt, s, gain, 1, 0.1, rng, legal)
-    out = np.zeros(2, dtype=np.float64)
-    k_screen(kt, gain, np.arange(2, dtype=np.int32), 4, 1, out)
-    k_solve(kt, s, 10, 4)
-    k_legal_count(kt, s)
-    k_is_legal(kt, s, 0)
-    k_score(kt, s)
-    k_winner(kt, s)
-    k_apply(kt, s, int(legal[0]))
+def _warm_up_puct(kt: KTables, gain: npt.NDArray[np.int64], rng: npt.NDArray[np.uint64]) -> None:
     from core.agents.puct import k_puct_warm_up
 
     k_puct_warm_up(kt, gain, k_new_state(kt), rng)
+
+
+def warm_up(progress: WarmUpProgress | None = None) -> bool:
+    """Compile (or load from the disk cache) every kernel the agents use, on a tiny board, one step at a time.
+
+    Returns True when anything had to be compiled.  The first step is small, so a caller
+    learns within seconds whether this is the slow first run.
+    """
+    board = Board.random(size=4, pairs=3, seed=1)
+    kt = kernel_tables(board)
+    gain = gain_for(kt)
+    rng = k_seed(1)
+    s = k_new_state(kt)
+    legal = np.empty(kt.nplace, dtype=np.int32)
+    out = np.zeros(2, dtype=np.float64)
+    steps: list[Callable[[], object]] = [
+        lambda: (k_legal_count(kt, s), k_is_legal(kt, s, 0), k_score(kt, s), k_winner(kt, s)),
+        lambda: k_simple_move(kt, s, gain, int(AgentKind.GREEDY), 0.1, rng, legal),
+        lambda: k_solve(kt, s, 10, 4),
+        lambda: k_mcts(kt, gain, s, 8, DEFAULT_C, False, rng, True, SOLVE_LIMIT, 100),
+        lambda: k_mcts(kt, gain, s, 8, DEFAULT_C, True, rng, False, SOLVE_LIMIT, 100),
+        lambda: k_screen(kt, gain, np.arange(2, dtype=np.int32), 4, 1, out),
+        lambda: k_apply(kt, s, int(legal[0])),
+        lambda: _warm_up_puct(kt, gain, rng),
+    ]
+    total = sum(WARM_UP_WEIGHTS)
+    before = _compiled_count()
+    done = 0
+    if progress is not None:
+        progress(0, total, False)
+    for weight, step in zip(WARM_UP_WEIGHTS, steps, strict=True):
+        step()
+        done += weight
+        if progress is not None:
+            progress(done, total, _compiled_count() > before)
+    return _compiled_count() > before

@@ -1,24 +1,33 @@
-"""``lits analyze``: self-play balance analysis of a board, with a verdict that rests on the pie rule."""
+"""``lits analyze``: self-play balance analysis of a board, with a verdict that rests on the pie rule.
+
+Every ``lits`` command imports this module to build ``--help``, so at import it loads only
+the plain-Python config and agent specs; the engine (numpy, numba, scipy, matplotlib) is
+imported by the handler when an analysis really runs.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from core.agents.search import AgentSpecError, parse_agent
-from core.analysis.run import (
+from core.agents.spec import SPEC_HELP, AgentSpecError, parse_agent
+from core.analysis.config import (
+    FAIR_BAND,
     MAX_GAMES,
-    QUICK_SIMS,
+    MIN_GAMES,
+    QUICK,
     AnalysisCancelled,
     AnalysisConfig,
     AnalysisProgress,
-    AnalysisReport,
-    analyze,
-    pct,
 )
 from core.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE, CliError, load_board_arg
+from core.selfplay.cluster import CLUSTER_HELP
+
+if TYPE_CHECKING:
+    from core.analysis.results import AnalysisReport
+    from core.board.model import Board
 
 MAX_WORKERS = 64
 """More processes than this only add start-up time: each worker compiles or loads the agents."""
@@ -30,22 +39,29 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "analyze",
         help="is this board lopsided? self-play statistics and a pie-rule verdict",
         description="Play the board against itself with seeded agents on all cores and decide whether it is "
-                    "balanced: enough first placements must keep the game within 40-60% for the first player, "
-                    "so that the pie rule makes the swap a real decision. The raw first-player advantage is "
-                    "shown beside the verdict. Results are reproducible for a given --seed.",
+                    "balanced: enough first placements must keep the game within "
+                    f"{FAIR_BAND[0]:.0%}-{FAIR_BAND[1]:.0%} for the first player, so that the pie rule makes the "
+                    "swap a real decision. The raw first-player advantage is shown beside the verdict. Results "
+                    "are reproducible for a given --seed. A board that is not valid for a match is refused "
+                    "unless --force is given.",
     )
     p.add_argument("board", metavar="BOARD", help="board file (YAML)")
     p.add_argument("--agent", action="append", metavar="SPEC", dest="agents",
-                   help="agent to play with, repeatable: random, greedy, greedy:EPS, mcts:N, mcts:N:greedy "
-                        f"(default: {' and '.join(defaults.agents)}); the strongest one decides the verdict")
+                   help=f"agent to play with, repeatable; {SPEC_HELP} (default: {' and '.join(defaults.agents)}); "
+                        "the strongest one decides the verdict")
     p.add_argument("--games", type=int, default=defaults.games, metavar="N",
                    help=f"cap on games per question: per opening and per raw run (default {defaults.games})")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="master seed (default 0)")
     p.add_argument("--workers", type=int, default=0, metavar="K", help="worker processes (default 0 = all cores)")
     p.add_argument("--quick", action="store_true",
-                   help=f"a first look in seconds: MCTS capped at {QUICK_SIMS} simulations and smaller budgets")
+                   help=f"a first look in seconds: MCTS capped at {QUICK.sims} simulations, at most "
+                        f"{QUICK.games} games per opening and {QUICK.pie_games} for the pie phase; it often ends "
+                        "inconclusive, so run without it for the verdict you publish")
     p.add_argument("--json", action="store_true", help="print one JSON object for machines")
     p.add_argument("--report", metavar="FILE", help="write a Markdown report with PNG charts beside it")
+    p.add_argument("--force", action="store_true",
+                   help="analyse a board that is not valid for a match (e.g. broken anti-symmetry) as it is")
+    p.add_argument("--cluster", metavar="ADDRESS", help=CLUSTER_HELP)
     p.set_defaults(func=run)
 
 
@@ -67,8 +83,10 @@ class _Bars:
             self.close()
             self.key = key
             unit = {"screen": "opening", "start": "step", "done": "step"}.get(p.phase, "game")
-            self.bar = tqdm(total=max(p.total, 1), desc=p.message[:70], unit=unit,
-                            leave=False, file=sys.stderr, dynamic_ncols=True)
+            # the compile's steps are shares of its time, not countable things: show the share and the time left
+            fmt = "{desc}: {percentage:3.0f}%|{bar}| {elapsed}<{remaining}" if p.phase == "compile" else None
+            self.bar = tqdm(total=max(p.total, 1), desc=p.message[:70], unit=unit, bar_format=fmt,
+                            leave=p.phase == "compile", file=sys.stderr, dynamic_ncols=True)
         if self.bar is not None:
             self.bar.total = max(p.total, 1)
             self.bar.n = p.done
@@ -87,9 +105,9 @@ def _config(args: argparse.Namespace) -> AnalysisConfig:
             cfg.agents = [parse_agent(a).text for a in args.agents]
         except AgentSpecError as exc:
             raise CliError(str(exc), EXIT_PROBLEMS) from None
-    if args.games < 10:
-        raise CliError(f"--games {args.games}: at least 10 games per question are needed for any statistic",
-                       EXIT_PROBLEMS)
+    if args.games < MIN_GAMES:
+        raise CliError(f"--games {args.games}: at least {MIN_GAMES} games per question are needed for any "
+                       "statistic", EXIT_PROBLEMS)
     if args.games > MAX_GAMES:
         raise CliError(f"--games {args.games}: at most {MAX_GAMES:,} games per question (the SPRTs decide "
                        "almost every question within a few hundred)", EXIT_PROBLEMS)
@@ -98,9 +116,34 @@ def _config(args: argparse.Namespace) -> AnalysisConfig:
     return cfg
 
 
+def _refuse_invalid(board: Board, path: str) -> None:
+    """A board that breaks the match rules would be analysed as something no match can play."""
+    from core.board.validation import Severity, validate
+
+    errors = [p.message for p in validate(board) if p.severity is Severity.ERROR]
+    if errors:
+        more = f" (and {len(errors) - 1} more problems; lits validate {path} lists them)" if len(errors) > 1 else ""
+        raise CliError(f"{path}: the board is not valid for a match: {errors[0]}{more}; fix it, or pass --force "
+                       "to analyse it as it is", EXIT_PROBLEMS)
+
+
+def analyze(board: Board, cfg: AnalysisConfig, progress: _Bars, cluster: str | None = None) -> AnalysisReport:
+    """The engine's analysis, imported on first use: it loads numpy, the statistics and the worker pool."""
+    from core.analysis.run import analyze as run_analysis
+    from core.selfplay.cluster import ClusterError, cluster_executor
+
+    try:
+        with cluster_executor(cluster) as (executor, workers):
+            return run_analysis(board, cfg, progress=progress, executor=executor, executor_workers=workers)
+    except ClusterError as exc:
+        raise CliError(str(exc), EXIT_UNREADABLE) from None
+
+
 def run(args: argparse.Namespace) -> int:
     cfg = _config(args)
     board = load_board_arg(args.board)
+    if not args.force:
+        _refuse_invalid(board, args.board)
     if args.report:
         from core.analysis.report import check_report_path
 
@@ -110,7 +153,7 @@ def run(args: argparse.Namespace) -> int:
             raise CliError(str(exc), EXIT_UNREADABLE) from None
     bars = _Bars(sys.stderr.isatty())
     try:
-        report = analyze(board, cfg, progress=bars)
+        report = analyze(board, cfg, progress=bars, cluster=args.cluster)
     except AnalysisCancelled:
         raise CliError("cancelled", 130) from None
     finally:
@@ -139,6 +182,8 @@ def run(args: argparse.Namespace) -> int:
 
 def format_text(report: AnalysisReport, path: str) -> str:
     """The human summary: verdict first, then why, then the figures beside it."""
+    from core.analysis.results import pct
+
     lines = [f"{path}: {report.verdict.upper()} (decided by {report.agent}, seed {report.config.seed}"
              f"{', quick' if report.config.quick else ''}, {report.elapsed:.0f} s)"]
     lines += [f"  - {r}" for r in report.reasons]

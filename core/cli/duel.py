@@ -46,13 +46,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def _check(args: argparse.Namespace) -> tuple[str, str, tuple[float, float] | None]:
-    from core.agents.levels import canonical_spec
+    from core.agents.spec import parse_agent
     from core.analysis.elo import parse_sprt
 
     if len(args.agents) != 2:
         raise CliError(f"give exactly two agents with --agent A --agent B, not {len(args.agents)}", EXIT_PROBLEMS)
     try:
-        a, b = (canonical_spec(t) for t in args.agents)
+        a, b = (parse_agent(t).text for t in args.agents)
     except ValueError as exc:
         raise CliError(str(exc), EXIT_PROBLEMS) from None
     if not 1 <= args.pairs <= MAX_PAIRS:

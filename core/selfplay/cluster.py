@@ -15,6 +15,8 @@ from __future__ import annotations
 import concurrent.futures as cf
 import os
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -75,9 +77,9 @@ def _import_distributed() -> Any:
 
 def _warm_worker_engine() -> None:
     """Load (or compile) the kernels in this worker process before its first game."""
-    from core.selfplay.runner import _warm_up
+    from core.selfplay.worker import warm_up
 
-    _warm_up()
+    warm_up()
 
 
 class _EngineWarmUp:
@@ -134,3 +136,18 @@ class DaskSession:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+CLUSTER_HELP = ("run the games on a dask cluster: local:N starts N worker processes here, tcp://HOST:8786 uses a "
+                f"running scheduler (default: ${ENV_VAR}, else this machine's process pool)")
+
+
+@contextmanager
+def cluster_executor(arg: str | None) -> Iterator[tuple[cf.Executor | None, int]]:
+    """``(executor, worker threads)`` for ``--cluster``/``$LITS_CLUSTER``, or ``(None, 0)`` for the local pool."""
+    spec = cluster_from(arg)
+    if spec is None:
+        yield None, 0
+        return
+    with DaskSession(spec) as session:
+        yield session.executor, session.worker_count()

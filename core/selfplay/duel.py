@@ -8,15 +8,16 @@ it, is the same on any number of workers (for simulation budgets; a time budget 
 
 from __future__ import annotations
 
-import functools
 import os
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from core.board.model import Board, GameParams, Symbol
-from core.selfplay.runner import BoardSpec, Runner, derive_seed, resolve_workers
+from core.board.model import Board
+from core.selfplay.game import board_of
+from core.selfplay.runner import Runner, resolve_workers
+from core.selfplay.tasks import BoardSpec, derive_seed
 
 DUEL_KEY = 0x00D0E1
 """Seed coordinate of duels, apart from the analysis questions'."""
@@ -65,13 +66,6 @@ class PairResult:
         return not self.a_as_s2.s1_won
 
 
-@functools.lru_cache(maxsize=8)
-def _board(spec: BoardSpec) -> Board:
-    n = spec.size
-    rows = [spec.cells[r * n:(r + 1) * n] for r in range(n)]
-    return Board.from_rows(rows, params=GameParams(supply=spec.supply, first=Symbol(spec.first)))
-
-
 _WARM: set[int] = set()
 
 
@@ -79,24 +73,19 @@ def _warm_once() -> None:
     """Load the compiled kernels before the first timed move of this process."""
     if os.getpid() in _WARM:
         return
-    from core.agents.levels import make_player
     from core.agents.search import warm_up
-    from core.engine.kernels import k_new_state, kernel_tables
 
     warm_up()
-    board = Board.random(size=4, pairs=3, seed=1)
-    make_player("puct:8", board, 1).choose(k_new_state(kernel_tables(board)))
-    make_player("puct:8:play=random", board, 1).choose(k_new_state(kernel_tables(board)))
     _WARM.add(os.getpid())
 
 
 def play_duel_game(board: Board, s1: str, s2: str, seed_s1: int, seed_s2: int) -> tuple[GameLog, list[float]]:
     """One game without the pie swap; returns the log and [wall s1, cpu s1, moves s1, wall s2, cpu s2, moves s2]."""
-    from core.agents.levels import make_player
+    from core.agents.search import make_agent
     from core.engine.kernels import k_apply, k_is_legal, k_new_state, k_score, k_winner, kernel_tables
 
     kt = kernel_tables(board)
-    players = [make_player(s1, board, seed_s1), make_player(s2, board, seed_s2)]
+    players = [make_agent(s1, board, seed_s1), make_agent(s2, board, seed_s2)]
     s = k_new_state(kt)
     clock = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
     plies = 0
@@ -122,7 +111,7 @@ def play_duel_game(board: Board, s1: str, s2: str, seed_s1: int, seed_s2: int) -
 def play_pair(task: DuelTask) -> PairResult:
     """Worker entry: both games of a pair (A as S1, then B as S1) from the pair's seed."""
     _warm_once()
-    board = _board(task.board)
+    board = board_of(task.board)
     seed_a = derive_seed(task.seed, 1)
     seed_b = derive_seed(task.seed, 2)
     g1, c1 = play_duel_game(board, task.a, task.b, seed_a, seed_b)
@@ -149,6 +138,7 @@ def run_duel(board: Board, a: str, b: str, pairs: int, seed: int = 0, workers: i
     tasks = duel_tasks(board, a, b, pairs, seed)
     runner = Runner(workers=1 if inline else max(1, min(resolve_workers(workers), pairs)), inline=inline)
     try:
+        runner.start(cancel)  # one worker compiles the kernels into the disk cache while the others wait
         return runner.run(play_pair, tasks, on_pair, cancel)
     finally:
         runner.terminate()

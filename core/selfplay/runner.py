@@ -1,12 +1,17 @@
-"""Self-play on all cores: seeded games, results in game-index order, early stops, prompt cancellation.
+"""Self-play on all cores: results in game-index order, early stops, prompt cancellation.
 
-Reproducibility across worker counts rests on two rules: every game's seed is
-derived from (master seed, question, game index) only, and results are consumed
-strictly in index order, so an early stop falls at the same game whatever finished
-first.  Games that finished beyond the stop are thrown away.
+Reproducibility across worker counts rests on two rules: every game's seed is derived
+from (master seed, question, game index) only (``core.selfplay.tasks.derive_seed``), and
+results are consumed strictly in index order, so an early stop falls at the same game
+whatever finished first.  Games that finished beyond the stop are thrown away.
 
-Cancelling terminates the worker processes instead of waiting for the games in
-flight, because one strong-agent game can take seconds.
+The runner drives any ``concurrent.futures.Executor``.  By default it owns a pool of
+spawned processes, and cancelling terminates them instead of waiting for the games in
+flight, because one strong-agent game can take seconds.  An executor the caller supplies
+(a dask client's, for instance) stays the caller's: the runner cancels what it submitted
+and stops waiting, but never shuts the executor down.
+
+This module does not import numba: the parent only plans games and reads results.
 """
 
 from __future__ import annotations
@@ -14,96 +19,30 @@ from __future__ import annotations
 import concurrent.futures as cf
 import multiprocessing
 import os
-import signal
+import queue
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any, TypeVar
 
-import numpy as np
-
-from core.board.model import Board, Symbol
+from core.selfplay.worker import (
+    WarmUpProgress,
+    init_worker,
+    load_engine,
+    warm_up,
+    warm_up_after_first,
+    warm_up_first,
+)
 
 T = TypeVar("T")
 R = TypeVar("R")
 
 POLL_SECONDS = 0.05
+LAST_REPORT_SECONDS = 1.0
+"""How long to wait for the warm-up's last progress message after its worker has finished."""
 
 
 class RunCancelled(Exception):
-    """The caller's cancel event was set; the workers are gone."""
-
-
-def derive_seed(master: int, *keys: int) -> int:
-    """A game's own seed from the master seed and its coordinates (stable across runs and platforms)."""
-    ss = np.random.SeedSequence([int(master) & 0xFFFFFFFF, (int(master) >> 32) & 0xFFFFFFFF, *[int(k) for k in keys]])
-    return int(ss.generate_state(1, dtype=np.uint32)[0]) & 0x7FFFFFFF
-
-
-@dataclass(frozen=True)
-class BoardSpec:
-    """The parts of a board a game needs, small and picklable for the workers."""
-
-    size: int
-    cells: str
-    supply: tuple[int, int, int, int]
-    first: str
-
-    @classmethod
-    def from_board(cls, board: Board) -> BoardSpec:
-        return cls(board.size, "".join(s.value for s in board.cells), board.params.supply, board.params.first.value)
-
-    @property
-    def second(self) -> str:
-        return Symbol(self.first).other.value
-
-
-@dataclass(frozen=True)
-class GameTask:
-    """One seeded game: agent specs per seat, an optional forced opening, the mirror probe, the pie decision."""
-
-    board: BoardSpec
-    seed: int
-    s1: str
-    s2: str
-    opening: int = -1
-    mirror: bool = False
-    pie: bool = False
-
-
-@dataclass
-class GameResult:
-    """What one game says about the board, at seat level (S1 made placements 1, 3, 5, ...)."""
-
-    s1_score: int
-    s2_score: int
-    winner: int  # 1 or 2
-    tie_break: bool
-    length: int
-    legal_sum: int  # legal placements summed over the turns played
-    legal_turns: int
-    runout: tuple[int, ...]  # per type: 1 when its supply ran out
-    coverage: bytes  # per cell: 0 uncovered, 1 covered by S1's piece, 2 by S2's
-    moves: tuple[int, ...] = ()
-    swapped: bool = False  # the second player's agent chose the pie swap
-    mirror_moves: int = 0  # S2 placements that were the 180-degree image of S1's previous one
-    mirror_all: bool = False  # S2 could mirror every time
-
-    @property
-    def s1_won(self) -> bool:
-        return self.winner == 1
-
-
-def play_game(task: GameTask) -> GameResult:
-    """Worker entry point (top level so spawned processes can import it)."""
-    from core.agents.search import play_task  # imported here so the parent does not load numba just to plan games
-
-    return play_task(task)
-
-
-def play_games(tasks: Sequence[GameTask]) -> list[GameResult]:
-    """A batch of games in one worker call, for agents so fast that process traffic would dominate."""
-    return [play_game(t) for t in tasks]
+    """The caller's cancel event was set; the runner's own workers are gone."""
 
 
 def resolve_workers(workers: int) -> int:
@@ -118,59 +57,95 @@ def resolve_workers(workers: int) -> int:
     return workers
 
 
-def _init_worker() -> None:
-    """Workers leave Ctrl-C to the parent, which stops them itself (no traceback per worker)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _warm_up() -> int:
-    """Load (or compile) the kernels once per worker so the first game is not charged for it."""
-    from core.agents.search import warm_up
-
-    warm_up()
-    return os.getpid()
-
-
 class Runner:
-    """A process pool that runs tasks and hands their results back in index order.
+    """Runs tasks on an executor and hands their results back in index order.
 
-    ``inline=True`` plays in the calling process (tests, tiny jobs); it still honours
-    the cancel event between tasks.
+    ``workers`` sizes the default process pool, or says how many tasks a supplied
+    ``executor`` can run at once (it sets how many are kept in flight).  ``inline=True``
+    plays in the calling process (tests, tiny jobs); it still honours the cancel event
+    between tasks.
     """
 
-    def __init__(self, workers: int = 0, mp_context: str = "spawn", inline: bool = False) -> None:
+    def __init__(self, workers: int = 0, mp_context: str = "spawn", inline: bool = False,
+                 executor: cf.Executor | None = None) -> None:
+        if inline and executor is not None:
+            raise ValueError("a runner is either inline or uses an executor, not both")
         self.workers = resolve_workers(workers)
         self.inline = inline
         self._ctx = multiprocessing.get_context(mp_context)
-        self._executor: cf.ProcessPoolExecutor | None = None
+        self._owned = executor is None
+        self._executor: cf.Executor | None = executor
+        self._progress: Any = None  # the own pool's queue of warm-up progress messages
+        self._first_done: Any = None  # the own pool's event: the first worker's warm-up is over
+        self._submitted: set[cf.Future[Any]] = set()
         self._lock = threading.Lock()
+        self._track = threading.Lock()  # guards _submitted, which done-callbacks change from other threads
 
     # -- lifecycle ----------------------------------------------------------------------
-    def _pool(self) -> cf.ProcessPoolExecutor:
+    def _pool(self) -> cf.Executor:
         with self._lock:
             if self._executor is None:
+                if not self._owned:
+                    raise RuntimeError("the runner was closed; its executor belongs to the caller")
+                self._progress = self._ctx.Queue()
+                self._first_done = self._ctx.Event()
                 self._executor = cf.ProcessPoolExecutor(max_workers=self.workers, mp_context=self._ctx,
-                                                     initializer=_init_worker)
+                                                        initializer=init_worker,
+                                                        initargs=(self._progress, self._first_done))
             return self._executor
 
-    def start(self, cancel: threading.Event | None = None) -> None:
-        """Spawn the workers and load the kernels in each, cancellable while it happens."""
+    def _submit(self, pool: cf.Executor, fn: Callable[..., R], *args: Any) -> cf.Future[R]:
+        future = pool.submit(fn, *args)
+        with self._track:
+            self._submitted.add(future)
+        future.add_done_callback(self._forget)  # may run at once, so outside the lock
+        return future
+
+    def _forget(self, future: cf.Future[Any]) -> None:
+        with self._track:
+            self._submitted.discard(future)
+
+    def start(self, cancel: threading.Event | None = None, progress: WarmUpProgress | None = None) -> None:
+        """Start the workers and load the kernels in each, cancellable while it happens.
+
+        One worker goes first: on the first run it compiles the kernels into numba's disk cache
+        (about a minute), and the others then load them in a second instead of all compiling the
+        same code at once.  The runner's own pool starts every process at once and the others
+        wait for an event the first one sets; a supplied executor gets the rest after the first
+        has finished.  ``progress`` sees the first worker's steps (own pool, or inline); its last
+        argument says whether anything had to be compiled.
+        """
         if self.inline:
-            _warm_up()
+            load_engine(progress)
             return
         pool = self._pool()
-        futures = [pool.submit(_warm_up) for _ in range(self.workers)]
-        self._wait_all(futures, cancel)
+        if self._owned:
+            futures = [self._submit(pool, warm_up_first, progress is not None)]
+            futures += [self._submit(pool, warm_up_after_first) for _ in range(self.workers - 1)]
+            self._wait_all(futures, cancel, progress)
+            return
+        self._wait_all([self._submit(pool, warm_up)], cancel)
+        self._wait_all([self._submit(pool, warm_up) for _ in range(self.workers - 1)], cancel)
 
     def worker_pids(self) -> list[int]:
-        ex = self._executor
-        procs: dict[int, Any] = getattr(ex, "_processes", None) or {}
+        """Process ids of the runner's own pool (empty for a supplied executor)."""
+        if not self._owned:
+            return []
+        procs: dict[int, Any] = getattr(self._executor, "_processes", None) or {}
         return [p.pid for p in procs.values() if p.pid is not None]
 
     def terminate(self) -> None:
-        """Kill the workers now; games in flight are lost."""
+        """Stop now: kill the runner's own workers (games in flight are lost); with a supplied executor,
+        cancel what this runner submitted."""
+        with self._track:
+            submitted = list(self._submitted)
+        for f in submitted:
+            f.cancel()
+        if not self._owned:
+            return
         with self._lock:
             ex, self._executor = self._executor, None
+            self._progress = self._first_done = None
         if ex is None:
             return
         procs = list((getattr(ex, "_processes", None) or {}).values())
@@ -185,8 +160,12 @@ class Runner:
                 p.join(timeout=1.0)
 
     def close(self) -> None:
+        """Finish: shut down the runner's own pool; a supplied executor is left running for its owner."""
+        if not self._owned:
+            return
         with self._lock:
             ex, self._executor = self._executor, None
+            self._progress = self._first_done = None
         if ex is not None:
             ex.shutdown(wait=True, cancel_futures=True)
 
@@ -200,15 +179,39 @@ class Runner:
             self.close()
 
     # -- running ------------------------------------------------------------------------
-    def _wait_all(self, futures: list[cf.Future[Any]], cancel: threading.Event | None) -> None:
+    def _wait_all(self, futures: list[cf.Future[Any]], cancel: threading.Event | None,
+                  progress: WarmUpProgress | None = None) -> None:
         pending = set(futures)
+        finished = False
         while pending:
             if cancel is not None and cancel.is_set():
                 self.terminate()
                 raise RunCancelled()
-            _done, pending = cf.wait(pending, timeout=POLL_SECONDS)
+            done, pending = cf.wait(pending, timeout=POLL_SECONDS)
+            if progress is not None:
+                finished = self._relay(progress, wait=0.0) or finished
+            failed = [f for f in done if not f.cancelled() and f.exception() is not None]
+            if failed:  # e.g. the first warm-up: the others would wait for it in vain
+                self.terminate()
+                failed[0].result()
         for f in futures:
             f.result()
+        if progress is not None and not finished:
+            self._relay(progress, wait=LAST_REPORT_SECONDS)
+
+    def _relay(self, progress: WarmUpProgress, wait: float) -> bool:
+        """Pass the warm-up's queued messages on (with ``wait``, until its last one arrives); True once the last
+        one (done == total) was passed."""
+        q = self._progress
+        while q is not None:
+            try:
+                done, total, compiled = q.get(timeout=wait) if wait else q.get_nowait()
+            except queue.Empty:
+                return False
+            progress(done, total, compiled)
+            if done >= total:
+                return True
+        return False
 
     def run(self, fn: Callable[[T], R], items: Sequence[T],
             on_result: Callable[[int, R], bool] | None = None,
@@ -242,7 +245,7 @@ class Runner:
                 if cancel is not None and cancel.is_set():
                     raise RunCancelled()
                 while next_submit < len(items) and len(futures) < window:
-                    futures[pool.submit(fn, items[next_submit])] = next_submit
+                    futures[self._submit(pool, fn, items[next_submit])] = next_submit
                     next_submit += 1
                 finished, _ = cf.wait(list(futures), timeout=POLL_SECONDS, return_when=cf.FIRST_COMPLETED)
                 for f in finished:
@@ -255,9 +258,6 @@ class Runner:
                     if on_result is not None and on_result(next_take - 1, r):
                         stopped = True
                         break
-        except RunCancelled:
-            self.terminate()
-            raise
         except BaseException:
             self.terminate()
             raise
@@ -265,3 +265,8 @@ class Runner:
             f.cancel()  # stragglers past an early stop: queued ones are dropped, running ones ignored
         return out
 
+
+# Names that code in flight on the `agents` branch (core/selfplay/duel.py) still imports from here; switch it to
+# core.selfplay.tasks, then drop these lines.
+from core.selfplay.tasks import BoardSpec as BoardSpec  # noqa: E402
+from core.selfplay.tasks import derive_seed as derive_seed  # noqa: E402

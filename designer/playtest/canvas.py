@@ -11,7 +11,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QEnterEvent, QFont, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QWheelEvent
+from PySide6.QtGui import (
+    QColor,
+    QEnterEvent,
+    QFont,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QPen,
+    QWheelEvent,
+)
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QApplication,
@@ -45,6 +55,8 @@ class PlayCanvas(QWidget):
         self.highlight: Cells = ()
         self.problems: Cells = ()
         self.hint_counts: dict[int, int] | None = None
+        self.scoring: tuple[Cells, Cells] = ((), ())
+        """At the end of a game: the winner's uncovered symbols and the loser's (what each side scored)."""
         self._painted: BoardGeometry | None = None
         self._legal: list[Cells] = []
         self._by_cell: dict[int, list[Cells]] = {}
@@ -89,6 +101,11 @@ class PlayCanvas(QWidget):
         self.hint_counts = dict(counts) if counts is not None else None
         self.update()
 
+    def set_scoring(self, winner: Iterable[int], loser: Iterable[int]) -> None:
+        """Mark the symbols that scored: a thick frame for the winner's, a thin dashed one for the loser's."""
+        self.scoring = (tuple(winner), tuple(loser))
+        self.update()
+
     @property
     def preview(self) -> Cells:
         """The placement a click would make now (empty when there is none)."""
@@ -123,6 +140,8 @@ class PlayCanvas(QWidget):
             self._painted = paint_board(painter, QRectF(self.rect()), self.board, self.options, overlay)
             if self.hint_counts:
                 self._paint_hints(painter, self._painted)
+            if any(self.scoring):
+                self._paint_scoring(painter, self._painted)
         finally:
             painter.end()
 
@@ -145,6 +164,22 @@ class PlayCanvas(QWidget):
             painter.fillRect(r, tint)
             corner = r.adjusted(geo.cell * 0.5, geo.cell * 0.6, -geo.cell * 0.06, -geo.cell * 0.04)
             painter.drawText(corner, int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignBottom), str(count))
+        painter.restore()
+
+    def _paint_scoring(self, painter: QPainter, geo: BoardGeometry) -> None:
+        """Frames, not colour alone: solid and thick around the winner's scoring cells, thin and dashed otherwise."""
+        palette = self.options.palette()
+        painter.save()
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        winner, loser = self.scoring
+        for cells, width, style in ((loser, 0.05, Qt.PenStyle.DashLine), (winner, 0.11, Qt.PenStyle.SolidLine)):
+            pen = QPen(QColor(palette.preview_ok), max(1.5, geo.cell * width))
+            pen.setStyle(style)
+            painter.setPen(pen)
+            inset = pen.widthF() / 2 + geo.cell * 0.04
+            for cell in cells:
+                painter.drawRoundedRect(geo.cell_rect(cell).adjusted(inset, inset, -inset, -inset),
+                                        geo.cell * 0.12, geo.cell * 0.12)
         painter.restore()
 
     # -- choosing -----------------------------------------------------------------

@@ -6,19 +6,18 @@ import numpy as np
 import pytest
 
 from core.agents.search import (
-    AgentSpecError,
     gain_table,
     k_solve,
     make_agent,
     mirror_table,
-    parse_agent,
-    play_task,
 )
+from core.agents.spec import AgentKind, AgentSpecError, parse_agent
 from core.board.model import Board, GameParams, Symbol
 from core.engine.kernels import k_apply, k_new_state, kernel_tables
 from core.engine.pieces import placement_table
 from core.engine.rules import GameState, Placement
-from core.selfplay.runner import BoardSpec, GameTask
+from core.selfplay.game import play_task
+from core.selfplay.tasks import BoardSpec, GameTask
 
 
 def test_parse_agent_forms() -> None:
@@ -26,7 +25,7 @@ def test_parse_agent_forms() -> None:
     assert parse_agent(" Greedy ").text == "greedy"
     assert parse_agent("greedy:0.1").eps == pytest.approx(0.1)
     spec = parse_agent("mcts:2000")
-    assert (spec.kind, spec.sims, spec.greedy_playouts) == ("mcts", 2000, False)
+    assert (spec.kind, spec.sims, spec.greedy_playouts) == (AgentKind.MCTS, 2000, False)
     assert parse_agent("MCTS:50:greedy").text == "mcts:50:greedy"
     assert parse_agent("random").strength < parse_agent("greedy").strength < parse_agent("mcts:10").strength
     assert parse_agent("mcts:10").strength < parse_agent("mcts:1000").strength

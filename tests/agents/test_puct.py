@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from core.agents.levels import LEVELS, canonical_spec, make_player, resolve
+from core.agents.levels import LEVELS, resolve
 from core.agents.puct import (
     CHUNK_SECONDS,
     F_FIRST,
@@ -20,7 +20,8 @@ from core.agents.puct import (
     gain_masks,
     parse_puct,
 )
-from core.agents.search import MAX_GAIN, _gain_for
+from core.agents.search import MAX_GAIN, gain_for, make_agent
+from core.agents.spec import AgentKind, parse_agent
 from core.board.boardfile import load_board
 from core.board.model import Board
 from core.engine.kernels import k_new_state, k_seed, kernel_tables
@@ -52,19 +53,19 @@ def test_parse_puct_errors(text: str, words: str) -> None:
 def test_levels_resolve_to_valid_specs() -> None:
     assert set(LEVELS) == {"casual", "club", "expert"}
     for name, level in LEVELS.items():
-        assert canonical_spec(name) == name
-        assert canonical_spec(resolve(name)) == level.spec
+        assert parse_agent(name).text == name
+        assert parse_agent(resolve(name)).text == level.spec
     expert = parse_puct(LEVELS["expert"].spec).budget
     assert 0 < expert.seconds <= 3.0, "expert thinks a few seconds at most"
     with pytest.raises(ValueError, match="a level: casual, club, expert"):
-        canonical_spec("grandmaster")
+        parse_agent("grandmaster")
 
 
 def test_levels_and_puct_play_wherever_an_agent_spec_goes() -> None:
-    from core.agents.search import parse_agent, play_task
-    from core.selfplay.runner import BoardSpec, GameTask
+    from core.selfplay.game import play_task
+    from core.selfplay.tasks import BoardSpec, GameTask
 
-    assert parse_agent("Expert").text == "expert" and parse_agent("expert").kind == "puct"
+    assert parse_agent("Expert").text == "expert" and parse_agent("expert").kind is AgentKind.PUCT
     assert parse_agent("puct:300:t=0.5").text == "puct:300:t=0.5"
     assert parse_agent("mcts:1000").strength < parse_agent("puct:10").strength < parse_agent("puct:t=1").strength
     board = Board.random(size=8, pairs=12, seed=11)
@@ -80,7 +81,7 @@ def test_levels_and_puct_play_wherever_an_agent_spec_goes() -> None:
 def test_gain_masks_partition_the_placements() -> None:
     board = Board.random(size=8, pairs=12, seed=4)
     kt = kernel_tables(board)
-    gain = _gain_for(kt)
+    gain = gain_for(kt)
     masks = gain_masks(kt, gain)
     for sym in range(2):
         seen = np.zeros(kt.nplace, dtype=bool)
@@ -98,7 +99,7 @@ def test_every_move_is_legal_and_the_game_ends(spec: str) -> None:
     board = Board.random(size=8, pairs=12, seed=11)
     for seed in range(3):
         state = GameState(board)
-        players = [make_player(spec, board, seed), make_player("greedy", board, seed + 1)]
+        players = [make_agent(spec, board, seed), make_agent("greedy", board, seed + 1)]
         while True:
             p = players[len(state.placements) % 2].choose(state.kernel_state())
             if p < 0:
@@ -130,7 +131,7 @@ def _children_visits(ti: np.ndarray, node: int) -> int:
 def test_tree_bookkeeping() -> None:
     board = load_board(BOARDS / "default.yaml")
     kt = kernel_tables(board)
-    search = PuctSearch(kt, _gain_for(kt), k_seed(1), PuctBudget(sims=3000))
+    search = PuctSearch(kt, gain_for(kt), k_seed(1), PuctBudget(sims=3000))
     tree = search.search(k_new_state(kt))
     assert tree.root_visits == 3000 == search.last_sims
     assert tree.nnodes <= 3001  # one node per simulation at most
@@ -146,13 +147,13 @@ def test_tree_reuse_keeps_the_subtree_after_our_move_and_the_reply() -> None:
     kt = kernel_tables(board)
     state = GameState(board)
     for seed in (1, 2):  # two greedy placements to start from
-        state.push(Placement.from_index(make_player("greedy", board, seed).choose(state.kernel_state()), board.size))
-    me = PuctSearch(kt, _gain_for(kt), k_seed(3), PuctBudget(sims=4000), params={"reuse": 1.0})
-    fresh = PuctSearch(kt, _gain_for(kt), k_seed(3), PuctBudget(sims=4000))
+        state.push(Placement.from_index(make_agent("greedy", board, seed).choose(state.kernel_state()), board.size))
+    me = PuctSearch(kt, gain_for(kt), k_seed(3), PuctBudget(sims=4000), params={"reuse": 1.0})
+    fresh = PuctSearch(kt, gain_for(kt), k_seed(3), PuctBudget(sims=4000))
     mine = me.choose(state.kernel_state())
     state.push(Placement.from_index(mine, board.size))
     # the reply the search itself expected most: its subtree holds many visits
-    reply = make_player("puct:4000", board, 5).choose(state.kernel_state())
+    reply = make_agent("puct:4000", board, 5).choose(state.kernel_state())
     state.push(Placement.from_index(reply, board.size))
     me.choose(state.kernel_state())
     fresh.choose(state.kernel_state())
@@ -196,7 +197,7 @@ def test_time_budget_logic_with_a_fake_clock(monkeypatch: pytest.MonkeyPatch) ->
     for rate, seconds in ((20_000.0, 0.05), (20_000.0, 0.3), (200_000.0, 0.1)):
         machine = FakeMachine(rate, lag=1e-5)
         monkeypatch.setattr(puct, "k_puct_run", machine.kernel(real))
-        search = PuctSearch(kt, _gain_for(kt), k_seed(1), PuctBudget(seconds=seconds), clock=machine)
+        search = PuctSearch(kt, gain_for(kt), k_seed(1), PuctBudget(seconds=seconds), clock=machine)
         begin = machine()
         search.search(start_state, begin)
         used = machine.now - begin
@@ -207,7 +208,7 @@ def test_time_budget_logic_with_a_fake_clock(monkeypatch: pytest.MonkeyPatch) ->
     # with both budgets the simulation count ends the search when it comes first
     machine = FakeMachine(1e6)
     monkeypatch.setattr(puct, "k_puct_run", machine.kernel(real))
-    search = PuctSearch(kt, _gain_for(kt), k_seed(1), PuctBudget(sims=500, seconds=1000.0), clock=machine)
+    search = PuctSearch(kt, gain_for(kt), k_seed(1), PuctBudget(sims=500, seconds=1000.0), clock=machine)
     search.search(start_state)
     assert search.last_sims == 500
 
@@ -215,7 +216,7 @@ def test_time_budget_logic_with_a_fake_clock(monkeypatch: pytest.MonkeyPatch) ->
 def test_time_budget_on_the_real_clock_generous_bound() -> None:
     board = load_board(BOARDS / "default.yaml")
     kt = kernel_tables(board)
-    player = make_player("puct:t=0.3", board, 2)
+    player = make_agent("puct:t=0.3", board, 2)
     state = k_new_state(kt)
     player.choose(state)  # loads the kernels
     t0 = time.perf_counter()

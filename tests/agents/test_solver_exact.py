@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from core.agents.puct import F_FIRST, F_MOVE, F_PROOF, F_SIB, LOSS, WIN, PuctBudget, PuctSearch, PuctTree
-from core.agents.search import _gain_for
+from core.agents.search import gain_for
 from core.board.boardfile import load_board
 from core.board.model import Board, GameParams
 from core.engine.kernels import k_seed, kernel_tables
@@ -69,7 +69,7 @@ def check_tree(board: Board, state: GameState, tree: PuctTree, memo: dict[frozen
 
 def search(board: Board, state: GameState, sims: int, seed: int) -> PuctTree:
     kt = kernel_tables(board)
-    return PuctSearch(kt, _gain_for(kt), k_seed(seed), PuctBudget(sims=sims)).search(state.kernel_state())
+    return PuctSearch(kt, gain_for(kt), k_seed(seed), PuctBudget(sims=sims)).search(state.kernel_state())
 
 
 def random_prefix(board: Board, seed: int, plies: int) -> GameState:

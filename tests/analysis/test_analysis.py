@@ -6,27 +6,18 @@ import json
 import random
 import threading
 import time
+from collections.abc import Callable
 
 import numpy as np
 import pytest
 
-from core.analysis.run import (
-    PRIOR_SLOPE,
-    AgentResult,
-    AnalysisCancelled,
-    AnalysisConfig,
-    AnalysisProgress,
-    CandidatePicker,
-    OpeningResult,
-    PieResult,
-    RawResult,
-    analyze,
-    decide,
-    futile,
-    side_warnings,
-)
+from core.analysis.candidates import PRIOR_SLOPE, CandidatePicker
+from core.analysis.config import QUICK, AnalysisCancelled, AnalysisConfig, AnalysisProgress
+from core.analysis.results import AgentResult, OpeningResult, PieResult, RawResult
+from core.analysis.run import analyze, compile_message
 from core.analysis.stats import SprtPair, wilson
-from core.board.model import Board, GameParams, Symbol
+from core.analysis.verdict import decide, futile, side_warnings
+from core.board.model import PIECE_TYPES, Board, GameParams, Symbol
 from core.engine.pieces import placement_table
 
 
@@ -264,7 +255,7 @@ def test_config_rejects_nonsense() -> None:
 def test_quick_mode_shrinks_budgets() -> None:
     cfg = AnalysisConfig(agents=["greedy", "mcts:5000"], quick=True).effective()
     assert cfg.agents == ["greedy", "mcts:100"]
-    assert cfg.games <= 120 and cfg.pie_budget <= 400
+    assert cfg.games <= QUICK.games and cfg.pie_budget <= QUICK.pie_games
     assert AnalysisConfig(games=100).pie_budget == 500
     assert AnalysisConfig().effective() == AnalysisConfig()
 
@@ -325,6 +316,34 @@ def test_type_runout_leaves_out_types_the_board_does_not_supply() -> None:
     board = small_board()
     board.params = GameParams(supply=(2, 0, 2, 2))
     report = analyze(board, small_config(agents=["greedy"]))
-    assert set(report.raw.runout) == {"L", "T", "S"}
+    assert set(report.raw.runout) == set(PIECE_TYPES) - {PIECE_TYPES[1]}  # no I supplied
     assert all(0.0 <= v <= 1.0 for v in report.raw.runout.values())
-    assert set(analyze(small_board(), small_config(agents=["greedy"])).raw.runout) == {"L", "I", "T", "S"}
+    assert set(analyze(small_board(), small_config(agents=["greedy"])).raw.runout) == set(PIECE_TYPES)
+
+
+def test_first_run_says_it_compiles_with_an_estimate(monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the engine has to be compiled the progress says so once, with the time it will take."""
+    import core.selfplay.runner as runner_module
+
+    def compiling(progress: Callable[[int, int, bool], None] | None) -> bool:
+        assert progress is not None
+        progress(0, 40, False)
+        time.sleep(0.2)
+        progress(4, 40, True)  # a tenth of the work took 0.2 s: about 2 s in all, said as 10 s
+        progress(40, 40, True)
+        return True
+
+    monkeypatch.setattr(runner_module, "load_engine", compiling)
+    seen: list[AnalysisProgress] = []
+    analyze(small_board(), small_config(agents=["greedy"]), progress=seen.append)
+    compile_steps = [p for p in seen if p.phase == "compile"]
+    assert [(p.done, p.total) for p in compile_steps] == [(4, 40), (40, 40)]
+    assert {p.message for p in compile_steps} == {"compiling the engine (once, about 10 s)"}
+    assert compile_message(54.0, 4, 40) == "compiling the engine (once, about 540 s)"
+    assert compile_message(31.0, 44, 44) == "compiling the engine (once, about 40 s)"
+
+
+def test_a_warm_engine_says_nothing_about_compiling() -> None:
+    seen: list[AnalysisProgress] = []
+    analyze(small_board(), small_config(agents=["greedy"]), progress=seen.append)
+    assert not any(p.phase == "compile" for p in seen)

@@ -21,7 +21,8 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from core.agents.search import DEFAULT_C, _gain_for, k_mcts, k_simple_move, warm_up  # noqa: E402
+from core.agents.search import gain_for, k_mcts, k_simple_move, warm_up  # noqa: E402
+from core.agents.spec import DEFAULT_C  # noqa: E402
 from core.board.boardfile import load_board  # noqa: E402
 from core.engine.kernels import k_apply, k_new_state, k_seed, kernel_tables  # noqa: E402
 
@@ -32,7 +33,7 @@ PLIES = (0, 1, 2, 4, 6, 8, 10, 12, 14)
 def positions(games: int = 4) -> list[tuple[int, np.ndarray]]:
     board = load_board(ROOT / "boards" / "default.yaml")
     kt = kernel_tables(board)
-    gain = _gain_for(kt)
+    gain = gain_for(kt)
     legal = np.empty(kt.nplace, dtype=np.int32)
     out = []
     for g in range(games):
@@ -53,7 +54,7 @@ def measure(sims: int = 1000) -> dict[str, object]:
     warm_up()
     board = load_board(ROOT / "boards" / "default.yaml")
     kt = kernel_tables(board)
-    gain = _gain_for(kt)
+    gain = gain_for(kt)
     warm = time.perf_counter() - t0
     rng = k_seed(1)
     per_ply: dict[int, list[float]] = {}

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from core.board.boardfile import save_board
-from core.board.model import Board, GameParams
+from core.board.geometry import cell_name
+from core.board.model import Board, GameParams, Symbol
 from core.cli import main
 from tests.paths import REPO as ROOT
 
@@ -116,3 +117,37 @@ def test_unreadable_and_invalid_boards(tmp_path: Path, capsys: pytest.CaptureFix
     assert main(["analyze", str(bad)]) in (1, 2)
     err = capsys.readouterr().err
     assert "bad.yaml" in err and "Traceback" not in err
+
+
+def test_importing_the_command_loads_no_engine() -> None:
+    """Every ``lits`` command imports this module to build --help: it must not pay for the engine."""
+    code = ("import json, sys; import core.cli.analyze; "
+            "print(json.dumps(sorted({m.split('.')[0] for m in sys.modules})))")
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    loaded = set(json.loads(proc.stdout))
+    assert "core" in loaded  # the probe really imported the command
+    assert not loaded & {"numba", "scipy", "matplotlib", "PySide6", "numpy", "llvmlite"}, loaded
+
+
+def test_an_invalid_board_is_refused_unless_forced(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    board = Board.random(size=6, pairs=6, seed=12, params=GameParams(supply=(2, 2, 2, 2)))
+    n = board.size * board.size
+    cell = next(i for i, c in enumerate(board.cells)
+                if c is Symbol.EMPTY and board.cells[n - 1 - i] is Symbol.EMPTY)
+    board.set_raw(cell, Symbol.O)  # its partner stays empty: broken anti-symmetry
+    path = tmp_path / "broken.yaml"
+    save_board(board, path)
+    name = cell_name(cell, board.size)
+    args = ["analyze", str(path), "--agent", "greedy", "--games", "20", "--workers", "1", "--quick", "--json"]
+    assert main(args) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert "broken.yaml" in err and "not valid for a match" in err and name in err and "--force" in err
+    assert "Traceback" not in err
+    assert main([*args, "--force"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert any("not valid for a match" in w for w in data["warnings"])  # analysed as it is, and said so

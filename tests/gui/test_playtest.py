@@ -5,6 +5,7 @@ Settings isolation and dialog fakes come from ``tests/gui/conftest.py``.
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 import threading
@@ -22,8 +23,8 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QMainWindow
 import designer.playtest.window as playtest
 from core.board.geometry import parse_cell
 from core.board.model import Board, GameParams, Symbol
-from core.engine.rules import SWAP, GameState, Placement
-from designer.playtest.window import PlaytestWindow, agent_decision
+from core.engine.rules import GameState, Placement
+from designer.playtest.window import PlaytestWindow
 
 
 class FakeTime:
@@ -664,28 +665,6 @@ def test_pause_holds_the_agents_answer_and_undo_drops_a_stale_one(open_window, q
     assert window.ply == 2 and len(window.moves) == 3
 
 
-def test_agent_decisions_are_legal_and_follow_the_pie_judgement() -> None:
-    board = small_board(seed=21, size=8, pairs=16)
-    state = GameState(board)
-    legal = list(state.legal_placements())
-    gaining = max(legal, key=lambda p: gain_for(board, Symbol.O, p))
-    losing = min(legal, key=lambda p: gain_for(board, Symbol.O, p))
-    assert gain_for(board, Symbol.O, gaining) > 0 >= gain_for(board, Symbol.O, losing)
-    assert agent_decision("greedy", board, [gaining], seed=1) == SWAP
-    reply = agent_decision("greedy", board, [losing], seed=1)
-    assert isinstance(reply, Placement)
-    after = GameState(board)
-    after.push(losing)
-    assert after.is_legal(reply)
-    # MCTS: a legal action, and the same one for the same seed (a game is a function of its seed).
-    first = agent_decision("mcts:64", board, [losing], seed=5)
-    assert first == SWAP or after.is_legal(first)
-    assert agent_decision("mcts:64", board, [losing], seed=5) == first
-    # After the swap the second symbol still places next; the agent must not offer a second swap.
-    later = agent_decision("mcts:64", board, [losing, SWAP], seed=2)
-    assert isinstance(later, Placement) and after.is_legal(later)
-
-
 def test_menu_saves_and_opens_records_through_the_file_dialogs(open_window, tmp_path: Path,
                                                               monkeypatch) -> None:  # type: ignore[no-untyped-def]
     window = open_window(small_board(seed=13))
@@ -749,3 +728,140 @@ def test_the_window_timer_drives_the_clock_display(qtbot, fake_time: FakeTime) -
     fake_time.advance(66)
     qtbot.waitUntil(lambda: window.is_over, timeout=2000)
     assert "Player 1 (O) ran out of time" in window.result_label.text()
+
+
+# ------------------------------------------------------------------ issue 16: agents, result banner, clocks, pace
+
+
+def test_an_agent_chosen_for_the_side_to_move_after_undo_starts(open_window, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window = open_window(small_board(seed=8))
+    window.activateWindow()
+    qtbot.waitUntil(lambda: window.isActiveWindow())
+    for _ in range(2):
+        window.play(next(iter(window.state.legal_placements())))
+    window.canvas.setFocus()
+    QTest.keyClick(window.canvas, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert window.ply == 1 and window.mover() is not None and window.mover().seat == 1
+    combo = window.seat_combos[1]
+    combo.setCurrentIndex(combo.findData("greedy"))  # what choosing "Greedy agent" in the list does
+    qtbot.waitUntil(lambda: window.ply == 2, timeout=60_000)  # it used to sit there while its clock ran
+    assert len(window.moves) == 2 and not window.agent_thinking()
+    # An agent that waits (the cursor moved back into its turn) has no clock running.
+    window.set_paused(True)
+    window.set_agent(0, "random")  # would start at once: Player 1 is to move
+    window.go_first()
+    window.set_paused(False)
+    assert window.mover() is not None and window.mover().agent == "random"
+    assert not window.agent_thinking() and window.clock.current is None
+    assert "◀" not in window.clock_labels[0].text() and "waits" in window.turn_label.text()
+    qtbot.wait(100)
+    assert window.ply == 0
+    QTest.mouseClick(window.step_button, Qt.MouseButton.LeftButton)  # play on from here
+    qtbot.waitUntil(lambda: window.ply == 1, timeout=60_000)
+
+
+def test_result_banner_scoring_marks_and_large_clocks_at_1000x700(open_window, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window = open_window(small_board(seed=11))
+    window.resize(1000, 700)
+    rng = random.Random(5)
+    while not window.is_over:
+        window.play(rng.choice(list(window.state.legal_placements())))
+    qtbot.wait(50)
+    result = expected_result_lines(window).result()
+    assert result is not None
+    winner_seat = window.seat_of(result.winner)
+    banner = window.result_banner
+    assert banner.text().startswith(f"Player {winner_seat + 1} wins with {result.winner.value} (person)")
+    mine, theirs = result.score[result.winner], result.score[result.winner.other]
+    assert f"{mine} to {theirs}" in banner.text()
+    window.set_agent(1 - winner_seat, "mcts:20000")  # after the end: nothing moves, but the banner gets longer
+    window.set_agent(winner_seat, "mcts:20000")
+    qtbot.wait(50)
+    assert "(agent mcts:20000)" in banner.text() and not window.agent_thinking()
+    central = window.centralWidget()
+    app_font = QApplication.font()
+    for label in (banner, window.turn_label, *window.clock_labels):
+        assert label.isVisible()
+        needed = label.heightForWidth(label.width()) if label.wordWrap() else label.sizeHint().height()
+        assert label.height() >= needed, f"{label.text()!r} has lines cut off"
+        shown = label.visibleRegion().boundingRect()
+        assert shown.size() == label.size(), f"{label.text()!r} is cut off or scrolled away"
+        top_left = label.mapTo(central, QPoint(0, 0))
+        assert central.rect().contains(top_left) and central.rect().contains(top_left + QPoint(
+            label.width() - 1, label.height() - 1))
+    for label in window.clock_labels:
+        assert label.font().pointSizeF() >= 1.5 * app_font.pointSizeF()
+        assert "turn" in label.text() and "bank" in label.text()
+    # The symbols that scored are marked: the winner's and the loser's uncovered symbol cells.
+    board, covered = window.board, window.state.covered
+    def uncovered(symbol: Symbol) -> set[int]:
+        return {c for c in range(board.size ** 2) if board[c] is symbol and not covered >> c & 1}
+    winner_cells, loser_cells = window.canvas.scoring
+    assert set(winner_cells) == uncovered(result.winner) and set(loser_cells) == uncovered(result.winner.other)
+    assert winner_cells, "this seed's winner keeps some symbols"
+    cell = winner_cells[0]
+    rect = window.canvas.board_geometry().cell_rect(cell).toRect()
+    marked = window.canvas.grab(rect).toImage()
+    window.undo()
+    assert window.canvas.scoring == ((), ()) and not window.result_banner.isVisible()
+    assert not window.agent_thinking()  # browsing back: the agents wait
+    assert window.canvas.grab(rect).toImage() != marked  # the frame was painted (the cell itself is unchanged)
+
+
+def test_agent_games_have_a_pace_and_a_step_mode(open_window, qtbot) -> None:  # type: ignore[no-untyped-def]
+    import time
+
+    window = open_window(small_board(seed=30))
+    window.agent_seed = 4
+    step = window.pace_combo.findData(playtest.STEP)
+    window.pace_combo.setCurrentIndex(step)
+    window.set_agent(0, "random")
+    window.set_agent(1, "greedy")
+    qtbot.wait(200)
+    assert window.ply == 0 and not window.agent_thinking() and window.clock.current is None  # waits for a click
+    for expected in (1, 2, 3):
+        QTest.mouseClick(window.step_button, Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda n=expected: window.ply == n and not window.agent_thinking(), timeout=60_000)
+        qtbot.wait(100)
+        assert window.ply == expected  # one move per click
+    # A pace of at least 0.5 s per move between agents.
+    stamps: list[float] = []
+    window.position_changed.connect(lambda: stamps.append(time.monotonic()))
+    window.pace_combo.setCurrentIndex(window.pace_combo.findData(500))
+    qtbot.waitUntil(lambda: len(stamps) >= 3 or window.is_over, timeout=60_000)
+    gaps = [b - a for a, b in itertools.pairwise(stamps)]
+    assert gaps and min(gaps) >= 0.45
+
+
+def test_long_agent_session_twice_to_the_end_with_undo_between(open_window, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window = open_window(small_board(seed=31, size=8, pairs=12))
+    window.agent_seed = 9
+    window.pace_combo.setCurrentIndex(window.pace_combo.findData(0))
+    finished: list[str] = []
+    window.game_over.connect(finished.append)
+    window.set_agent(0, "random")
+    window.set_agent(1, "greedy")
+    qtbot.waitUntil(lambda: len(finished) == 1, timeout=120_000)
+    first_game = window.moves
+    for _ in range(4):
+        window.undo()
+    assert window.ply == len(first_game) - 4 and not window.is_over
+    qtbot.wait(100)
+    assert window.ply == len(first_game) - 4  # browsing back: the agents wait
+    assert window.step_button.isEnabled()
+    QTest.mouseClick(window.step_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: len(finished) == 2, timeout=120_000)
+    assert window.is_over and finished[1] == window.result_text()
+    assert window.moves[:len(first_game) - 4] == first_game[:-4]
+    # Nothing is left running, and the window still answers input.
+    qtbot.wait(100)
+    assert not window._runner.busy and not window.agent_thinking() and window.session.thinking is None
+    QTest.mouseClick(window.nav_buttons["first"], Qt.MouseButton.LeftButton)
+    assert window.ply == 0 and window.canvas.pieces == {}
+    QTest.mouseClick(window.nav_buttons["last"], Qt.MouseButton.LeftButton)
+    assert window.ply == len(window.moves) and window.result_banner.isVisible()
+    window.set_agent(0, None)
+    window.set_agent(1, None)
+    window.new_game()
+    type_move(window, " ".join(next(iter(window.state.legal_placements())).cell_names()))
+    assert window.ply == 1 and not window._runner.busy

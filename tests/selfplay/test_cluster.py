@@ -8,7 +8,9 @@ import pytest
 
 from core.board.model import Board
 from core.selfplay.cluster import ClusterError, ClusterSpec, DaskSession, cluster_from, parse_cluster
-from core.selfplay.runner import BoardSpec, GameTask, Runner, derive_seed, play_game
+from core.selfplay.runner import Runner
+from core.selfplay.tasks import BoardSpec, GameTask, derive_seed
+from core.selfplay.worker import play_game
 
 
 def test_addresses_parse_or_are_refused_with_the_forms(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -55,3 +57,65 @@ def test_every_worker_loaded_the_engine_once_on_start(session: DaskSession) -> N
     assert len(loaded) == 2 and all(loaded.values())
     pids = session.client.run(os.getpid)
     assert len(set(pids.values())) == 2 and os.getpid() not in pids.values()
+
+
+def test_runner_on_the_cluster_equals_the_process_pool(session: DaskSession) -> None:
+    tasks = _tasks(24)
+    with Runner(workers=2) as pool:
+        local = pool.run(play_game, tasks)
+    remote = Runner(executor=session.executor, workers=session.worker_count()).run(play_game, tasks)
+    assert remote == local
+
+
+def test_cancel_drops_the_queued_games_on_the_cluster(session: DaskSession) -> None:
+    import threading
+
+    spec = BoardSpec.from_board(Board.random(size=12, pairs=20, seed=8))
+    tasks = [GameTask(spec, derive_seed(3, 1, i), "mcts:3000", "mcts:3000") for i in range(40)]
+    cancel = threading.Event()
+    seen: list[int] = []
+
+    def first_then_cancel(i: int, _r: object) -> bool:
+        seen.append(i)
+        cancel.set()
+        return False
+
+    runner = Runner(executor=session.executor, workers=session.worker_count())
+    from core.selfplay.runner import RunCancelled
+
+    with pytest.raises(RunCancelled):
+        runner.run(play_game, tasks, on_result=first_then_cancel, cancel=cancel)
+    # The scheduler forgets the cancelled games: nothing of ours is left queued or running shortly after.
+    import time
+
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        processing = session.client.processing()
+        if not any(processing.values()):
+            break
+        time.sleep(0.2)
+    assert not any(session.client.processing().values()), session.client.processing()
+    assert seen and len(seen) < len(tasks)
+
+
+def test_a_killed_worker_has_its_games_run_again_with_the_same_result() -> None:
+    pytest.importorskip("distributed")
+    import signal
+    import threading
+
+    tasks = _tasks(30)
+    expected = Runner(inline=True).run(play_game, tasks)
+    with DaskSession(parse_cluster("local:2")) as s:
+        pids = list(s.client.run(os.getpid).values())
+        done: list[int] = []
+
+        def kill_after_a_few(i: int, _r: object) -> bool:
+            done.append(i)
+            if len(done) == 5:
+                os.kill(pids[0], signal.SIGKILL)  # a worker dies mid-run; the nanny starts a new one
+            return False
+
+        got = Runner(executor=s.executor, workers=2).run(play_game, tasks, on_result=kill_after_a_few,
+                                                         cancel=threading.Event())
+        assert got == expected
+        assert pids[0] not in s.client.run(os.getpid).values()

@@ -2,7 +2,8 @@
 
 The clock knows nothing of Qt or of real time: it reads a time source passed
 in (``time.monotonic`` by default), so tests drive it with a fake clock and
-never wait.  The window polls :meth:`MatchClock.tick` from a QTimer.
+never wait.  The play session starts and stops it as turns change; the window
+polls :meth:`MatchClock.tick` from a timer.
 
 Rules (as in the match): a turn starts with the full turn time; while it runs
 the turn time counts down first, then the player's bank drains; a player

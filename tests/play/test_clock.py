@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from designer.playtest.clock import MatchClock, format_seconds
+from core.play.clock import MatchClock, format_seconds
 
 
 class FakeTime:

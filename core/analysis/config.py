@@ -1,0 +1,161 @@
+"""What a balance analysis plays and when it decides: the configuration and every limit, defined once.
+
+Plain Python (no numpy, numba or scipy), so the command line and the designer can read the
+defaults and limits without loading the engine.
+
+Budget (why the defaults fit the time goals on 2 cores): a game of ``mcts:1000`` costs
+about 0.1 s of one core on an idle machine, so each opening is capped at ``games`` (160),
+a search agent's whole pie phase at five times that (800), its raw seat-advantage run at
+60 games and its mirror probe at 10; the pie phase stops as soon as ``min_fair_openings``
+are shown fair, the SPRT stops an opening after ~100 games when it is near 50% and after
+~20-60 when it is clearly one-sided, and ``core.analysis.verdict.futile`` gives up on
+openings stuck between.  That is 15-30 s on the 2-core machine at a normal load and leaves
+room for a busy one.  Quick mode (:data:`QUICK`) caps MCTS at 100 simulations and the pie
+phase at 400 games.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field, replace
+
+from core.agents.spec import AgentKind, parse_agent
+
+FAIR_BAND = (0.4, 0.6)
+"""P(S1 wins) after the first placement within this band counts as fair."""
+DEFAULT_AGENTS = ("greedy", "mcts:1000")
+DEFAULT_GAMES = 160
+MIN_GAMES = 10
+"""Fewer games per question than this support no statistic at all."""
+MAX_GAMES = 100_000
+"""Upper limit for ``games`` (every game of a question is planned up front, so a huge cap exhausts memory)."""
+SCREEN_TOTAL_SIMS = 400_000
+"""Cap on the screen's simulations summed over all openings (the 12x12 default needs 395,200)."""
+SCREEN_MIN_SIMS = 20
+"""Fewest simulations per opening in the screen, however many openings a big board has."""
+SCREEN_TASKS = 16
+"""The screen is split into about this many tasks whatever the worker count: each task's search draws
+from its own seeded stream, so the split must not depend on ``--workers`` (16 is the split two workers
+used to get, which keeps earlier published results)."""
+CHEAP_BATCH = 25
+"""Games of a cheap agent sent to a worker in one call, so process traffic does not dominate."""
+
+
+@dataclass(frozen=True)
+class QuickBudget:
+    """The caps quick mode puts on an :class:`AnalysisConfig` (a first look in seconds)."""
+
+    sims: int = 100
+    games: int = 120
+    max_candidates: int = 8
+    screen_sims: int = 60
+    pie_games: int = 400
+    strong_raw_games: int = 20
+    mirror_games: int = 20
+
+
+QUICK = QuickBudget()
+QUICK_SIMS = QUICK.sims
+
+
+class SeedPhase(enum.IntEnum):
+    """Keys for ``derive_seed``: each question gets its own stream of seeds (values fixed: they make results)."""
+
+    RAW = 1
+    MIRROR = 2
+    SCREEN = 3
+    PIE = 4
+
+
+class AnalysisCancelled(Exception):
+    """The caller asked to stop; no partial verdict is given."""
+
+
+@dataclass
+class AnalysisProgress:
+    phase: str
+    done: int
+    total: int
+    message: str
+
+
+@dataclass
+class AnalysisConfig:
+    """What to play and when to decide.  Thresholds are documented where they are used."""
+
+    agents: list[str] = field(default_factory=lambda: list(DEFAULT_AGENTS))
+    games: int = DEFAULT_GAMES
+    """Cap on the games spent on one question (one opening, or the raw seat advantage of one agent)."""
+    seed: int = 0
+    workers: int = 0
+    """Worker processes; 0 uses every core."""
+    quick: bool = False
+    """Smaller budgets (:data:`QUICK`: MCTS capped at QUICK.sims simulations, fewer games) for a first look."""
+    min_fair_openings: int = 3
+    """Distinct openings that must be shown fair for ``balanced``."""
+    fair_low: float = FAIR_BAND[0]
+    fair_high: float = FAIR_BAND[1]
+    """The fair band for P(S1 wins); the SPRTs test its edges plus/minus ``sprt_margin``."""
+    sprt_margin: float = 0.05
+    max_candidates: int = 12
+    """Openings played out with each agent (chosen by the candidate picker)."""
+    futility_games: int = 40
+    """Games after which an opening that is clearly not even (but not yet shown unfair) is given up."""
+    screen_sims: int = 200
+    """Simulations of the short search that estimates every opening in the screen."""
+    pie_games: int = 0
+    """Cap on a search agent's games over all tested openings; 0 means five times ``games``
+    (cheap agents always get ``games`` x ``max_candidates``)."""
+    strong_raw_games: int = 60
+    """Cap for the raw seat-advantage games of a search agent (cheap agents use ``games``)."""
+    mirror_games: int = 40
+    """Mirror-probe games per cheap agent (search agents use a quarter, at least 10)."""
+    tie_break_warning: float = 0.5
+    """Warn when more than this share of games is decided by the last-mover tie rule."""
+    mirror_warning: float = 0.5
+    """Warn when the mirror probe wins more than this share of its games."""
+    min_verdict_games: int = 30
+    """Never give a decided verdict from fewer pie games than this."""
+    inline: bool = False
+    """Play in this process instead of worker processes (tests)."""
+
+    def effective(self) -> AnalysisConfig:
+        """The budgets actually used (quick mode shrinks them)."""
+        if not self.quick:
+            return self
+        agents = []
+        for text in self.agents:
+            spec = parse_agent(text)
+            agents.append(spec.with_sims(min(spec.sims, QUICK.sims)).text if spec.kind is AgentKind.MCTS
+                          else spec.text)
+        return replace(
+            self, agents=agents, games=min(self.games, QUICK.games),
+            max_candidates=min(self.max_candidates, QUICK.max_candidates),
+            screen_sims=min(self.screen_sims, QUICK.screen_sims), pie_games=min(self.pie_budget, QUICK.pie_games),
+            strong_raw_games=min(self.strong_raw_games, QUICK.strong_raw_games),
+            mirror_games=min(self.mirror_games, QUICK.mirror_games),
+        )
+
+    @property
+    def pie_budget(self) -> int:
+        return self.pie_games if self.pie_games > 0 else 5 * self.games
+
+    def check(self) -> None:
+        if not self.agents:
+            raise ValueError("give at least one agent")
+        for text in self.agents:
+            parse_agent(text)
+        if not MIN_GAMES <= self.games <= MAX_GAMES:
+            raise ValueError(f"games must be at least {MIN_GAMES} and at most {MAX_GAMES} per question, "
+                             f"not {self.games}")
+        if not 0.0 < self.fair_low < 0.5 < self.fair_high < 1.0:
+            raise ValueError(f"the fair band {self.fair_low}-{self.fair_high} must contain 0.5")
+        if not 0.0 < self.sprt_margin < min(self.fair_low, 1.0 - self.fair_high):
+            raise ValueError(f"sprt_margin {self.sprt_margin} must be above 0 and keep the tested rates "
+                             f"{self.fair_low} - margin and {self.fair_high} + margin within 0..1")
+        if self.min_fair_openings < 1:
+            raise ValueError("min_fair_openings must be at least 1")
+        if self.max_candidates < 1:
+            raise ValueError("max_candidates must be at least 1")
+        if self.workers < 0:
+            raise ValueError("workers must be 0 (all cores) or more")

@@ -1,0 +1,244 @@
+"""What an analysis found: per-opening, pie, raw seat-advantage and per-agent results, and the whole report.
+
+Each result type gives its 95% interval beside every rate and its own part of the JSON
+contract of ``lits analyze --json``; the small text helpers here word rates and openings
+the same way in the verdict, the command line and the Markdown report.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from core.analysis.config import AnalysisConfig
+from core.analysis.stats import MeanCI, mean_ci, wilson
+
+Verdict = Literal["balanced", "lopsided", "inconclusive"]
+OpeningStatus = Literal["fair", "unfair", "undecided"]
+
+FloatGrid = npt.NDArray[np.float64]
+
+
+@dataclass
+class OpeningResult:
+    placement: int
+    cells: list[int]
+    names: list[str]
+    wins: int
+    games: int
+    status: OpeningStatus
+    screen_v: float
+    swaps: int = 0
+    abandoned: bool = False
+    """Left undecided before the cap because it was almost surely not going to be shown fair."""
+
+    @property
+    def v(self) -> float:
+        return self.wins / self.games if self.games else math.nan
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        return wilson(self.wins, self.games)
+
+    def to_json(self) -> dict[str, Any]:
+        low, high = self.ci95
+        return {"cells": self.names, "v": _r(self.v), "ci95": [_r(low), _r(high)], "games": self.games,
+                "status": self.status, "abandoned": self.abandoned, "screen_v": _r(self.screen_v),
+                "swap_rate": _r(self.swaps / self.games) if self.games else None}
+
+
+@dataclass
+class PieResult:
+    agent: str
+    screened: int
+    openings: list[OpeningResult] = field(default_factory=list)
+
+    @property
+    def tested(self) -> int:
+        return len(self.openings)
+
+    @property
+    def fair(self) -> list[OpeningResult]:
+        return [o for o in self.openings if o.status == "fair"]
+
+    @property
+    def value(self) -> float | None:
+        played = [o for o in self.openings if o.games]
+        return max(min(o.v, 1.0 - o.v) for o in played) if played else None
+
+    @property
+    def best(self) -> OpeningResult | None:
+        played = [o for o in self.openings if o.games]
+        return max(played, key=lambda o: (min(o.v, 1.0 - o.v), -o.placement)) if played else None
+
+    @property
+    def games(self) -> int:
+        return sum(o.games for o in self.openings)
+
+    @property
+    def fair_openings(self) -> list[list[int]]:
+        """Cell indices of each opening shown fair."""
+        return [o.cells for o in self.fair]
+
+    @property
+    def fair_names(self) -> list[list[str]]:
+        """Cell names of each opening shown fair."""
+        return [o.names for o in self.fair]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "agent": self.agent, "value": _r(self.value), "fair_openings": self.fair_names,
+            "tested": self.tested, "screened": self.screened,
+            "fair_fraction": _r(len(self.fair) / self.tested) if self.tested else None,
+            "not_shown_unfair": sum(o.status != "unfair" for o in self.openings),
+            "games": self.games, "openings": [o.to_json() for o in self.openings],
+        }
+
+
+@dataclass
+class RawResult:
+    """Raw seat advantage and the LITS-specific figures from same-agent self-play without a forced opening."""
+
+    agent: str
+    games: int = 0
+    s1_wins: int = 0
+    sprt: str = "undecided"
+    tie_breaks: int = 0
+    margins: list[int] = field(default_factory=list)
+    lengths: list[int] = field(default_factory=list)
+    legal_per_turn: float = math.nan
+    runout: dict[str, float] = field(default_factory=dict)
+    swaps: int = 0
+    swapper_wins: int = 0
+    distinct_games: int = 0
+    common_openings: list[tuple[list[str], int, int]] = field(default_factory=list)
+    """(cells, games, games in which the second player's agent chose to swap)."""
+    mirror_games: int = 0
+    mirror_full: int = 0
+    mirror_wins: int = 0
+    mirror_full_wins: int = 0
+    """Probe games in which S2 answered every move with its mirror image and won."""
+
+    @property
+    def s1_win_rate(self) -> float:
+        return self.s1_wins / self.games if self.games else math.nan
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        return wilson(self.s1_wins, self.games)
+
+    @property
+    def tie_break_share(self) -> float:
+        return self.tie_breaks / self.games if self.games else math.nan
+
+    @property
+    def margin(self) -> MeanCI:
+        return mean_ci([float(m) for m in self.margins])
+
+    @property
+    def mean_length(self) -> float:
+        return float(np.mean(self.lengths)) if self.lengths else math.nan
+
+    @property
+    def mirror_success_rate(self) -> float:
+        """Share of probe games in which S2 could answer every move with its mirror image."""
+        return self.mirror_full / self.mirror_games if self.mirror_games else math.nan
+
+    @property
+    def mirror_win_rate(self) -> float:
+        return self.mirror_wins / self.mirror_games if self.mirror_games else math.nan
+
+    def to_json(self) -> dict[str, Any]:
+        low, high = self.ci95
+        mlow, mhigh = wilson(self.mirror_wins, self.mirror_games)
+        return {
+            "agent": self.agent, "games": self.games, "s1_win_rate": _r(self.s1_win_rate),
+            "ci95": [_r(low), _r(high)], "sprt": self.sprt, "tie_break_share": _r(self.tie_break_share),
+            "margins": self.margins, "margin": self.margin.as_dict(), "mean_length": _r(self.mean_length),
+            "legal_per_turn": _r(self.legal_per_turn), "type_runout": {k: _r(v) for k, v in self.runout.items()},
+            "swap_rate": _r(self.swaps / self.games) if self.games else None,
+            "swapper_win_rate": _r(self.swapper_wins / self.swaps) if self.swaps else None,
+            "distinct_games": self.distinct_games,
+            "common_openings": [{"cells": c, "games": n, "swap_rate": _r(k / n)} for c, n, k in self.common_openings],
+            "mirror": {"games": self.mirror_games,
+                       "success_rate": _r(self.mirror_success_rate),
+                       "win_rate": _r(self.mirror_win_rate), "ci95": [_r(mlow), _r(mhigh)],
+                       "full_mirror_win_rate": _r(self.mirror_full_wins / self.mirror_games)
+                       if self.mirror_games else None},
+        }
+
+
+@dataclass
+class AgentResult:
+    agent: str
+    verdict: Verdict
+    reasons: list[str]
+    raw: RawResult
+    pie: PieResult
+
+    def to_json(self) -> dict[str, Any]:
+        return {"verdict": self.verdict, "reasons": self.reasons, "pie": self.pie.to_json(), "raw": self.raw.to_json()}
+
+
+@dataclass
+class AnalysisReport:
+    board_name: str
+    size: int
+    config: AnalysisConfig
+    agent: str
+    """The strongest agent, whose results are the verdict."""
+    verdict: Verdict
+    reasons: list[str]
+    warnings: list[str]
+    pie: PieResult
+    raw: RawResult
+    per_agent: dict[str, AgentResult]
+    coverage_s1: FloatGrid
+    coverage_s2: FloatGrid
+    survival: FloatGrid
+    """Per cell: share of games in which its symbol stayed uncovered (nan where the cell is empty)."""
+    elapsed: float = 0.0
+    s1_symbol: str = "O"
+    screen: FloatGrid = field(default_factory=lambda: np.zeros(0))
+    """Per placement index: the screen's estimate of P(S1 wins | that opening), -1 where illegal
+    (for a swap map over every opening; not in the JSON)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The CLI's JSON contract (keys verdict, reasons, warnings, pie, raw, per_agent) plus extras."""
+        return {
+            "verdict": self.verdict, "reasons": self.reasons, "warnings": self.warnings,
+            "pie": self.pie.to_json(), "raw": self.raw.to_json(),
+            "per_agent": {name: res.to_json() for name, res in self.per_agent.items()},
+            "agent": self.agent, "board": self.board_name, "size": self.size, "s1": self.s1_symbol,
+            "seed": self.config.seed, "quick": self.config.quick, "elapsed_s": round(self.elapsed, 2),
+            "heatmaps": {"coverage_s1": _grid_json(self.coverage_s1), "coverage_s2": _grid_json(self.coverage_s2),
+                         "survival": _grid_json(self.survival)},
+        }
+
+
+def _r(x: float | None, digits: int = 4) -> float | None:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return None
+    return round(float(x), digits)
+
+
+def _grid_json(grid: FloatGrid) -> list[list[float | None]]:
+    return [[_r(float(v), 3) for v in row] for row in grid]
+
+
+def pct(x: float) -> str:
+    return f"{100 * x:.0f}%"
+
+
+def ci_pct(low: float, high: float) -> str:
+    """An interval the way the reasons print it, e.g. ``[15-33%]``."""
+    return f"[{100 * low:.0f}-{100 * high:.0f}%]"
+
+
+def describe_opening(o: OpeningResult) -> str:
+    low, high = o.ci95
+    return f"{' '.join(o.names)}, leaves S1 at {pct(o.v)} {ci_pct(low, high)} over {o.games} games"

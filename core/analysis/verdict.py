@@ -1,0 +1,110 @@
+"""The verdict: from the pie analysis to balanced / lopsided / inconclusive, with reasons a host can read.
+
+Also what decides one opening (the SPRT pair on the fair band's edges), when an opening
+is given up (:func:`futile`), and the warnings beside the verdict.
+"""
+
+from __future__ import annotations
+
+from core.analysis.config import AnalysisConfig
+from core.analysis.results import AgentResult, PieResult, Verdict, ci_pct, describe_opening, pct
+from core.analysis.stats import SprtPair, wilson
+
+
+def decide(pie: PieResult, cfg: AnalysisConfig) -> tuple[Verdict, list[str]]:
+    """The verdict and its reasons in plain words, from the pie analysis alone."""
+    band = f"{pct(cfg.fair_low)}-{pct(cfg.fair_high)}"
+    reasons: list[str] = []
+    if not pie.openings:
+        if pie.screened == 0:
+            return "inconclusive", ["no opening placement could be tested: the board has no legal first placement"]
+        if cfg.games < cfg.min_verdict_games:
+            return "inconclusive", [f"no opening was played out: the cap of {cfg.games} games per opening is below "
+                                    f"the {cfg.min_verdict_games} games any verdict needs (raise the game budget: "
+                                    "--games on the command line, Games in the designer)"]
+        return "inconclusive", [f"no opening of the {pie.screened} screened was played out (the game budget "
+                                "ran out first)"]
+    fair = pie.fair
+    best = pie.best
+    total = pie.games
+    if total < cfg.min_verdict_games:
+        return "inconclusive", [f"only {total} games were played in the pie analysis; at least "
+                                f"{cfg.min_verdict_games} are needed before any verdict"]
+    if len(fair) >= cfg.min_fair_openings:
+        reasons.append(f"{len(fair)} distinct first placements keep the game within {band} for S1 "
+                       f"(needed {cfg.min_fair_openings}), so the second player faces a real swap decision")
+        for o in fair[:3]:
+            reasons.append(f"fair opening: {describe_opening(o)}")
+        return "balanced", reasons
+    confident_outside = all(o.games and (o.ci95[1] < cfg.fair_low or o.ci95[0] > cfg.fair_high)
+                            for o in pie.openings)
+    all_unfair = all(o.status == "unfair" for o in pie.openings)
+    if best is not None and (all_unfair or confident_outside):
+        reasons.append(f"no first placement keeps the game within {band}: the best, {describe_opening(best)}")
+        chosen = f"chosen as the closest to even in a screen of {pie.screened}"
+        if all_unfair:
+            reasons.append(f"all {pie.tested} openings played out ({chosen}) were shown unfair, so the player who "
+                           "chooses a side after the first placement wins easily")
+        else:
+            shown_unfair = sum(o.status == "unfair" for o in pie.openings)
+            reasons.append(f"{shown_unfair} of {pie.tested} openings played out ({chosen}) were shown unfair and "
+                           f"every one's 95% interval lies outside {band}, so the pie value is below "
+                           f"{pct(cfg.fair_low)} with confidence: the player who chooses a side after the first "
+                           "placement wins easily")
+        return "lopsided", reasons
+    undecided = [o for o in pie.openings if o.status == "undecided"]
+    given_up = sum(o.abandoned for o in undecided)
+    detail = f" ({given_up} given up early as clearly not even)" if given_up else ""
+    shown = {0: "no opening", 1: "only 1 opening"}.get(len(fair), f"only {len(fair)} openings")
+    reasons.append(f"{shown} shown fair within {band} (need {cfg.min_fair_openings}); "
+                   f"{len(undecided)} of {pie.tested} tested stayed undecided{detail}, "
+                   f"{pie.games} games in all (cap {cfg.games} per opening)")
+    if best is not None:
+        reasons.append(f"closest to even: {describe_opening(best)}")
+    return "inconclusive", reasons
+
+
+def side_warnings(per_agent: dict[str, AgentResult], strongest: str, cfg: AnalysisConfig) -> list[str]:
+    """What a host should know beside the verdict: strength dependence, tie-break games, the mirror."""
+    warnings: list[str] = []
+    decided = {name: r.verdict for name, r in per_agent.items() if r.verdict != "inconclusive"}
+    if len(set(decided.values())) > 1:
+        warnings.append("strength-dependent: the verdict differs between agents ("
+                        + ", ".join(f"{n}: {v}" for n, v in decided.items())
+                        + f"); trust the strongest, {strongest}")
+    for name, res in per_agent.items():
+        raw = res.raw
+        if raw.games and raw.tie_break_share > cfg.tie_break_warning:
+            warnings.append(f"{pct(raw.tie_break_share)} of {name} games end level and are decided by the "
+                            "last-mover tie rule: symbols matter little on this board")
+        # only games in which S2 really mirrored every move speak for the mirror strategy (in the others
+        # the mirror image was illegal at some point and S2's agent played on by itself)
+        if raw.mirror_games >= 10 and raw.mirror_full_wins / raw.mirror_games > cfg.mirror_warning:
+            low, high = wilson(raw.mirror_full_wins, raw.mirror_games)
+            warnings.append(f"mirror strategy: answering each {name} move with its 180-degree image wins "
+                            f"{pct(raw.mirror_full_wins / raw.mirror_games)} {ci_pct(low, high)} of "
+                            f"{raw.mirror_games} games")
+    return warnings
+
+
+def futile(wins: int, games: int, cfg: AnalysisConfig) -> bool:
+    """Stop playing an opening that will almost surely not be shown fair, to spend the games elsewhere.
+
+    After ``futility_games`` games, an opening whose 95% interval excludes 50% but still reaches
+    into the fair band sits where the SPRTs are slowest; it is left undecided.  Openings
+    whose interval lies wholly outside the band are played on, because the SPRT will soon
+    show them unfair, which the ``lopsided`` verdict needs.  Only the budget is affected:
+    "fair" and "unfair" still come from the SPRTs alone.
+    """
+    if games < cfg.futility_games:
+        return False
+    low, high = wilson(wins, games)
+    excludes_even = low > 0.5 or high < 0.5
+    touches_band = high >= cfg.fair_low and low <= cfg.fair_high
+    return excludes_even and touches_band
+
+
+def sprt_pair(cfg: AnalysisConfig) -> SprtPair:
+    """The two one-sided SPRTs that decide one opening: inside the fair band, or outside it."""
+    m = cfg.sprt_margin
+    return SprtPair.with_levels(high=(cfg.fair_high - m, cfg.fair_high + m), low=(cfg.fair_low + m, cfg.fair_low - m))

@@ -1,0 +1,98 @@
+"""What runs in a worker process: top-level functions a spawned process can import by name.
+
+Each imports the compiled engine (``core.selfplay.game``, numba) inside its body, so the
+parent process, which only plans games and reads their results, never loads numba by
+importing this module.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    from core.selfplay.tasks import BoardSpec, GameResult, GameTask
+
+WarmUpProgress = Callable[[int, int, bool], None]
+"""``(work done, total work, compiled so far)``: see ``core.agents.search.warm_up``."""
+
+FIRST_WAIT_SECONDS = 1800.0
+"""How long the other workers wait for the first one to compile before they go ahead on their own."""
+
+_progress_queue: Any = None
+"""In a worker of the runner's own pool: where the warm-up reports its steps to the parent."""
+_first_done: Any = None
+"""In a worker of the runner's own pool: set once the first worker's warm-up has filled the disk cache."""
+
+ScreenItem = tuple["BoardSpec", tuple[int, ...], int, int]
+"""(board, openings, simulations per opening, seed) for one screen task."""
+
+
+def play_game(task: GameTask) -> GameResult:
+    """One game of a task."""
+    from core.selfplay.game import play_task
+
+    return play_task(task)
+
+
+def play_games(tasks: Sequence[GameTask]) -> list[GameResult]:
+    """A batch of games in one worker call, for agents so fast that process traffic would dominate."""
+    from core.selfplay.game import play_task
+
+    return [play_task(t) for t in tasks]
+
+
+def screen_openings(item: ScreenItem) -> npt.NDArray[np.float64]:
+    """Cheap S1 win share after each listed opening (-1 for an illegal one)."""
+    from core.selfplay.game import screen
+
+    spec, openings, sims, seed = item
+    return screen(spec, openings, sims, seed)
+
+
+def init_worker(progress_queue: Any = None, first_done: Any = None) -> None:
+    """Workers leave Ctrl-C to the parent, which stops them itself (no traceback per worker); they keep the
+    queue the parent reads warm-up progress from and the event that says the first warm-up is over."""
+    global _progress_queue, _first_done
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _progress_queue = progress_queue
+    _first_done = first_done
+
+
+def load_engine(progress: WarmUpProgress | None = None) -> bool:
+    """Load (or compile) the kernels in this process; True when they had to be compiled."""
+    from core.agents.search import warm_up as load_kernels
+
+    return load_kernels(progress)
+
+
+def warm_up() -> int:
+    """Worker entry: load (or compile) the kernels so the first game is not charged for it."""
+    load_engine()
+    return os.getpid()
+
+
+def warm_up_first(report: bool) -> int:
+    """Worker entry for the first worker of the runner's own pool: compile the kernels into the disk cache when
+    it does not hold them (with ``report``, sending each step to the parent), then let the others go on."""
+    queue = _progress_queue if report else None
+    try:
+        load_engine(None if queue is None else lambda done, total, compiled: queue.put((done, total, compiled)))
+    finally:
+        if _first_done is not None:
+            _first_done.set()
+    return os.getpid()
+
+
+def warm_up_after_first() -> int:
+    """Worker entry: wait until the first worker has compiled the kernels into the disk cache, then load them
+    (instead of compiling the same code at the same time)."""
+    if _first_done is not None:
+        _first_done.wait(FIRST_WAIT_SECONDS)
+    load_engine()
+    return os.getpid()
