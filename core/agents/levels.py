@@ -25,9 +25,9 @@ class Level:
 LEVELS: dict[str, Level] = {
     lv.name: lv
     for lv in (
-        Level("casual", "puct:100", 0, "a glance guided by the symbols; instant"),
-        Level("club", "puct:2000", 0, "a short guided search, some milliseconds per move"),
-        Level("expert", "puct:64000:t=2", 0, "a deep guided search, at most two seconds per move"),
+        Level("casual", "puct:100", -79, "a glance guided by the symbols; instant"),
+        Level("club", "puct:2000", 305, "a short guided search, some milliseconds per move"),
+        Level("expert", "puct:64000:t=2", 486, "a deep guided search, at most two seconds per move"),
     )
 }
 
