@@ -55,10 +55,12 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
 
 
 def create_window(board_path: str | None = None, theme: str | None = None) -> object:
-    """Build the main window with the given board (or the default); bad files are explained in a dialog."""
-    from PySide6.QtWidgets import QApplication, QMessageBox
+    """Build the main window with the given board (or the default); bad files are explained in a dialog.
 
-    from core.board.boardfile import BoardFileError, load_board
+    Work autosaved by a session that crashed or was killed is offered back before the window opens.
+    """
+    from PySide6.QtWidgets import QApplication
+
     from core.board.model import Board
     from designer.document.document import Document
     from designer.main_window import MainWindow, apply_theme
@@ -71,10 +73,23 @@ def create_window(board_path: str | None = None, theme: str | None = None) -> ob
     apply_theme(app, chosen)
     if chosen != window.theme or theme:
         window.set_theme(chosen)
+    _load_first_board(window, board_path)
+    window.offer_recovery()
+    return window
+
+
+def _load_first_board(window: object, board_path: str | None) -> None:
+    """The board named on the command line, else the bundled default as an untitled copy."""
+    from PySide6.QtWidgets import QMessageBox
+
+    from core.board.boardfile import BoardFileError, load_board
+    from designer.main_window import MainWindow
+
+    assert isinstance(window, MainWindow)
     default = default_board_path()
     if board_path and board_path.lower().endswith(".lits-sealed"):
         if window.load_path(board_path):  # a revealed sealed file opens as an untitled copy
-            return window
+            return
     elif board_path:
         try:
             load_board(board_path)
@@ -84,12 +99,11 @@ def create_window(board_path: str | None = None, theme: str | None = None) -> ob
                                 + "\n".join(f"• {d}" for d in exc.details[:20]) + f"\n\n({exc.path})")
         else:
             if window.load_path(board_path, quiet=True):
-                return window
+                return
     if default is not None:
         # Opened as untitled, so Save never overwrites the shipped default board.
         with contextlib.suppress(BoardFileError):
             window.document.replace_board(load_board(default), None)
-    return window
 
 
 def guard_qt() -> bool:

@@ -1,7 +1,9 @@
-"""The designer's main window: canvas in the middle, validation/properties/analysis docks around it.
+"""The designer's main window: the board in the middle, the validation/properties/analysis panels beside it.
 
 The window wires views to the Document and owns everything that needs the
-user's say-so: file dialogs, the unsaved-changes prompt, settings.
+user's say-so: file dialogs, the unsaved-changes prompt, settings, recovering
+autosaved work.  The board gets the space first: the three panels share one
+column of tabs on the right.
 """
 
 from __future__ import annotations
@@ -9,7 +11,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QFile, QIODevice, QSettings, QSize, Qt
+import shiboken6
+from PySide6.QtCore import QByteArray, QFile, QIODevice, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import (
     QAction,
     QActionGroup,
@@ -20,6 +23,7 @@ from PySide6.QtGui import (
     QPainter,
     QPalette,
     QPixmap,
+    QShowEvent,
 )
 from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtWidgets import (
@@ -32,6 +36,7 @@ from PySide6.QtWidgets import (
     QMenu,
     QMessageBox,
     QScrollArea,
+    QTabWidget,
     QWidget,
 )
 
@@ -41,12 +46,18 @@ from core.board.model import Board, Symbol
 from designer.canvas.board_view import BoardView
 from designer.canvas.render import THEMES, RenderOptions
 from designer.dialogs.export import PictureDialog, SealDialog, TextGridDialog, export_picture
+from designer.dialogs.help import WorkflowDialog
+from designer.document.autosave import Autosaver, find_recoveries, recovered_text
 from designer.document.document import Document
 from designer.panels.analysis_panel import AnalysisPanel
 from designer.panels.side_panels import PropertiesPanel, ValidationPanel, align_top, scrolling
 
 APP_NAME = "LITS Board Studio"
 MAX_RECENT = 10
+STATE_VERSION = 2
+"""Bumped when the default dock layout changes, so a layout saved by an older version is not restored."""
+DOCK_WIDTH = (270, 380)
+"""The panel column's width range; the board gets the rest of the window."""
 SEALED_SUFFIX = ".lits-sealed"
 ICON_STROKE = "#3b4252"
 
@@ -121,16 +132,25 @@ class MainWindow(QMainWindow):
         self.properties = PropertiesPanel(self.document)
         self.analysis = AnalysisPanel(self.document)
         self.analysis.set_theme(self.theme)
-        self.validation_dock = self._dock("Validation", self.validation, Qt.DockWidgetArea.RightDockWidgetArea)
-        self.properties_dock = self._dock("Properties", scrolling(align_top(self.properties)),
-                                          Qt.DockWidgetArea.RightDockWidgetArea)
-        self.analysis_dock = self._dock("Analysis", scrolling(self.analysis), Qt.DockWidgetArea.LeftDockWidgetArea)
+        right = Qt.DockWidgetArea.RightDockWidgetArea
+        self.setTabPosition(right, QTabWidget.TabPosition.North)
+        self.validation_dock = self._dock("Validation", scrolling(align_top(self.validation)), right)
+        self.properties_dock = self._dock("Properties", scrolling(align_top(self.properties)), right)
+        analysis_area = scrolling(self.analysis)
+        # The charts are drawn for the panel's width; a scroll bar that came and went with the results changed
+        # that width and left the charts cut off until they were drawn again.
+        analysis_area.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
+        self.analysis_dock = self._dock("Analysis", analysis_area, right)
         self.tabifyDockWidget(self.validation_dock, self.properties_dock)
+        self.tabifyDockWidget(self.properties_dock, self.analysis_dock)
         self.validation_dock.raise_()
 
         self.hover_label = QLabel()
+        self.valid_label = QLabel()
+        self.valid_label.setToolTip("Whether the board is fit for a match; the Validation tab lists the problems")
         self.brush_label = QLabel()
         self.statusBar().addWidget(self.hover_label, 1)
+        self.statusBar().addPermanentWidget(self.valid_label)
         self.statusBar().addPermanentWidget(self.brush_label)
         # QStatusBar hides its normal widgets during a message only if they are visible at that
         # moment; a message posted before the window is shown (a broken board on the command
@@ -142,6 +162,10 @@ class MainWindow(QMainWindow):
         self._build_toolbar()
 
         self.view.hovered.connect(self._on_hover)
+        self.view.cursorMoved.connect(self._on_hover)
+        self.view.brushRequested.connect(lambda symbol: self.set_brush(symbol) if isinstance(symbol, Symbol) else None)
+        self.validation.statusChanged.connect(self.valid_label.setText)
+        self.valid_label.setText(self.validation.status.text())
         # The hovered cell's symbol changes under a still mouse too (paint, undo, tools, a new board).
         self.document.cellsChanged.connect(lambda _cells: self._on_hover(self.view.hover))
         self.view.cellClicked.connect(lambda _c: self.view.set_selected(()))
@@ -151,6 +175,8 @@ class MainWindow(QMainWindow):
         self.document.fileChanged.connect(self._update_title)
         self.document.paramsChanged.connect(self._update_title)
         self.document.boardReplaced.connect(self._update_title)
+        # A message about the previous board ("3 broken pairs...") must not outlive it.
+        self.document.boardReplaced.connect(self.statusBar().clearMessage)
         self.set_brush(Symbol.O)
         self._update_title()
         self.setWindowIcon(load_icon("app"))
@@ -160,8 +186,34 @@ class MainWindow(QMainWindow):
         else:
             self.resize(1280, 820)
         state = self.settings.value("window/state")
-        if isinstance(state, QByteArray) and not state.isEmpty():
-            self.restoreState(state)
+        self._layout_restored = isinstance(state, QByteArray) and not state.isEmpty() \
+            and self.restoreState(state, STATE_VERSION)
+        self._shown_once = False
+        self.autosaver = Autosaver(self.document, parent=self)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self._shown_once:
+            return
+        self._shown_once = True
+        if not self._layout_restored:
+            self.fit_docks()
+        # Load the engine once the window is on screen, so neither the first Analyse nor the first
+        # Play-test waits for numba.
+        QTimer.singleShot(300, self._warm_up)
+
+    def _warm_up(self) -> None:
+        from designer import warmup
+
+        runner = warmup.start(self.document.board)
+        if runner is not None:
+            runner.finished.connect(self.analysis.engine_ready)
+
+    def fit_docks(self) -> None:
+        """Give the panel column about a quarter of the window, within DOCK_WIDTH; the board takes the rest."""
+        low, high = DOCK_WIDTH
+        width = max(low, min(high, self.width() // 4))
+        self.resizeDocks([self.validation_dock], [width], Qt.Orientation.Horizontal)
 
     # -- construction ------------------------------------------------------------------
     def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
@@ -182,6 +234,7 @@ class MainWindow(QMainWindow):
         if tip:
             action.setStatusTip(tip)
         action.triggered.connect(slot)
+        _tooltip_with_keys(action, tip)
         return action
 
     def _build_actions(self) -> None:
@@ -209,18 +262,25 @@ class MainWindow(QMainWindow):
         self.redo_action.setShortcuts(redo_keys)
         self.redo_action.setIcon(load_icon("redo", self.theme == "dark"))
         self.redo_action.setData("redo")
+        self._refresh_stack_tips()
+        self.document.undo_stack.undoTextChanged.connect(self._refresh_stack_tips)
+        self.document.undo_stack.redoTextChanged.connect(self._refresh_stack_tips)
 
         self.brush_group = QActionGroup(self)
         self.brush_actions: dict[Symbol, QAction] = {}
         for symbol, text, keys, icon in ((Symbol.O, "Brush &O", ("1", "O"), "brush-o"),
                                          (Symbol.X, "Brush &X", ("2", "X"), "brush-x"),
                                          (Symbol.EMPTY, "&Eraser", ("0", "E"), "erase")):
-            act = self._action(text, lambda _=False, s=symbol: self.set_brush(s), None, icon)
+            act = self._action(text, lambda _=False, s=symbol: self.set_brush(s), None, icon,
+                               "Paint with the mouse; on the board the key also paints the cell under the "
+                               "keyboard cursor (arrow keys move it)")
             act.setShortcuts([QKeySequence(k) for k in keys])
+            _tooltip_with_keys(act)
             act.setCheckable(True)
             self.brush_group.addAction(act)
             self.brush_actions[symbol] = act
-        self.clear_action = self._action("C&lear board", self.document.clear, None, "clear")
+        self.clear_action = self._action("C&lear board", self.document.clear, None, "clear",
+                                         "Remove every symbol (undoable)")
         self.random_action = self._action("&Random fill…", lambda: self.random_fill(None), "Ctrl+R", "random")
         self.transform_actions = [
             self._action("Rotate 90° clockwise", lambda: self.document.transform("rot90"), "Ctrl+]", "rotate"),
@@ -235,6 +295,7 @@ class MainWindow(QMainWindow):
         self.zoom_in_action = self._action("Zoom &in", lambda: self.view.set_zoom(self.view.zoom * 1.25),
                                            key.ZoomIn, "zoom-in")
         self.zoom_in_action.setShortcuts([QKeySequence("Ctrl++"), QKeySequence("Ctrl+=")])
+        _tooltip_with_keys(self.zoom_in_action)
         self.zoom_out_action = self._action("Zoom &out", lambda: self.view.set_zoom(self.view.zoom / 1.25),
                                             "Ctrl+-", "zoom-out")
         self.zoom_reset_action = self._action("&Fit to window", lambda: self.view.set_zoom(1.0), "Ctrl+0")
@@ -253,10 +314,15 @@ class MainWindow(QMainWindow):
             self.theme_group.addAction(act)
             self.theme_actions[theme] = act
 
-        self.analyse_action = self._action("&Analyse balance", self._start_analysis, "Ctrl+Shift+A", "analyse")
+        self.analyse_action = self._action("&Analyse balance", self._start_analysis, "Ctrl+Shift+A", "analyse",
+                                           "Play test games to see whether the board is fair")
         self.playtest_action = self._action("&Play-test", self.playtest, "Ctrl+T", "playtest",
                                             "Play the board in a test window")
+        self.generate_action = self._action("&Generate boards…", self.generate_boards)
+        self.improve_action = self._action("&Improve this board…", self.improve_board)
         self.about_action = self._action("&About", self._about)
+        self.help_action = self._action("&How to prepare a board", self.show_help, key.HelpContents, None,
+                                        "Design, validate, analyse, play-test, seal and reveal: the steps in order")
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
@@ -294,8 +360,9 @@ class MainWindow(QMainWindow):
             view.addAction(dock.toggleViewAction())
 
         tools = bar.addMenu("&Tools")
-        tools.addActions([self.analyse_action, self.playtest_action])
-        bar.addMenu("&Help").addAction(self.about_action)
+        tools.addActions([self.analyse_action, self.playtest_action, self.generate_action, self.improve_action])
+        help_menu = bar.addMenu("&Help")
+        help_menu.addActions([self.help_action, self.about_action])
 
     def _build_toolbar(self) -> None:
         tb = self.addToolBar("Main")
@@ -314,6 +381,12 @@ class MainWindow(QMainWindow):
         tb.addActions([self.analyse_action, self.playtest_action])
 
     # -- small slots -------------------------------------------------------------------
+    def _refresh_stack_tips(self, *_args: object) -> None:
+        """Undo/Redo tooltips name the step and the keys ("Undo Paint O from C3 (Ctrl+Z)")."""
+        for action in (self.undo_action, self.redo_action):
+            if shiboken6.isValid(action):  # the stack outlives the window's actions while it closes
+                _tooltip_with_keys(action)
+
     def set_brush(self, symbol: Symbol) -> None:
         self.view.set_brush(symbol)
         self.brush_actions[symbol].setChecked(True)
@@ -361,6 +434,11 @@ class MainWindow(QMainWindow):
         name = self.document.board.name or self.document.display_name
         self.setWindowTitle(f"{name} ({self.document.display_name})[*] - {APP_NAME}")
         self.setWindowModified(self.document.dirty)
+
+    def show_help(self) -> WorkflowDialog:
+        dialog = WorkflowDialog(self)
+        dialog.show()
+        return dialog
 
     def _about(self) -> None:
         QMessageBox.about(self, APP_NAME, f"{APP_NAME}: design, check, analyse, seal and play-test "
@@ -564,8 +642,23 @@ class MainWindow(QMainWindow):
     def export_text(self) -> None:
         TextGridDialog(self.document.snapshot(), self).exec()
 
-    def export_sealed(self) -> None:
-        SealDialog(self.document.snapshot(), self.document.path, self).exec()
+    def export_sealed(self) -> SealDialog | None:
+        """Seal the board as shown here; unsaved edits are offered a save first, and the dialog says which."""
+        if self.document.dirty:
+            answer = QMessageBox.question(
+                self, "Seal the board as shown?",
+                f"{self.document.display_name} has changes that are not saved. Sealing commits to the board "
+                "exactly as shown here.\n\nSave it first? (No seals the shown board and leaves the file as it is.)",
+                QMessageBox.StandardButton.Save | QMessageBox.StandardButton.No | QMessageBox.StandardButton.Cancel,
+                QMessageBox.StandardButton.Save)
+            if answer == QMessageBox.StandardButton.Cancel:
+                return None
+            if answer == QMessageBox.StandardButton.Save and not self.save():
+                return None
+        dialog = SealDialog(self.document.snapshot(), self.document.path, self, saved=not self.document.dirty,
+                            name=self.document.board.name or self.document.display_name)
+        dialog.open()
+        return dialog
 
     def random_fill(self, pairs: int | None) -> bool:
         half = self.document.board.cell_count // 2
@@ -586,6 +679,27 @@ class MainWindow(QMainWindow):
         self.analysis_dock.raise_()
         self.analysis.start()
 
+    def generate_boards(self) -> QWidget:
+        """Tools > Generate boards…: a result opens as a new untitled board (after asking about unsaved changes)."""
+        from designer.dialogs.generate import GenerateDialog
+
+        dialog = GenerateDialog(self, params_from=self.document.snapshot())
+        dialog.openBoard.connect(self._open_generated)
+        dialog.show()
+        return dialog
+
+    def _open_generated(self, board: object) -> None:
+        if isinstance(board, Board) and self.maybe_save():
+            self.document.replace_board(board, None)
+
+    def improve_board(self) -> QWidget:
+        """Tools > Improve this board: proposals for this document, applied as one undo step each."""
+        from designer.dialogs.improve import ImproveDialog
+
+        dialog = ImproveDialog(self.document, parent=self)
+        dialog.show()
+        return dialog
+
     def playtest(self) -> QWidget | None:
         """Open a play-test window on a copy of the board (later edits here do not reach it)."""
         try:
@@ -598,16 +712,56 @@ class MainWindow(QMainWindow):
         window.show()
         return window
 
+    # -- recovery ----------------------------------------------------------------------
+    def offer_recovery(self) -> bool:
+        """Offer autosaved work left by a session that crashed or was killed; True when one was recovered."""
+        recovered = False
+        for recovery in find_recoveries(self.autosaver.folder):
+            if recovered:
+                break  # one board per window; the others are offered at the next start
+            answer = QMessageBox.question(self, "Recover unsaved work?", recovered_text(recovery),
+                                          QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No
+                                          | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Yes)
+            if answer == QMessageBox.StandardButton.Cancel:
+                continue  # kept for the next start
+            if answer == QMessageBox.StandardButton.Yes:
+                try:
+                    board = recovery.load()
+                except BoardFileError as exc:
+                    QMessageBox.warning(self, "Cannot recover", "The autosaved board is damaged:\n"
+                                        + "\n".join(f"• {d}" for d in exc.details[:10]))
+                    recovery.discard()
+                    continue
+                source = recovery.source if recovery.source and os.path.exists(recovery.source) else None
+                self.document.replace_board(board, source)
+                self.document.mark_unsaved()
+                self.statusBar().showMessage(f"Recovered {recovery.describe()}; it is not saved yet.", 10000)
+                recovered = True
+            recovery.discard()
+        return recovered
+
     # -- closing -----------------------------------------------------------------------
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self.maybe_save():
             event.ignore()
             return
+        self.autosaver.remove()  # a clean quit: nothing to recover next time
         self.analysis.shutdown()
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.setValue("window/state", self.saveState())
         self.settings.sync()
         event.accept()
+
+
+def _tooltip_with_keys(action: QAction, _tip: str = "") -> None:
+    """A toolbar tooltip that names the shortcut: "Undo Paint O from C3 (Ctrl+Z)", then the status tip."""
+    text = action.text().replace("&&", "\0").replace("&", "").replace("\0", "&").rstrip("…")
+    keys = ", ".join(k.toString(QKeySequence.SequenceFormat.NativeText) for k in action.shortcuts())
+    label = f"{text} ({keys})" if keys else text
+    if action.statusTip():
+        label += f"\n{action.statusTip()}"
+    if action.toolTip() != label:  # setToolTip emits changed(), which calls this again
+        action.setToolTip(label)
 
 
 def slug(name: str) -> str:

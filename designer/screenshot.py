@@ -1,7 +1,8 @@
 """``python -m designer.screenshot OUT.png``: a picture of the main window for the README.
 
-Renders offscreen (no display needed) with a board and a real analysis result,
-so the screenshot in the README always shows what the current code draws.
+Renders offscreen (no display needed) with a board and a real analysis result (the panel's default settings,
+which are ``lits analyze``'s), so the screenshot in the README always shows what the current code draws.
+Settings and app data go to a temporary folder: the user's own never change the picture.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import argparse
 import os
 import sys
 import threading
+import time
 from collections.abc import Sequence
 
 
@@ -18,8 +20,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                                      description="Render the designer's main window to a PNG, offscreen.")
     parser.add_argument("output", metavar="OUT.png")
     parser.add_argument("--board", default=None, help="board file (default: the default board)")
-    parser.add_argument("--agent", default="greedy", help="analysis agent (default greedy)")
-    parser.add_argument("--games", type=int, default=60, help="analysis game budget (default 60)")
+    parser.add_argument("--agent", default=None, help="analysis agents (default: the panel's, greedy + mcts:1000)")
+    parser.add_argument("--games", type=int, default=None, help="analysis game budget (default: the panel's)")
+    parser.add_argument("--quick", action="store_true", help="a quick analysis (seconds instead of a minute)")
     parser.add_argument("--theme", choices=("light", "dark"), default="light")
     parser.add_argument("--width", type=int, default=1440)
     parser.add_argument("--height", type=int, default=900)
@@ -39,6 +42,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     # Never read or write the user's own settings: the picture must not depend on them.
     tmp = QTemporaryDir()
+    os.environ["LITS_BOARD_STUDIO_DATA"] = tmp.path()  # no autosave is offered or written
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, tmp.path())
     QCoreApplication.setOrganizationName("LITS Board Studio screenshot")
@@ -51,23 +55,38 @@ def main(argv: Sequence[str] | None = None) -> int:
     app.processEvents()
 
     from core.analysis.run import AnalysisConfig, analyze
+    from designer.panels.analysis_panel import make_config
 
-    board = window.document.snapshot()
-    config = AnalysisConfig(agents=[args.agent], games=args.games, quick=True)
-    print(f"analysing {board.name or 'the board'} with {args.agent}, {args.games} games…", file=sys.stderr)
-    report = analyze(board, config, progress=None, cancel=threading.Event())
     panel = window.analysis
-    panel.agent.setCurrentText(args.agent)
-    panel.games.setValue(args.games)
-    panel.show_report(report, board.size, getattr(report, "elapsed", None))
+    if args.agent:
+        panel.agent.setCurrentText(args.agent)
+    if args.games:
+        panel.games.setValue(args.games)
+    panel.quick.setChecked(args.quick)
+    board = window.document.snapshot()
+    config = make_config(AnalysisConfig, panel.agent.currentText(), panel.games.value(), quick=args.quick)
+    print(f"analysing {board.name or 'the board'} with {', '.join(config.agents)}, {config.games} games…",
+          file=sys.stderr)
+    report = analyze(board, config, progress=None, cancel=threading.Event())
+    window.analysis_dock.raise_()
+    panel.show_report(report, board.size, getattr(report, "elapsed", None), quick=args.quick,
+                      games=panel.games.value())
     if panel.heat_select.count() > 1:
         panel.heat_select.setCurrentIndex(1)
+    deadline = time.monotonic() + 120
+    while not panel.charts_ready() and time.monotonic() < deadline:  # drawn on a worker thread
+        app.processEvents()
+        time.sleep(0.02)
     # Hover a cell so the picture shows the partner highlight and the status text.
     cell = 2 * board.size + 4
     window.view.hover = cell
     window.hover_label.setText(window.view.describe(cell))
-    for _ in range(5):
+    window.view.update()
+    settled = 0
+    while settled < 20 and time.monotonic() < deadline:  # the layout takes the charts in; a new width redraws them
         app.processEvents()
+        time.sleep(0.02)
+        settled = settled + 1 if panel.charts_ready() else 0
     pixmap = window.grab()
     data = QByteArray()
     buffer = QBuffer(data)

@@ -10,17 +10,28 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QMouseEvent, QPainter, QPaintEvent, QWheelEvent
+from PySide6.QtGui import QFocusEvent, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPixmap, QWheelEvent
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from core.board.geometry import cell_name
 from core.board.model import Symbol
 from core.board.validation import Severity, validate
-from designer.canvas.render import BoardGeometry, Overlay, RenderOptions, paint_board
+from designer.canvas.render import BoardGeometry, Overlay, RenderOptions, paint_board, paint_marks
 from designer.document.document import Document
 
 MIN_ZOOM = 1.0
 MAX_ZOOM = 4.0
+ARROWS: dict[int, tuple[int, int]] = {
+    Qt.Key.Key_Left.value: (0, -1), Qt.Key.Key_Right.value: (0, 1),
+    Qt.Key.Key_Up.value: (-1, 0), Qt.Key.Key_Down.value: (1, 0),
+}
+PAINT_KEYS: dict[int, Symbol] = {
+    Qt.Key.Key_1.value: Symbol.O, Qt.Key.Key_O.value: Symbol.O,
+    Qt.Key.Key_2.value: Symbol.X, Qt.Key.Key_X.value: Symbol.X,
+    Qt.Key.Key_0.value: Symbol.EMPTY, Qt.Key.Key_E.value: Symbol.EMPTY,
+    Qt.Key.Key_Delete.value: Symbol.EMPTY, Qt.Key.Key_Backspace.value: Symbol.EMPTY,
+}
+"""On the focused board these keys paint the cursor cell (the same keys choose the brush everywhere else)."""
 
 
 def line_cells(a: tuple[int, int], b: tuple[int, int]) -> Iterator[tuple[int, int]]:
@@ -52,6 +63,9 @@ class BoardView(QWidget):
     hovered = Signal(object)
     cellClicked = Signal(int)
     zoomChanged = Signal(float)
+    brushRequested = Signal(object)
+    """A paint key was pressed on the board: the window selects that brush too."""
+    cursorMoved = Signal(object)
 
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -64,9 +78,15 @@ class BoardView(QWidget):
         self.heat_label = ""
         self.zoom = 1.0
         self.geometry_: BoardGeometry | None = None
+        self._base: QPixmap | None = None
+        """The board without hover and cursor marks, kept between repaints until the board, its heatmap,
+        the options or the size change; hovering only draws the marks over it."""
+        self.full_paints = 0
         self._problem_cells: tuple[int, ...] = ()
         self._drag_last: tuple[int, int] | None = None
         self._drag_button = Qt.MouseButton.NoButton
+        self.cursor_cell: int | None = None
+        """The keyboard cursor (arrow keys move it, 1/O, 2/X, 0/E/Delete paint it); drawn while focused."""
         self.setMouseTracking(True)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
@@ -82,6 +102,11 @@ class BoardView(QWidget):
 
     def set_options(self, options: RenderOptions) -> None:
         self.options = options
+        self.invalidate()
+
+    def invalidate(self) -> None:
+        """Forget the cached picture (the board, the heatmap, the options or the selection changed)."""
+        self._base = None
         self.update()
 
     def set_brush(self, symbol: Symbol) -> None:
@@ -89,13 +114,13 @@ class BoardView(QWidget):
 
     def set_selected(self, cells: tuple[int, ...]) -> None:
         self.selected = cells
-        self.update()
+        self.update()  # a mark, drawn over the cached picture
 
     def set_heat(self, heat: object, label: str = "") -> None:
         """Show a (size x size) array of 0..1 values under the symbols, or None to hide it."""
         self.heat = heat
         self.heat_label = label
-        self.update()
+        self.invalidate()
 
     def set_zoom(self, zoom: float) -> None:
         """Zoom by growing the canvas inside its scroll area; 1.0 fits the board to the window."""
@@ -112,6 +137,10 @@ class BoardView(QWidget):
         self.setMinimumSize(QSize(240, 240) if self.zoom == 1.0 else QSize(max(240, side), max(240, side)))
 
     def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent) \
+                and self.event_is_board_key(event):
+            event.accept()  # the key reaches keyPressEvent instead of the window's brush shortcut
+            return True
         if event.type() == QEvent.Type.ParentChange:
             parent = self.parentWidget()
             if parent is not None:
@@ -125,15 +154,17 @@ class BoardView(QWidget):
 
     def _on_cells_changed(self, _cells: object) -> None:
         self._refresh_problems()
-        self.update()
+        self.invalidate()
 
     def _on_board_replaced(self) -> None:
         self.hover = None
+        if self.cursor_cell is not None and self.cursor_cell >= self.document.board.cell_count:
+            self.cursor_cell = 0
         self.selected = ()
         self.heat = None
         self.heat_label = ""
         self._refresh_problems()
-        self.update()
+        self.invalidate()
 
     def _refresh_problems(self) -> None:
         cells: list[int] = []
@@ -149,14 +180,31 @@ class BoardView(QWidget):
         highlight = tuple(self.selected) + ((self.hover,) if self.hover is not None else ())
         heat = self.heat if self.heat is not None and getattr(self.heat, "shape", None) == (board.size, board.size) \
             else None
+        cursor = self.cursor_cell if self.hasFocus() else None
         return Overlay(highlight=highlight, partner=hover_partner, problems=self._problem_cells,
-                       heat=heat, heat_label=self.heat_label if heat is not None else "")
+                       heat=heat, heat_label=self.heat_label if heat is not None else "", cursor=cursor)
 
     def paintEvent(self, event: QPaintEvent) -> None:
+        overlay = self.overlay()
+        dpr = self.devicePixelRatioF()
+        base = self._base
+        if base is None or base.size() != self.size() * dpr or base.devicePixelRatio() != dpr:
+            base = QPixmap(self.size() * dpr)
+            base.setDevicePixelRatio(dpr)
+            painter = QPainter(base)
+            try:
+                static = Overlay(problems=overlay.problems, heat=overlay.heat, heat_label=overlay.heat_label)
+                self.geometry_ = paint_board(painter, QRectF(self.rect()), self.document.board, self.options,
+                                             static)
+            finally:
+                painter.end()
+            self._base = base
+            self.full_paints += 1
         painter = QPainter(self)
         try:
-            self.geometry_ = paint_board(painter, QRectF(self.rect()), self.document.board, self.options,
-                                         self.overlay())
+            painter.drawPixmap(0, 0, base)
+            if self.geometry_ is not None:
+                paint_marks(painter, self.geometry_, self.options, overlay)
         finally:
             painter.end()
 
@@ -187,6 +235,7 @@ class BoardView(QWidget):
         else:
             symbol = self.brush
         self._drag_button = button
+        self.cursor_cell = cell
         self.document.begin_stroke(symbol)
         self.document.stroke_cell(cell)
         self._drag_last = divmod(cell, self.document.board.size)
@@ -218,6 +267,53 @@ class BoardView(QWidget):
             event.accept()
             return
         super().mouseReleaseEvent(event)
+
+    # -- keyboard ----------------------------------------------------------------------
+    def event_is_board_key(self, event: QKeyEvent) -> bool:
+        """Arrow and paint keys without modifiers belong to the board while it has the focus."""
+        mods = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+        return mods == Qt.KeyboardModifier.NoModifier and (event.key() in ARROWS or event.key() in PAINT_KEYS)
+
+    def _ensure_cursor(self) -> int:
+        if self.cursor_cell is None or self.cursor_cell >= self.document.board.cell_count:
+            self.cursor_cell = self.hover if self.hover is not None else 0
+        return self.cursor_cell
+
+    def move_cursor(self, drow: int, dcol: int) -> int:
+        """Move the keyboard cursor, stopping at the edges; returns the new cell."""
+        n = self.document.board.size
+        row, col = divmod(self._ensure_cursor(), n)
+        row = min(n - 1, max(0, row + drow))
+        col = min(n - 1, max(0, col + dcol))
+        self.cursor_cell = row * n + col
+        self.cursorMoved.emit(self.cursor_cell)
+        self.update()
+        return self.cursor_cell
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if not self.event_is_board_key(event):
+            super().keyPressEvent(event)
+            return
+        key = event.key()
+        if key in ARROWS:
+            self.move_cursor(*ARROWS[key])
+        else:
+            symbol = PAINT_KEYS[key]
+            cell = self._ensure_cursor()
+            self.brushRequested.emit(symbol)
+            self.document.paint(cell, symbol)  # one undo step per key
+            self.cursorMoved.emit(cell)
+            self.update()
+        event.accept()
+
+    def focusInEvent(self, event: QFocusEvent) -> None:
+        self._ensure_cursor()
+        self.update()
+        super().focusInEvent(event)
+
+    def focusOutEvent(self, event: QFocusEvent) -> None:
+        self.update()
+        super().focusOutEvent(event)
 
     def leaveEvent(self, event: object) -> None:
         if self.hover is not None:

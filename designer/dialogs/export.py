@@ -8,9 +8,11 @@ same bytes.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from PySide6.QtCore import QTimer
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -20,6 +22,7 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QLineEdit,
     QMessageBox,
@@ -36,6 +39,27 @@ from core.board.boardfile import BoardFileError, load_board
 from core.board.geometry import COLUMN_LETTERS
 from core.board.model import PIECE_TYPES, Board
 from designer.canvas.render import THEMES, RenderOptions, render_png, render_svg
+from designer.dialogs.wording import for_gui
+
+COPIED_MS = 2000
+"""How long a Copy button says "Copied"."""
+
+
+def copy_button(label: str, text: Callable[[], str]) -> QPushButton:
+    """A button that copies ``text()`` and says "Copied" for two seconds, so the click visibly did something."""
+    button = QPushButton(label)
+    reset = QTimer(button)  # a child: it dies with the button, so a closed dialog gets no late call
+    reset.setSingleShot(True)
+    reset.setInterval(COPIED_MS)
+    reset.timeout.connect(lambda: button.setText(label))
+
+    def copy() -> None:
+        QGuiApplication.clipboard().setText(text())
+        button.setText("Copied ✓")
+        reset.start()
+
+    button.clicked.connect(copy)
+    return button
 
 
 def text_grid(board: Board, header: bool = True) -> str:
@@ -115,9 +139,10 @@ class TextGridDialog(QDialog):
         font.setFamily("DejaVu Sans Mono")
         font.setStyleHint(font.StyleHint.Monospace)
         edit.setFont(font)
-        edit.setMinimumSize(420, 360)
-        copy = QPushButton("Copy to clipboard")
-        copy.clicked.connect(lambda: QGuiApplication.clipboard().setText(self.text))
+        longest = max(self.text.splitlines(), key=len)
+        needed = edit.fontMetrics().horizontalAdvance(longest) + 2 * edit.frameWidth() + 24
+        edit.setMinimumSize(max(420, min(needed, 960)), 360)  # the header line was cut off at 420 px
+        copy = copy_button("Copy to clipboard", lambda: self.text)
         close = QPushButton("Close")
         close.clicked.connect(self.accept)
         row = QHBoxLayout()
@@ -129,20 +154,31 @@ class TextGridDialog(QDialog):
         lay.addLayout(row)
 
 
-def slot_from_path(path: str | None, fallback: str) -> str:
-    """A slot id suggestion from a file name: letters, digits, ``.``, ``_`` and ``-`` only."""
-    stem = Path(path).stem if path else fallback
-    clean = "".join(ch if ch.isalnum() or ch in "._-" else "-" for ch in stem).strip("-._")
-    return clean[:64] or fallback
-
-
 class SealDialog(QDialog):
     """Seal the current board (and optionally more board files) into a season folder with SHA256SUMS."""
 
-    def __init__(self, board: Board, path: str | None, parent: QWidget | None = None) -> None:
+    def __init__(self, board: Board, path: str | None, parent: QWidget | None = None, saved: bool = True,
+                 name: str = "") -> None:
         super().__init__(parent)
         self.setWindowTitle("Seal boards for a season")
-        self.entries: list[tuple[Board, str]] = [(board, path or "(current board)")]
+        shown = name or board.name or (Path(path).name if path else "the current board")
+        if path and saved:
+            first_label = f"{shown} (as shown, saved in {Path(path).name})"
+            state = f"The board as shown in the designer, saved in {path}."
+        elif path:
+            first_label = f"{shown} (as shown, NOT saved)"
+            state = (f"The board as shown in the designer, with changes not saved to {path}: "
+                     "the sealed board and that file differ.")
+        else:
+            first_label = f"{shown} (as shown, not saved to a file)"
+            state = "The board as shown in the designer; it is not saved to any file yet."
+        self.state = QLabel(f"<b>Sealing:</b> {state}")
+        self.state.setWordWrap(True)
+        self.entries: list[tuple[Board, str]] = [(board, first_label)]
+        self.sources: list[str] = [path or "(unsaved board)"]
+        """The file behind each entry, for the host's private slot map."""
+        self._auto_slots: set[int] = set()
+        """Rows whose slot id was proposed here (neutral dm1, dm2, ...), renumbered when the folder changes."""
         self.digest_text = ""
         self.written: list[Path] = []
         self.sums_path: Path | None = None
@@ -154,18 +190,27 @@ class SealDialog(QDialog):
         folder_row.addWidget(self.folder, 1)
         folder_row.addWidget(browse)
         self.force = QCheckBox("Replace existing sealed files (only before publishing!)")
+        self.append = QCheckBox("Add to the season already in this folder (changes its published fingerprint)")
+        self.append.setToolTip("Without it, a folder that already holds a SHA256SUMS is refused: its fingerprint "
+                               "may be published, and adding boards changes it.")
         self.table = QTableWidget(0, 2)
         self.table.setHorizontalHeaderLabels(["Board", "Slot id"])
-        self.table.horizontalHeader().setStretchLastSection(True)
-        self._add_row(path or "(current board)", slot_from_path(path, "board-1"))
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)  # the board's label was cut off
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Interactive)
+        header.resizeSection(1, 160)
+        self.table.setWordWrap(True)
+        self._add_row(first_label, "")
+        self._renumber()
+        self.table.itemChanged.connect(self._slot_edited)
+        self.folder.editingFinished.connect(self._renumber)
         add = QPushButton("Add board files…")
         add.clicked.connect(self._add_files)
         self.output = QPlainTextEdit()
         self.output.setReadOnly(True)
         self.output.setPlaceholderText("Digests appear here after sealing.")
-        self.copy = QPushButton("Copy digests")
+        self.copy = copy_button("Copy digests", lambda: self.digest_text)
         self.copy.setEnabled(False)
-        self.copy.clicked.connect(lambda: QGuiApplication.clipboard().setText(self.digest_text))
         self.seal_button = QPushButton("Seal")
         self.seal_button.clicked.connect(self.seal)
         close = QPushButton("Close")
@@ -174,6 +219,7 @@ class SealDialog(QDialog):
         form.addRow("Season id", self.season)
         form.addRow("Folder", folder_row)
         form.addRow("", self.force)
+        form.addRow("", self.append)
         buttons = QHBoxLayout()
         buttons.addWidget(add)
         buttons.addStretch(1)
@@ -181,21 +227,45 @@ class SealDialog(QDialog):
         buttons.addWidget(self.copy)
         buttons.addWidget(close)
         lay = QVBoxLayout(self)
+        lay.addWidget(self.state)
         lay.addLayout(form)
         lay.addWidget(self.table)
         lay.addLayout(buttons)
-        lay.addWidget(QLabel("Publish the digests (or the SHA256SUMS file) before the match; keep the sealed files "
-                             "secret until the reveal."))
+        note = QLabel("Publish the digests (or the SHA256SUMS file) before the season; keep the sealed files "
+                      "secret until each match and back them up: a lost sealed file can never be proven. Slot ids "
+                      "are neutral (dm1, dm2, ...) so SHA256SUMS does not give board names away.")
+        note.setWordWrap(True)
+        lay.addWidget(note)
         lay.addWidget(self.output)
         self.resize(640, 480)
 
     def _add_row(self, label: str, slot: str) -> None:
         row = self.table.rowCount()
+        self.table.blockSignals(True)
         self.table.insertRow(row)
         item = QTableWidgetItem(label)
         item.setFlags(item.flags() & ~item.flags().ItemIsEditable)
         self.table.setItem(row, 0, item)
         self.table.setItem(row, 1, QTableWidgetItem(slot))
+        self.table.blockSignals(False)
+        if not slot:
+            self._auto_slots.add(row)
+
+    def _slot_edited(self, item: QTableWidgetItem) -> None:
+        if item.column() == 1:
+            self._auto_slots.discard(item.row())
+
+    def _renumber(self) -> None:
+        """Neutral slot ids after those already in the folder (the core's rule, as ``lits seal`` uses)."""
+        from core.seal.sealing import default_slots
+
+        rows = sorted(self._auto_slots)
+        self.table.blockSignals(True)
+        for row, slot in zip(rows, default_slots(self.folder.text().strip() or ".", len(rows)), strict=True):
+            item = self.table.item(row, 1)
+            if item is not None:
+                item.setText(slot)
+        self.table.blockSignals(False)
 
     def _browse(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, "Folder for the sealed files", self.folder.text())
@@ -216,32 +286,53 @@ class SealDialog(QDialog):
                 problems.append(str(exc))
                 continue
             self.entries.append((board, p))
-            self._add_row(p, slot_from_path(p, f"board-{len(self.entries)}"))
+            self.sources.append(p)
+            self._add_row(f"{board.name} ({Path(p).name})" if board.name else p, "")
+        self._renumber()
         if problems:
-            QMessageBox.warning(self, "Boards not added", "\n".join(problems))
+            QMessageBox.warning(self, "Boards not added", for_gui("\n".join(problems)))
         return problems
 
     def seal(self) -> bool:
-        try:
-            from core.seal.sealing import SealError, seal_board, write_sealed
-        except ImportError as exc:
-            QMessageBox.information(self, "Sealing not available", f"core.seal.sealing is not installed yet: {exc}")
-            return False
+        import hashlib
+
+        from core.seal.sealcheck import SUMS_NAME
+        from core.seal.sealing import SealError, seal_board, write_private_map, write_sealed
+
         season = self.season.text().strip()
+        folder = self.folder.text().strip()
+        old_sums = Path(folder, SUMS_NAME)
+        old_fingerprint = hashlib.sha256(old_sums.read_bytes()).hexdigest() if old_sums.is_file() else None
         sealed: list[Any] = []
         try:
             for row, (board, _label) in enumerate(self.entries):
                 slot_item = self.table.item(row, 1)
                 slot = slot_item.text().strip() if slot_item is not None else ""
                 sealed.append(seal_board(board, season, slot))
-            paths, sums_path, fingerprint = write_sealed(self.folder.text().strip(), sealed,
-                                                         force=self.force.isChecked())
-        except (SealError, OSError) as exc:
-            QMessageBox.warning(self, "Not sealed", str(exc))
+            paths, sums_path, fingerprint = write_sealed(folder, sealed, force=self.force.isChecked(),
+                                                         append=self.append.isChecked())
+        except SealError as exc:
+            QMessageBox.warning(self, "Not sealed", for_gui(str(exc)))
+            return False
+        except OSError as exc:
+            QMessageBox.warning(self, "Not sealed", f"{folder}: cannot write ({exc.strerror or exc}); nothing was "
+                                                    "changed")
             return False
         lines = [f"{s.slot}: {s.digest}  (check code {s.check_code})" for s in sealed]
         self.digest_text = "\n".join(lines) + f"\nseason {season} fingerprint: {fingerprint}\n"
-        self.output.setPlainText(self.digest_text + "\nWritten:\n" +
+        notes: list[str] = []
+        if old_fingerprint is not None and old_fingerprint != fingerprint:
+            notes.append(f"{SUMS_NAME} CHANGED: the fingerprint published before ({old_fingerprint}) no longer "
+                         f"matches. Publish the new {SUMS_NAME} and fingerprint and tell the players why.")
+        try:
+            private = write_private_map(folder, [(s.slot, src, board.name) for s, src, (board, _label) in
+                                                 zip(sealed, self.sources, self.entries, strict=True)])
+            notes.append(f"Which board is behind each slot: {private} (private: never publish it).")
+        except OSError as exc:
+            notes.append(f"The private slot map could not be written ({exc.strerror or exc}): note which board "
+                         "is behind each slot yourself.")
+        notes.append("Back up the sealed files now: a lost sealed file can never be proven.")
+        self.output.setPlainText(self.digest_text + "\n" + "\n".join(notes) + "\n\nWritten:\n" +
                                  "\n".join(str(p) for p in [*paths, sums_path]))
         self.written = list(paths)
         self.sums_path = sums_path

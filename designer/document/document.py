@@ -47,6 +47,8 @@ class Document(QObject):
         self._strokes = itertools.count(1)
         self._stroke: int | None = None
         self._stroke_symbol = Symbol.EMPTY
+        self._stroke_cells: set[int] = set()
+        """Cells the current drag has painted, directly or as a partner: they keep their value for the drag."""
 
     def _on_clean_changed(self, _clean: bool) -> None:
         self.fileChanged.emit()
@@ -82,12 +84,21 @@ class Document(QObject):
         """Start a drag painting ``symbol`` (EMPTY erases); every cell until end_stroke is one undo step."""
         self._stroke = next(self._strokes)
         self._stroke_symbol = symbol
+        self._stroke_cells = set()
 
     def stroke_cell(self, cell: int) -> bool:
-        """Paint one cell of the current drag (and its partner); returns whether anything changed."""
+        """Paint one cell of the current drag (and its partner); returns whether anything changed.
+
+        A drag that crosses its own mirror cells (F6 -> G6 -> G7 -> F7 on 12x12) would otherwise flip
+        the cells it painted first, because G7 is F6's partner: a cell the drag already painted,
+        directly or as a partner, keeps its value until the drag ends.
+        """
         if self._stroke is None:
             self.begin_stroke(self._stroke_symbol)
         assert self._stroke is not None
+        if cell in self._stroke_cells:
+            return False
+        self._stroke_cells.update((cell, self.board.partner(cell)))
         changes = self.board.paint(cell, self._stroke_symbol)
         if not changes:
             return False
@@ -98,6 +109,7 @@ class Document(QObject):
 
     def end_stroke(self) -> None:
         self._stroke = None
+        self._stroke_cells = set()
 
     def paint(self, cell: int, symbol: Symbol) -> bool:
         """A single-cell paint as its own undo step (keyboard and tests)."""
@@ -196,6 +208,11 @@ class Document(QObject):
         self.boardReplaced.emit()
         self.cellsChanged.emit(list(range(board.cell_count)))
         self.paramsChanged.emit()
+        self.fileChanged.emit()
+
+    def mark_unsaved(self) -> None:
+        """Recovered work is in no file yet: show it as unsaved (a '*' in the title, asked about on close)."""
+        self.undo_stack.resetClean()
         self.fileChanged.emit()
 
     def new_board(self, size: int) -> None:

@@ -1,24 +1,25 @@
 """Balance analysis from the designer: run ``core.analysis.run.analyze`` off the GUI thread and show the result.
 
-The analysis runs on a snapshot copy of the board in a QThread (the engine
-itself fans out to a process pool), so the host can keep editing; Cancel sets
-the threading.Event that the engine polls.  The progress bar only appears when
-a run takes longer than half a second, so quick runs do not flash.
+The analysis runs on a snapshot copy of the board through :class:`designer.workers.BackgroundRunner` (the
+engine itself fans out to worker processes), so the host can keep editing; Cancel sets the job's
+``cancelled`` event, which the engine polls.  Nothing heavy happens on the GUI thread: the engine is
+imported on the worker when the start-up warm-up has not loaded it yet, progress reaches the window at
+most ten times a second, and the charts are drawn by matplotlib on a second runner into images
+(:mod:`designer.panels.analysis_charts`), so matplotlib is not even imported until a result is shown.
+The progress bar only appears when a run takes longer than half a second, so quick runs do not flash.
 """
 
 from __future__ import annotations
 
 import json
-import math
-import threading
+import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
-from matplotlib.figure import Figure
-from PySide6.QtCore import QObject, QSize, QThread, QTimer, Signal, Slot
+from PySide6.QtCore import QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QPixmap, QResizeEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -29,6 +30,7 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QProgressBar,
     QPushButton,
+    QSizePolicy,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -37,13 +39,23 @@ from PySide6.QtWidgets import (
 from core.board.fileio import atomic_write_text
 from core.board.model import Board
 from designer.document.document import Document
+from designer.panels.analysis_text import HEATMAP_TIPS, HostSummary, heatmaps, parse_agents, summarise
+from designer.workers import BackgroundRunner, JobControl
 
 PROGRESS_DELAY_MS = 500
-AGENTS: tuple[str, ...] = ("random", "greedy", "mcts:200", "mcts:1000", "mcts:3000")
-FAIR_BAND = (0.4, 0.6)
-CHART_WIDTH_HINT = 280
+PROGRESS_INTERVAL_S = 0.1
+"""Progress reaches the GUI at most this often: the engine reports every game, thousands a second."""
+CHART_DEBOUNCE_MS = 150
+DEFAULT_AGENTS = "greedy + mcts:1000"
+DEFAULT_GAMES = 160
+"""The command line's defaults (``lits analyze``): a test checks them against ``AnalysisConfig``.
+They are repeated here because importing ``core.analysis.run`` loads numba, which the window must not
+wait for at start-up."""
+AGENTS: tuple[str, ...] = (DEFAULT_AGENTS, "greedy", "random", "mcts:200", "mcts:1000", "mcts:3000")
+ENGINE_MODULE = "core.analysis.run"
 
 AnalyzeFn = Callable[..., Any]
+Engine = Callable[[], tuple[AnalyzeFn, type[Any], type[BaseException]]]
 
 
 def default_analyze() -> tuple[AnalyzeFn, type[Any], type[BaseException]]:
@@ -53,111 +65,80 @@ def default_analyze() -> tuple[AnalyzeFn, type[Any], type[BaseException]]:
     return analyze, AnalysisConfig, AnalysisCancelled
 
 
-def make_config(config_type: type[Any], agent: str, games: int, quick: bool = False) -> Any:
+def make_config(config_type: type[Any], agents: str | list[str], games: int, quick: bool = False) -> Any:
     """The engine's config from the panel's choices (``core.analysis.run.AnalysisConfig`` or a test double)."""
-    return config_type(agents=[agent], games=games, quick=quick)
+    names = parse_agents(agents) if isinstance(agents, str) else list(agents)
+    return config_type(agents=names, games=games, quick=quick)
 
 
-class AnalysisWorker(QObject):
-    """Runs one analysis in a QThread and reports back through queued signals."""
+def quick_effect(agents: list[str], games: int) -> str | None:
+    """What Quick changes, in words, from the engine's own ``effective()`` (None until the engine is loaded)."""
+    run = sys.modules.get(ENGINE_MODULE)
+    if run is None:
+        return None
+    try:
+        config = run.AnalysisConfig(agents=agents, games=games, quick=True)
+        config.check()
+        quick = config.effective()
+    except ValueError:
+        return None
+    parts = []
+    if quick.games < games:
+        parts.append(f"at most {quick.games} games per question instead of {games}")
+    changed = [f"{a} → {b}" for a, b in zip(agents, quick.agents, strict=True) if a != b]
+    if changed:
+        parts.append("weaker search (" + ", ".join(changed) + ")")
+    return "; ".join(parts) if parts else "no change for these settings"
 
-    progress = Signal(object)
-    finished = Signal(object)
-    failed = Signal(str)
-    cancelled = Signal()
 
-    def __init__(self, board: Board, config: Any, analyze: AnalyzeFn, cancelled_type: type[BaseException],
-                 cancel: threading.Event) -> None:
+@dataclass
+class _Finished:
+    """A report with its host summary and heatmaps, worked out on the worker: reading a rate's interval
+    imports scipy.stats on first use, which held the GUI thread for over a second."""
+
+    report: Any
+    summary: HostSummary
+    maps: dict[str, Any]
+
+
+@dataclass
+class _Rejected:
+    """The settings were refused by the engine (checked on the worker when the engine was not loaded yet)."""
+
+    message: str
+
+
+class _Cancelled:
+    pass
+
+
+class _Throttle:
+    """Pass on progress at most every PROGRESS_INTERVAL_S, but always when the phase changes."""
+
+    def __init__(self, send: Callable[[object], None]) -> None:
+        self.send = send
+        self.last = 0.0
+        self.phase: object = None
+
+    def __call__(self, value: object) -> None:
+        now = time.monotonic()
+        phase = getattr(value, "phase", None)
+        if phase != self.phase or now - self.last >= PROGRESS_INTERVAL_S:
+            self.phase = phase
+            self.last = now
+            self.send(value)
+
+
+class ChartImage(QLabel):
+    """One chart picture; it asks for no width of its own so the dock decides how wide the panel is."""
+
+    def __init__(self) -> None:
         super().__init__()
-        self.board = board
-        self.config = config
-        self.analyze = analyze
-        self.cancelled_type = cancelled_type
-        self.cancel = cancel
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
 
-    @Slot()
-    def run(self) -> None:
-        try:
-            report = self.analyze(self.board, self.config, progress=self.progress.emit, cancel=self.cancel)
-        except self.cancelled_type:
-            self.cancelled.emit()
-            return
-        except Exception as exc:  # shown to the host as a message, never a traceback
-            if self.cancel.is_set():
-                self.cancelled.emit()
-            else:
-                self.failed.emit(f"{type(exc).__name__}: {exc}")
-            return
-        if self.cancel.is_set():
-            self.cancelled.emit()
-        else:
-            self.finished.emit(report)
-
-
-def _get(obj: Any, name: str, default: Any = None) -> Any:
-    if isinstance(obj, dict):
-        return obj.get(name, default)
-    return getattr(obj, name, default)
-
-
-def heatmaps(report: Any, size: int) -> dict[str, np.ndarray]:
-    """The report's per-cell maps scaled to 0..1, keyed by the label the selector shows."""
-    out: dict[str, np.ndarray] = {}
-    for key, label in (("coverage_s1", "Coverage by S1 (first seat)"), ("coverage_s2", "Coverage by S2"),
-                       ("survival", "Symbol survival")):
-        value = _get(report, key)
-        if value is None:
-            continue
-        arr = np.asarray(value, dtype=float)
-        if arr.shape != (size, size):
-            continue
-        finite = arr[np.isfinite(arr)]
-        top = float(finite.max()) if finite.size else 0.0
-        if top > 1.0:
-            arr = arr / top
-        out[label] = np.clip(arr, 0.0, 1.0)  # NaN (no data) stays NaN and is drawn plain
-    openings = opening_map(report, size)
-    if openings is not None:
-        out["Opening values v(m) (mean over openings covering a cell)"] = openings
-    return out
-
-
-def opening_map(report: Any, size: int) -> np.ndarray | None:
-    """Per-cell mean of v(m) over the tested openings that cover the cell (the swap map)."""
-    pie = _get(report, "pie")
-    openings = _get(pie, "openings") or _get(pie, "per_opening") if pie is not None else None
-    if not openings:
-        return None
-    total = np.zeros((size, size))
-    count = np.zeros((size, size))
-    for op in openings:
-        cells = _get(op, "cells")
-        v = _get(op, "v")
-        if cells is None or v is None:
-            continue
-        for c in cells:
-            if isinstance(c, int) and 0 <= c < size * size:
-                r, col = divmod(c, size)
-                total[r, col] += float(v)
-                count[r, col] += 1
-    if not count.any():
-        return None
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(count > 0, total / np.maximum(count, 1), np.nan)
-
-
-class ChartCanvas(FigureCanvasQTAgg):
-    """The charts' canvas; it asks for a modest width so the docked panel leaves the board room.
-
-    matplotlib's canvas asks for the figure's full size (420 px), which made the
-    Analysis dock take so much of a 1000 px window that the board was clipped.
-    """
-
-    def __init__(self, figure: Figure) -> None:
-        super().__init__(figure)  # type: ignore[no-untyped-call]
-
-    def sizeHint(self) -> QSize:
-        return QSize(CHART_WIDTH_HINT, 320)
+    def minimumSizeHint(self) -> QSize:
+        return QSize(0, super().minimumSizeHint().height())
 
 
 class AnalysisPanel(QWidget):
@@ -173,34 +154,54 @@ class AnalysisPanel(QWidget):
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.document = document
-        self.engine: Callable[[], tuple[AnalyzeFn, type[Any], type[BaseException]]] = default_analyze
+        self.engine: Engine = default_analyze
         self.report: Any = None
         self.report_size = 0
-        self.maps: dict[str, np.ndarray] = {}
-        self.worker_thread: QThread | None = None
-        self.worker: AnalysisWorker | None = None
-        self.cancel_event: threading.Event | None = None
+        self.summary: HostSummary | None = None
+        self.maps: dict[str, Any] = {}
+        self.charts: Any = None
+        """The :class:`~designer.panels.analysis_charts.Charts` now shown (None before the first result)."""
         self.started_at = 0.0
         self.finished_at = 0.0
         self.dark = False
         self.last_progress: Any = None
         self.analysed: tuple[object, ...] | None = None
         """Size, cells and parameters of the board the shown report is about (None: no report)."""
+        self._running = False
         self._running_board: Board | None = None
+        self._run_settings: tuple[bool, int] = (False, DEFAULT_GAMES)
+        self._chart_request: tuple[int, bool] | None = None
+
+        self.runner = BackgroundRunner(self)
+        self.runner.finished.connect(self._on_done)
+        self.runner.error.connect(self._on_failed)
+        self.runner.progress.connect(self._on_progress)
+        self.chart_runner = BackgroundRunner(self)
+        self.chart_runner.finished.connect(self._on_charts)
+        self.chart_runner.error.connect(self._on_chart_error)
 
         self.agent = QComboBox()
         self.agent.setEditable(True)
         self.agent.addItems(list(AGENTS))
-        self.agent.setCurrentText("greedy")
-        self.agent.setToolTip("Agent strength: random, greedy, or mcts:N (N simulations per move)")
+        self.agent.setCurrentText(DEFAULT_AGENTS)
+        self.agent.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.agent.setMinimumContentsLength(10)
+        self.agent.setToolTip("Who plays the test games: random, greedy, or mcts:N (a search with N simulations "
+                              "a move; stronger and slower). Several, e.g. \"greedy + mcts:1000\", play in turn "
+                              "and the strongest decides. The default is what lits analyze uses.")
         self.games = QSpinBox()
         self.games.setRange(10, 100000)
-        self.games.setValue(200)
-        self.games.setSingleStep(50)
-        self.games.setToolTip("Game budget: the most games the analysis may play")
-        self.quick = QCheckBox("Quick first look (smaller budgets)")
-        self.quick.setChecked(True)
+        self.games.setValue(DEFAULT_GAMES)
+        self.games.setSingleStep(40)
+        self.games.setToolTip("The most games played for each question (each opening tried, and the no-swap "
+                              "rate). More games give firmer answers and take longer.")
+        self.quick = QCheckBox("Quick look (weaker, fewer games)")
+        self.quick.setChecked(False)
+        self.quick_note = QLabel()
+        self.quick_note.setWordWrap(True)
+        self.quick_note.setVisible(False)
         self.run_button = QPushButton("Analyse")
+        self.run_button.setToolTip("Play test games on a copy of the board (Ctrl+Shift+A); you can keep editing")
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.setEnabled(False)
         self.progress_bar = QProgressBar()
@@ -208,26 +209,39 @@ class AnalysisPanel(QWidget):
         self.progress_label = QLabel()
         self.progress_label.setVisible(False)
         self.progress_label.setWordWrap(True)
-        self.verdict = QLabel("No analysis yet.")
+        self.notice = QLabel()
+        self.notice.setWordWrap(True)
+        self.notice.setVisible(False)
+        self.verdict = QLabel("No analysis yet. Analyse plays test games on a copy of the board and says "
+                              "whether the swap rule can keep it fair.")
         self.verdict.setWordWrap(True)
-        self.verdict.setTextFormat(self.verdict.textFormat().RichText)
-        self.heat_select = QComboBox()
-        self.heat_select.addItem("No heatmap")
-        self.heat_select.setEnabled(False)
+        self.verdict.setTextFormat(Qt.TextFormat.RichText)
+        self.verdict.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.stale_label = QLabel("The board has changed since this analysis: the heatmaps are hidden and the "
                                   "results describe the earlier board. Analyse again for the current board.")
         self.stale_label.setWordWrap(True)
         self.stale_label.setVisible(False)
+        self.heat_select = QComboBox()
+        self.heat_select.addItem("No heatmap")
+        self.heat_select.setEnabled(False)
+        self.heat_select.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.heat_select.setMinimumContentsLength(10)
+        self.heat_select.setToolTip("Colour the board with one of the analysis maps (bright = high). "
+                                    "Hidden while the board differs from the analysed one.")
+        self.chart_images = [ChartImage() for _ in range(3)]
+        self.raw_note = QLabel()
+        self.raw_note.setWordWrap(True)
+        self.chart_placeholder = QLabel("Charts appear here after an analysis.")
+        self.chart_placeholder.setWordWrap(True)
         self.save_button = QPushButton("Save report JSON…")
         self.save_button.setEnabled(False)
-        self.figure = Figure(figsize=(4.2, 4.4), layout="constrained")
-        self.canvas = ChartCanvas(self.figure)
-        self.canvas.setMinimumHeight(280)
 
         form = QFormLayout()
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         form.addRow("Agent", self.agent)
         form.addRow("Games", self.games)
-        form.addRow("", self.quick)
+        form.addRow(self.quick)
+        form.addRow(self.quick_note)
         buttons = QHBoxLayout()
         buttons.addWidget(self.run_button)
         buttons.addWidget(self.cancel_button)
@@ -236,184 +250,285 @@ class AnalysisPanel(QWidget):
         layout.addLayout(buttons)
         layout.addWidget(self.progress_bar)
         layout.addWidget(self.progress_label)
+        layout.addWidget(self.notice)
         layout.addWidget(self.verdict)
+        layout.addWidget(self.stale_label)
         heat_row = QHBoxLayout()
-        heat_row.addWidget(QLabel("On board"))
+        heat_label = QLabel("On board")
+        heat_label.setToolTip(self.heat_select.toolTip())
+        heat_row.addWidget(heat_label)
         heat_row.addWidget(self.heat_select, 1)
         layout.addLayout(heat_row)
-        layout.addWidget(self.stale_label)
-        layout.addWidget(self.canvas, 1)
+        layout.addWidget(self.chart_placeholder)
+        layout.addWidget(self.chart_images[0])
+        layout.addWidget(self.chart_images[1])
+        layout.addWidget(self.raw_note)
+        layout.addWidget(self.chart_images[2])
         layout.addWidget(self.save_button)
+        layout.addStretch(1)
+        for image in self.chart_images:
+            image.setVisible(False)
+        self.raw_note.setVisible(False)
 
         self.show_timer = QTimer(self)
         self.show_timer.setSingleShot(True)
         self.show_timer.timeout.connect(self._show_progress)
+        self.chart_timer = QTimer(self)
+        self.chart_timer.setSingleShot(True)
+        self.chart_timer.timeout.connect(self._request_charts)
         self.run_button.clicked.connect(self.start)
         self.cancel_button.clicked.connect(self.cancel)
         self.heat_select.currentTextChanged.connect(self._on_heat)
         self.save_button.clicked.connect(self._save_json)
+        self.quick.toggled.connect(self._update_quick_note)
+        self.games.valueChanged.connect(self._update_quick_note)
+        self.agent.currentTextChanged.connect(self._update_quick_note)
         document.boardReplaced.connect(self._on_board_replaced)
         document.cellsChanged.connect(lambda _cells: self._check_stale())
         document.paramsChanged.connect(self._check_stale)
-        self._draw_empty()
+        self._update_quick_note()
+
+    # -- settings ----------------------------------------------------------------------
+    def _update_quick_note(self) -> None:
+        """Say what Quick does to these settings instead of changing the Games box behind the host's back."""
+        agents = parse_agents(self.agent.currentText())
+        effect = quick_effect(agents, self.games.value()) if agents else None
+        general = ("A first look in seconds: searching players are capped at 100 simulations a move and fewer "
+                   "games are played, so it often says \"not decided yet\"; untick it for a verdict.")
+        self.quick.setToolTip(general if effect is None else f"{general}\nWith these settings: {effect}.")
+        self.quick_note.setText(f"Quick plays: {effect}." if effect else "")
+        self.quick_note.setVisible(self.quick.isChecked() and bool(effect))
+
+    def engine_ready(self) -> None:
+        """The start-up warm-up has loaded the engine: the Quick note can now give exact figures."""
+        self._update_quick_note()
 
     # -- running -----------------------------------------------------------------------
     @property
     def running(self) -> bool:
-        return self.worker_thread is not None
+        return self._running
 
     def start(self) -> bool:
         """Analyse a snapshot of the board; returns False (after telling the host) when it cannot start."""
-        if self.running:
+        if self._running:
             return False
-        analyze, config_type, cancelled_type = self.engine()
-        agent = self.agent.currentText().strip() or "greedy"
-        try:
-            config = make_config(config_type, agent, self.games.value(), quick=self.quick.isChecked())
-            config.check()
-        except (TypeError, ValueError) as exc:
-            QMessageBox.warning(self, "Analysis settings", f"Agent {agent!r} with {self.games.value()} games: {exc}")
+        text = self.agent.currentText()
+        agents = parse_agents(text)
+        games, quick = self.games.value(), self.quick.isChecked()
+        engine = self.engine
+        config: Any = None
+        if not agents:
+            QMessageBox.warning(self, "Analysis settings", "Choose who plays the test games (the Agent box is "
+                                                           "empty), for example greedy or mcts:1000.")
             return False
+        if engine is not default_analyze or ENGINE_MODULE in sys.modules:
+            # The engine is loaded (or a stand-in): check the settings now, before anything starts.
+            _analyze, config_type, _cancelled = engine()
+            try:
+                config = make_config(config_type, agents, games, quick)
+                config.check()
+            except (TypeError, ValueError) as exc:
+                self._reject(f"Agent {text.strip()!r} with {games} games: {exc}")
+                return False
         board = self.document.snapshot()
         self._running_board = board.copy()
-        self.cancel_event = threading.Event()
-        self.worker = AnalysisWorker(board, config, analyze, cancelled_type, self.cancel_event)
-        self.worker_thread = QThread(self)
-        self.worker.moveToThread(self.worker_thread)
-        self.worker_thread.started.connect(self.worker.run)
-        self.worker.progress.connect(self._on_progress)
-        self.worker.finished.connect(self._on_finished)
-        self.worker.failed.connect(self._on_failed)
-        self.worker.cancelled.connect(self._on_cancelled)
+        self._run_settings = (quick, games)
+
+        def job(control: JobControl) -> object:
+            analyze, config_type, cancelled_type = engine()
+            cfg = config
+            if cfg is None:
+                try:
+                    cfg = make_config(config_type, agents, games, quick)
+                    cfg.check()
+                except (TypeError, ValueError) as exc:
+                    return _Rejected(f"Agent {text.strip()!r} with {games} games: {exc}")
+            try:
+                report = analyze(board, cfg, progress=_Throttle(control.progress), cancel=control.cancelled)
+            except cancelled_type:
+                return _Cancelled()
+            if control.cancelled.is_set():
+                return _Cancelled()
+            summary = summarise(report, quick=quick, games=games, pie_rule=board.params.pie)
+            return _Finished(report, summary, heatmaps(report, board.size))
+
         self.report_size = board.size
         self.started_at = time.monotonic()
+        self.last_progress = None
+        self._running = True
         self.run_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
+        self.notice.setVisible(False)
         self.progress_bar.setRange(0, 0)
         self.progress_label.setText("Starting…")
         self.show_timer.start(PROGRESS_DELAY_MS)
-        self.worker_thread.start()
+        self.runner.request(job)
         self.runningChanged.emit(True)
         return True
 
+    def _reject(self, message: str) -> None:
+        QMessageBox.warning(self, "Analysis settings", message)
+
     def cancel(self) -> None:
-        if self.cancel_event is not None:
-            self.cancel_event.set()
-            self.progress_label.setText("Cancelling…")
-            self.cancel_button.setEnabled(False)
+        """Stop the run; the previous result (if any) stays, marked as the previous run's."""
+        if not self._running:
+            return
+        self.runner.cancel()
+        self._finish()
+        if self.report is None:
+            self.verdict.setText("Analysis cancelled.")
+        else:
+            self._show_notice("Analysis cancelled: the result below is from the previous run.")
+
+    def _show_notice(self, text: str) -> None:
+        self.notice.setText(text)
+        self.notice.setVisible(True)
 
     def _show_progress(self) -> None:
-        if self.running:
+        if self._running:
             self.progress_bar.setVisible(True)
             self.progress_label.setVisible(True)
 
     def _on_progress(self, p: Any) -> None:
         self.last_progress = p
-        done, total = int(_get(p, "done", 0) or 0), int(_get(p, "total", 0) or 0)
+        done, total = int(getattr(p, "done", 0) or 0), int(getattr(p, "total", 0) or 0)
         if total > 0:
             self.progress_bar.setRange(0, total)
             self.progress_bar.setValue(min(done, total))
-        phase, message = _get(p, "phase", ""), _get(p, "message", "")
-        self.progress_label.setText(" - ".join(str(x) for x in (phase, message) if x))
+        phase, message = getattr(p, "phase", ""), getattr(p, "message", "")
+        text = " - ".join(str(x) for x in (phase, message) if x)
+        if text != self.progress_label.text():  # a new text re-lays out the whole panel
+            self.progress_label.setText(text)
 
     def _finish(self) -> None:
         self.show_timer.stop()
-        thread = self.worker_thread
-        if thread is not None:
-            thread.quit()
-            thread.wait()
-            thread.deleteLater()
-        if self.worker is not None:
-            self.worker.deleteLater()
-        self.worker_thread = None
-        self.worker = None
-        self.cancel_event = None
+        self._running = False
         self.progress_bar.setVisible(False)
         self.progress_label.setVisible(False)
         self.run_button.setEnabled(True)
         self.cancel_button.setEnabled(False)
         self.runningChanged.emit(False)
 
-    def _on_finished(self, report: Any) -> None:
+    def _on_done(self, result: object) -> None:
         self.finished_at = time.monotonic()
         elapsed = self.finished_at - self.started_at
         board = self._running_board
         self._finish()
-        self.show_report(report, self.report_size, elapsed, board)
-        self.reportReady.emit(report)
+        if isinstance(result, _Rejected):
+            self._reject(result.message)
+        elif isinstance(result, _Cancelled):
+            if self.report is None:
+                self.verdict.setText("Analysis cancelled.")
+        elif isinstance(result, _Finished):
+            quick, games = self._run_settings
+            self.show_report(result.report, self.report_size, elapsed, board, quick=quick, games=games,
+                             summary=result.summary, maps=result.maps)
+            self.reportReady.emit(result.report)
 
     def _on_failed(self, message: str) -> None:
         self._finish()
-        self.verdict.setText(f"<b>Analysis failed</b><br>{_html(message)}")
-
-    def _on_cancelled(self) -> None:
-        self._finish()
-        self.verdict.setText("Analysis cancelled.")
+        text = f"Analysis failed: {message}"
+        if self.report is None:
+            self.verdict.setText(f"<b>Analysis failed</b><br>{_html(message)}")
+        else:
+            self._show_notice(text + " The result below is from the previous run.")
 
     def shutdown(self) -> None:
-        """Cancel and wait for a running analysis (window closing)."""
-        if self.running:
-            self.cancel()
-            assert self.worker_thread is not None
-            self.worker_thread.quit()
-            self.worker_thread.wait(30000)
+        """Cancel and wait for a running analysis and chart drawing (window closing)."""
+        self.runner.cancel()
+        self.chart_runner.cancel()
+        self.runner.wait(30000)
+        self.chart_runner.wait(30000)
+        self._running = False
 
     # -- results -----------------------------------------------------------------------
-    def show_report(self, report: Any, size: int, elapsed: float | None = None, board: Board | None = None) -> None:
-        """Show ``report``, the analysis of ``board`` (default: the board as it is now)."""
+    def show_report(self, report: Any, size: int, elapsed: float | None = None, board: Board | None = None,
+                    quick: bool | None = None, games: int | None = None, summary: HostSummary | None = None,
+                    maps: dict[str, Any] | None = None) -> None:
+        """Show ``report``, the analysis of ``board`` (default: the board as it is now).
+
+        ``summary`` and ``maps`` are worked out here unless the worker already did.
+        """
+        analysed = board if board is not None else self.document.board
         self.report = report
         self.report_size = size
-        self.analysed = _board_key(board if board is not None else self.document.board)
-        verdict = str(_get(report, "verdict", "?"))
-        reasons = list(_get(report, "reasons", []) or [])
-        warnings = list(_get(report, "warnings", []) or [])
-        mark = {"balanced": "✔", "lopsided": "✖"}.get(verdict, "?")
-        html = f"<p style='font-size:14pt'><b>{mark} {_html(verdict)}</b></p>"
-        if reasons:
-            html += "<ul>" + "".join(f"<li>{_html(str(r))}</li>" for r in reasons) + "</ul>"
-        if warnings:
-            html += "<p><b>⚠ Warnings</b></p><ul>" + "".join(f"<li>{_html(str(w))}</li>" for w in warnings) + "</ul>"
-        if elapsed is not None:
-            html += f"<p><small>analysis took {elapsed:.1f} s</small></p>"
-        self.verdict.setText(html)
-        self.draw_charts(report)
-        self.maps = heatmaps(report, size)
+        self.analysed = _board_key(analysed)
+        self.notice.setVisible(False)
+        self.summary = summary or summarise(report, quick=quick, games=games, pie_rule=analysed.params.pie)
+        self.verdict.setText(verdict_html(self.summary, elapsed))
+        self.raw_note.setText(self.summary.raw_line)
+        self.maps = maps if maps is not None else heatmaps(report, size)
         self.heat_select.blockSignals(True)
         self.heat_select.clear()
         self.heat_select.addItem("No heatmap")
-        self.heat_select.addItems(list(self.maps))
+        for label in self.maps:
+            self.heat_select.addItem(label)
+            self.heat_select.setItemData(self.heat_select.count() - 1, HEATMAP_TIPS.get(label, label),
+                                         Qt.ItemDataRole.ToolTipRole)
         self.heat_select.blockSignals(False)
         self.heat_select.setEnabled(bool(self.maps))
         self.save_button.setEnabled(hasattr(report, "to_json"))
         if self.maps:
             self.heat_select.setCurrentIndex(1)
         self._check_stale()
+        self.charts = None
+        self._request_charts()
 
     def set_theme(self, theme: str) -> None:
         """Redraw the charts in the window's colours."""
         self.dark = theme == "dark"
         if self.report is not None:
-            self.draw_charts(self.report)
-        else:
-            self._draw_empty()
+            self._request_charts()
 
-    def _style(self) -> None:
-        face, ink = ("#2b2d31", "#e6e6e6") if self.dark else ("#ffffff", "#222222")
-        self.figure.set_facecolor(face)
-        for ax in self.figure.axes:
-            ax.set_facecolor(face)
-            ax.tick_params(colors=ink, which="both")
-            for spine in ax.spines.values():
-                spine.set_color(ink)
-            ax.title.set_color(ink)
-            ax.xaxis.label.set_color(ink)
-            ax.yaxis.label.set_color(ink)
-            legend = ax.get_legend()
-            if legend is not None:
-                for text in legend.get_texts():
-                    text.set_color(ink)
-            for text in ax.texts:
-                text.set_color(ink)
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if self.report is not None:
+            self.chart_timer.start(CHART_DEBOUNCE_MS)
+
+    def chart_width(self) -> int:
+        layout = self.layout()
+        side = 0 if layout is None else layout.contentsMargins().left() + layout.contentsMargins().right()
+        return max(160, self.width() - side)
+
+    def charts_ready(self) -> bool:
+        """Whether the charts shown are those of the current report, width and theme (tests wait for it)."""
+        return self.charts is not None and not self.chart_runner.busy and not self.chart_timer.isActive() \
+            and (self.charts.width, self.charts.dark) == (self.chart_width(), self.dark)
+
+    def _request_charts(self) -> None:
+        """Draw the charts on the chart runner at the panel's width; the newest request wins."""
+        report, width, dark = self.report, self.chart_width(), self.dark
+        if report is None:
+            return
+        if self.charts is not None and (self.charts.width, self.charts.dark) == (width, dark) \
+                and not self.chart_runner.busy:
+            return
+        dpr = self.devicePixelRatioF()
+
+        def draw(_control: JobControl) -> object:
+            from designer.panels.analysis_charts import render_charts
+
+            return report, render_charts(report, width, dpr, dark)
+
+        self.chart_runner.request(draw)
+
+    def _on_charts(self, result: object) -> None:
+        if not isinstance(result, tuple) or result[0] is not self.report:
+            return
+        charts = result[1]
+        self.charts = charts
+        self.chart_placeholder.setVisible(False)
+        for label, image in zip(self.chart_images, charts.images, strict=True):
+            label.setPixmap(QPixmap.fromImage(image))
+            label.setFixedHeight(round(image.height() / image.devicePixelRatio()))
+            label.setVisible(True)
+        self.raw_note.setVisible(bool(self.raw_note.text()))
+        if (charts.width, charts.dark) != (self.chart_width(), self.dark):
+            self._request_charts()
+
+    def _on_chart_error(self, message: str) -> None:
+        self.chart_placeholder.setText(f"The charts could not be drawn: {message}")
+        self.chart_placeholder.setVisible(True)
 
     @property
     def stale(self) -> bool:
@@ -434,52 +549,6 @@ class AnalysisPanel(QWidget):
 
     def _on_board_replaced(self) -> None:
         self.heat_select.setCurrentIndex(0)
-
-    def _draw_empty(self) -> None:
-        self.figure.clear()
-        ax = self.figure.add_subplot(111)
-        ax.axis("off")
-        ax.text(0.5, 0.5, "Run an analysis to see\nS1's win rate and the score margins",
-                ha="center", va="center", fontsize=9)
-        self._style()
-        self.canvas.draw_idle()  # type: ignore[no-untyped-call]
-
-    def draw_charts(self, report: Any) -> None:
-        """S1 win rate with its 95% interval against the fair band, and the margin histogram."""
-        raw = _get(report, "raw", {}) or {}
-        rate = _get(raw, "s1_win_rate")
-        ci = _get(raw, "ci95")
-        games = _get(raw, "games", 0)
-        margins = list(_get(raw, "margins", []) or [])
-        # On the dark face the light theme's dark blue marker and dark grey zero line all but vanish.
-        rate_colour, zero_colour = ("#8cc4ff", "0.8") if self.dark else ("#1f5fa8", "0.3")
-        self.figure.clear()
-        ax1, ax2 = self.figure.subplots(2, 1, height_ratios=[1, 2])
-        ax1.axvspan(*FAIR_BAND, color="#5cbf7a", alpha=0.3, label="fair band 40-60%")
-        ax1.axvline(0.5, color="0.5", lw=0.8, ls=":")
-        if rate is not None and not (isinstance(rate, float) and math.isnan(rate)):
-            lo, hi = (float(ci[0]), float(ci[1])) if ci is not None and len(ci) == 2 else (rate, rate)
-            ax1.errorbar([rate], [0], xerr=[[rate - lo], [hi - rate]], fmt="o", color=rate_colour, capsize=6,
-                         label="S1 win rate, 95% CI")
-            ax1.set_title(f"S1 wins {rate:.0%} [{lo:.0%}-{hi:.0%}]\nof {games} games (no swap)", fontsize=9)
-        ax1.set_xlim(0, 1)
-        ax1.set_yticks([])
-        ax1.xaxis.set_major_formatter(lambda x, _pos: f"{x:.0%}")
-        ax1.tick_params(labelsize=8)
-        ax1.legend(fontsize=7, loc="upper left", frameon=False)
-        if margins:
-            lo_m, hi_m = min(margins), max(margins)
-            bins = np.arange(lo_m - 0.5, hi_m + 1.5, 1.0) if hi_m - lo_m <= 40 else 30
-            ax2.hist(margins, bins=bins, color="#9b6fd1", edgecolor="black", linewidth=0.4)
-            ax2.axvline(0, color=zero_colour, lw=0.8)
-            ax2.set_title("Score margin S1 - S2\n(0 = tie, decided by last mover)", fontsize=9)
-        else:
-            ax2.text(0.5, 0.5, "no margins reported", ha="center", va="center", fontsize=8)
-        ax2.set_xlabel("margin (symbols)", fontsize=8)
-        ax2.set_ylabel("games", fontsize=8)
-        ax2.tick_params(labelsize=8)
-        self._style()
-        self.canvas.draw_idle()  # type: ignore[no-untyped-call]
 
     def _save_json(self) -> None:
         self.save_json(None)
@@ -503,12 +572,26 @@ class AnalysisPanel(QWidget):
         return True
 
 
+def verdict_html(summary: HostSummary, elapsed: float | None = None) -> str:
+    """The verdict block: headline, reasons, warnings, how long it took, and the next step last."""
+    html = f"<p style='font-size:14pt; margin:0'><b>{summary.mark} {_html(summary.headline)}</b></p>"
+    if summary.lines:
+        html += "<ul style='margin-left:-20px'>" + "".join(f"<li>{_html(line)}</li>" for line in summary.lines) \
+            + "</ul>"
+    if summary.warnings:
+        html += "<p><b>⚠ Worth knowing</b></p><ul style='margin-left:-20px'>" \
+            + "".join(f"<li>{_html(w)}</li>" for w in summary.warnings) + "</ul>"
+    if elapsed is not None:
+        html += f"<p><small>The analysis took {elapsed:.1f} s.</small></p>"
+    html += f"<p><b>Next step:</b> {_html(summary.next_step)}</p>"
+    return html
+
+
 def _json_default(value: Any) -> Any:
     """numpy numbers and arrays as plain JSON values."""
-    if isinstance(value, np.generic):
-        return value.item()
-    if isinstance(value, np.ndarray):
-        return value.tolist()
+    tolist = getattr(value, "tolist", None)
+    if callable(tolist):
+        return tolist()
     raise TypeError(f"{type(value).__name__} is not JSON serialisable")
 
 

@@ -6,7 +6,8 @@ step and every change made elsewhere (undo, a file load) shows up in them.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -32,10 +33,41 @@ from core.board.validation import Problem, Severity, summary, validate
 from designer.document.document import Document
 
 
+class ProblemList(QListWidget):
+    """As tall as its rows (within limits), so a board with few problems shows no big empty box."""
+
+    MIN_ROWS = 2
+    MAX_ROWS = 12
+
+    def row_height(self, row: int) -> int:
+        """The height of a wrapped row at the list's current width (Qt's own hint ignores the wrapping)."""
+        item = self.item(row)
+        width = max(40, self.viewport().width() - 2 * self.spacing() - 8)
+        text = item.text() if item is not None else ""
+        flags = int(Qt.TextFlag.TextWordWrap)
+        return self.fontMetrics().boundingRect(0, 0, width, 10_000, flags, text).height() + 4
+
+    def sizeHint(self) -> QSize:
+        hint = super().sizeHint()
+        rows = sum(self.row_height(i) for i in range(min(self.count(), self.MAX_ROWS)))
+        least = self.MIN_ROWS * (self.fontMetrics().height() + 4)
+        return QSize(hint.width(), max(rows, least) + 2 * self.frameWidth() + 4)
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(super().minimumSizeHint().width(), self.sizeHint().height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            self.updateGeometry()  # wrapped rows change height with the width
+
+
 class ValidationPanel(QWidget):
     """Every problem of the board, refreshed on each edit; errors offer both ways to mend their pair."""
 
     cellSelected = Signal(object)  # tuple of cells to highlight
+    statusChanged = Signal(str)
+    """The one-line verdict ("✔ valid", "✖ 2 broken pairs"), for the status bar."""
 
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -45,7 +77,7 @@ class ValidationPanel(QWidget):
         self.summary.setWordWrap(True)
         self.status = QLabel()
         self.status.setWordWrap(True)
-        self.list = QListWidget()
+        self.list = ProblemList()
         self.list.setWordWrap(True)
         self.list.setAccessibleName("Problems")
         self.keep_this = QPushButton("Fix partner")
@@ -54,14 +86,17 @@ class ValidationPanel(QWidget):
         self.keep_this.setToolTip("Make the partner cell mirror the selected cell")
         self.keep_partner.setToolTip("Make the selected cell mirror its partner")
         self.repair_all_button.setToolTip("Mend every broken pair, keeping the side that holds a symbol")
-        buttons = QHBoxLayout()
-        for b in (self.keep_this, self.keep_partner, self.repair_all_button):
+        self.buttons = QWidget()
+        buttons = QHBoxLayout(self.buttons)
+        buttons.setContentsMargins(0, 0, 0, 0)
+        for b in (self.keep_this, self.keep_partner):
             buttons.addWidget(b)
         layout = QVBoxLayout(self)
-        layout.addWidget(self.summary)
         layout.addWidget(self.status)
-        layout.addWidget(self.list, 1)
-        layout.addLayout(buttons)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.list)
+        layout.addWidget(self.buttons)
+        layout.addWidget(self.repair_all_button)
         self.list.currentRowChanged.connect(self._on_row)
         self.list.itemClicked.connect(lambda _item: self._on_row(self.list.currentRow()))
         self.keep_this.clicked.connect(lambda: self._repair(keep_first=True))
@@ -92,11 +127,19 @@ class ValidationPanel(QWidget):
         self.summary.setText(summary(board))
         if errors:
             self.status.setText(f"✖ {errors} broken pair(s): not fit for a match until repaired")
+            short = f"✖ {errors} broken pair(s)"
         elif self.problems:
             self.status.setText("✔ valid (with warnings)")
+            short = f"✔ valid, {len(self.problems)} warning(s)"
         else:
-            self.status.setText("✔ valid")
+            self.status.setText("✔ valid: no problems found")
+            short = "✔ valid"
+        self.list.setVisible(bool(self.problems))
+        self.list.updateGeometry()
+        self.buttons.setVisible(errors > 0)
+        self.repair_all_button.setVisible(errors > 0)
         self.repair_all_button.setEnabled(errors > 0)
+        self.statusChanged.emit(short)
         self._update_buttons()
         after = self.selected_problem()
         if before is not None and after != before:
@@ -181,8 +224,11 @@ class PropertiesPanel(QWidget):
             spin.valueChanged.connect(lambda v, t=t: self._param(f"supply_{t}", int(v)))
         self.first = QComboBox()
         self.first.addItems(["O", "X"])
+        self.first.setToolTip("The symbol of the player who places the first piece (X in the original game)")
         gform.addRow("First to move", self.first)
         self.pie = QCheckBox("Pie rule (second player may swap)")
+        self.pie.setToolTip("After the first placement the second player may take it over and swap sides, so the "
+                            "first player must open fairly. The balance analysis assumes it is on.")
         gform.addRow("", self.pie)
         self.turn_time = QSpinBox()
         self.turn_time.setRange(0, MAX_CLOCK_SECONDS)
@@ -190,6 +236,9 @@ class PropertiesPanel(QWidget):
         self.bank = QSpinBox()
         self.bank.setRange(0, MAX_CLOCK_SECONDS)
         self.bank.setSuffix(" s")
+        self.turn_time.setToolTip("Seconds each player has for every turn; it refills at the start of each turn.")
+        self.bank.setToolTip("Extra seconds for the whole game, used once a turn's time runs out; a player whose "
+                             "bank empties loses.")
         gform.addRow("Turn time", self.turn_time)
         gform.addRow("Bank", self.bank)
         layout.addWidget(game)

@@ -31,10 +31,11 @@ class DialogLog:
 
 
 @pytest.fixture(autouse=True)
-def isolated_settings(tmp_path: Path) -> Iterator[Path]:
-    """QSettings go to an INI file under tmp_path, never the user's real settings."""
+def isolated_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """QSettings go to an INI file under tmp_path, never the user's real settings; app data (autosaves) too."""
     folder = tmp_path / "settings"
     folder.mkdir()
+    monkeypatch.setenv("LITS_BOARD_STUDIO_DATA", str(tmp_path / "app-data"))
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(folder))
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.SystemScope, str(folder))

@@ -1,9 +1,14 @@
-"""The analysis panel: runs in the background, keeps the window responsive, shows results, cancels."""
+"""The analysis panel: runs in the background, keeps the window responsive, shows results, cancels.
+
+The verdict is written for hosts and ends with a next step; the charts show what the verdict rests on first;
+Cancel keeps the previous result whole; a theme switch never clips the panel.
+"""
 
 from __future__ import annotations
 
 import itertools
 import multiprocessing
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -20,7 +25,19 @@ from pytestqt.qtbot import QtBot
 from core.board.model import Board, Symbol
 from designer.app import create_window
 from designer.main_window import MainWindow
-from designer.panels.analysis_panel import PROGRESS_DELAY_MS, heatmaps, make_config
+from designer.panels.analysis_panel import (
+    DEFAULT_AGENTS,
+    DEFAULT_GAMES,
+    PROGRESS_DELAY_MS,
+    AnalysisPanel,
+    default_analyze,
+    heatmaps,
+    make_config,
+)
+from designer.panels.analysis_text import COVERAGE_FIRST, COVERAGE_SECOND, OPENINGS, SURVIVAL, summarise
+from designer.workers import BackgroundRunner
+
+JARGON = re.compile(r"\bS1\b|\bS2\b|v\(m\)|given up early|SPRT|--[a-z]")
 
 
 class FakeCancelled(Exception):
@@ -46,16 +63,40 @@ class Progress:
     message: str
 
 
-def fake_report(size: int) -> Any:
+def opening(cells: list[int], size: int, v: float, ci: tuple[float, float], games: int, status: str) -> Any:
+    from core.board.geometry import cell_name
+
+    return SimpleNamespace(cells=cells, names=[cell_name(c, size) for c in cells], v=v, ci95=ci, games=games,
+                           status=status)
+
+
+def fake_report(size: int, verdict: str = "balanced") -> Any:
+    """Shaped like core.analysis.run.AnalysisReport (the fields the panel reads)."""
     grid = np.linspace(0.0, 1.0, size * size).reshape(size, size)
     survival = grid.copy()
     survival[0, 0] = np.nan
-    opening = SimpleNamespace(cells=[0, 1, 2, size], v=0.45)
+    first = opening([0, 1, 2, size], size, 0.45, (0.36, 0.55), 100, "fair")
+    if verdict == "balanced":
+        ops = [first, opening([4, 5, 6, 7], size, 0.52, (0.41, 0.62), 80, "fair"),
+               opening([3, 4, 5, 6], size, 0.49, (0.39, 0.60), 90, "fair"),
+               opening([size + 2, size + 3, size + 4, 2 * size + 2], size, 0.72, (0.60, 0.82), 40, "unfair")]
+    elif verdict == "lopsided":
+        ops = [opening([4, 5, 6, 7], size, 0.78, (0.66, 0.87), 50, "unfair"),
+               opening([3, 4, 5, 6], size, 0.85, (0.74, 0.92), 40, "unfair")]
+    else:
+        ops = [first, opening([4, 5, 6, 7], size, 0.66, (0.50, 0.79), 40, "undecided")]
     return SimpleNamespace(
-        verdict="balanced", reasons=["3 openings keep S1 within 40-60%"], warnings=["ties decide 55% of games"],
+        verdict=verdict, reasons=["3 openings keep S1 within 40-60%, v(m) given up early"],
+        warnings=["55% of greedy games end level and are decided by the last-mover tie rule: symbols matter "
+                  "little on this board"],
+        agent="mcts:1000", config=SimpleNamespace(quick=False, games=160, min_fair_openings=3),
         raw=SimpleNamespace(games=120, s1_win_rate=0.62, ci95=(0.53, 0.70), margins=[-3, -1, 0, 0, 1, 2, 2, 5]),
-        pie=SimpleNamespace(openings=[opening]), coverage_s1=grid, coverage_s2=grid[::-1] * 3.0,
-        survival=survival, to_json=lambda: {"verdict": "balanced"})
+        pie=SimpleNamespace(openings=ops, screened=300, agent="mcts:1000"), coverage_s1=grid,
+        coverage_s2=grid[::-1] * 3.0, survival=survival, to_json=lambda: {"verdict": verdict})
+
+
+def wait_for_charts(panel: AnalysisPanel, qtbot: QtBot) -> None:
+    qtbot.waitUntil(panel.charts_ready, timeout=30_000)
 
 
 def slow_engine(seconds: float, seen: dict[str, Any]) -> Callable[[], tuple[Any, type[Any], type[BaseException]]]:
@@ -86,12 +127,12 @@ def endless_engine(started: threading.Event) -> Callable[[], tuple[Any, type[Any
 
 
 class Ticker:
-    """Counts a 20 ms QTimer: if the GUI thread were blocked, the ticks would stop."""
+    """Counts a QTimer (20 ms unless told): if the GUI thread were blocked, the ticks would stop."""
 
-    def __init__(self) -> None:
+    def __init__(self, interval_ms: int = 20) -> None:
         self.times: list[float] = []
         self.timer = QTimer()
-        self.timer.setInterval(20)
+        self.timer.setInterval(interval_ms)
         self.timer.timeout.connect(lambda: self.times.append(time.monotonic()))
         self.timer.start()
 
@@ -139,9 +180,12 @@ def test_run_in_background_keeps_event_loop_ticking(window: MainWindow, qtbot: Q
     assert elapsed >= running >= 1.2
     assert ticker.count(panel.finished_at) >= 0.5 * running / 0.02
     assert ticker.max_gap(panel.finished_at) < 0.25
-    assert "balanced" in panel.verdict.text() and "3 openings" in panel.verdict.text()
-    assert "ties decide" in panel.verdict.text()
-    assert len(panel.figure.axes) == 2
+    text = panel.verdict.text()
+    assert "Balanced" in text and "3 different first placements" in text
+    assert "games end level" in text  # the warning, in a host's words
+    assert not JARGON.search(text), text
+    wait_for_charts(panel, qtbot)
+    assert [len(f.axes) for f in panel.charts.figures] == [1, 1, 1]
     assert not panel.progress_bar.isVisible()
     assert panel.run_button.isEnabled() and not panel.cancel_button.isEnabled()
     # The board was cleared during the run, so the results describe the earlier board: no heatmap on it.
@@ -152,7 +196,7 @@ def test_run_in_background_keeps_event_loop_ticking(window: MainWindow, qtbot: Q
     assert not panel.stale and panel.stale_label.isHidden()
     assert window.view.heat is not None and window.view.heat.shape == (12, 12)
     panel.heat_select.setCurrentIndex(2)
-    assert window.view.heat_label.startswith("Coverage by S2")
+    assert window.view.heat_label == COVERAGE_SECOND
     assert float(np.nanmax(window.view.heat)) == pytest.approx(1.0)  # scaled to 0..1
     panel.heat_select.setCurrentIndex(0)
     assert window.view.heat is None
@@ -172,7 +216,7 @@ def test_heatmap_is_hidden_while_the_board_differs_from_the_analysed_one(window:
     assert window.view.heat is None
     doc.undo_stack.undo()
     assert not panel.stale and window.view.heat is not None
-    assert window.view.heat_label.startswith("Coverage by S2")
+    assert window.view.heat_label == COVERAGE_SECOND
     assert doc.set_param("supply_L", 2)  # the game parameters are part of what was analysed
     assert window.view.heat is None and panel.stale
     doc.undo_stack.undo()
@@ -190,18 +234,22 @@ def test_board_and_charts_fit_a_1000_by_700_window(window: MainWindow, qtbot: Qt
     geometry = window.view.cell_center(11)  # the top-right cell (L1) is inside the visible area
     assert 0 < window.view.mapTo(viewport, geometry.toPoint()).x() < viewport.width()
     panel = window.analysis
+    window.analysis_dock.raise_()
     panel.show_report(fake_report(12), 12, 1.0, window.document.snapshot())
-    panel.canvas.draw()
-    width = panel.canvas.width() * panel.canvas.devicePixelRatioF()
-    renderer = panel.figure.canvas.get_renderer()  # type: ignore[attr-defined]
-    for ax in panel.figure.axes:
-        box = ax.title.get_window_extent(renderer)
-        assert ax.title.get_text()
-        assert box.x0 >= 0 and box.x1 <= width, ax.title.get_text()
+    wait_for_charts(panel, qtbot)
+    for image, fig in zip(panel.chart_images, panel.charts.figures, strict=True):
+        width = fig.get_figwidth() * fig.dpi
+        assert image.pixmap().width() / image.pixmap().devicePixelRatio() <= panel.width()
+        renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
+        texts = [ax.title for ax in fig.axes] + [t for legend in fig.legends for t in legend.get_texts()]
+        assert any(t.get_text() for t in texts)
+        for text in texts:
+            box = text.get_window_extent(renderer)
+            assert box.x0 >= 0 and box.x1 <= width, text.get_text()
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
-def test_chart_marks_stand_out_from_the_chart_face(window: MainWindow, theme: str) -> None:
+def test_chart_marks_stand_out_from_the_chart_face(window: MainWindow, theme: str, qtbot: QtBot) -> None:
     from matplotlib.colors import to_rgb
 
     def luminance(colour: Any) -> float:
@@ -216,13 +264,18 @@ def test_chart_marks_stand_out_from_the_chart_face(window: MainWindow, theme: st
     window.set_theme(theme)
     try:
         panel.show_report(fake_report(12), 12, 1.0, window.document.snapshot())
-        ax1, ax2 = panel.figure.axes
-        face = panel.figure.get_facecolor()
+        qtbot.waitUntil(panel.charts_ready, timeout=30_000)
+        openings_fig, raw_fig, margins_fig = panel.charts.figures
+        face = raw_fig.get_facecolor()
+        (ax1,), (ax2,) = raw_fig.axes, margins_fig.axes
         rate_marks = [line for line in ax1.get_lines() if list(line.get_xdata()) == [0.62]]
-        assert rate_marks, "the S1 win-rate marker is drawn"
+        assert rate_marks, "the no-swap win-rate marker is drawn"
         assert contrast(rate_marks[0].get_color(), face) >= 3.0  # was 2.1 on the dark face
         zero_line = [line for line in ax2.get_lines() if list(line.get_xdata()) == [0, 0]]
         assert zero_line and contrast(zero_line[0].get_color(), face) >= 3.0
+        for line in openings_fig.axes[0].get_lines():  # every opening's marker too
+            if len(line.get_xdata()) == 1:
+                assert contrast(line.get_color(), face) >= 3.0
     finally:
         window.set_theme("light")
 
@@ -263,10 +316,11 @@ def test_a_long_report_scrolls_instead_of_overlapping(window: MainWindow, qtbot:
 
     def laid_out() -> bool:
         verdict = panel.verdict
-        return (verdict.height() >= verdict.heightForWidth(verdict.width())
-                and panel.canvas.geometry().bottom() < panel.save_button.geometry().top())
+        return (verdict.height() >= verdict.heightForWidth(verdict.width()) and panel.charts_ready()
+                and panel.chart_images[-1].geometry().bottom() < panel.save_button.geometry().top())
 
-    qtbot.waitUntil(laid_out, timeout=2000)
+    window.analysis_dock.raise_()
+    qtbot.waitUntil(laid_out, timeout=30_000)
     area = window.analysis_dock.widget()
     assert area.verticalScrollBar().isVisible()  # the panel scrolls in its dock instead
 
@@ -278,27 +332,28 @@ def test_cancel_stops_the_worker(window: MainWindow, qtbot: QtBot) -> None:
     assert panel.start()
     assert started.wait(5)
     assert panel.running
-    thread = panel.worker_thread
-    assert thread is not None
+    assert isinstance(panel.runner, BackgroundRunner) and panel.runner.busy  # the one background helper
     panel.cancel_button.click()
     qtbot.waitUntil(lambda: not panel.running, timeout=5000)
-    assert thread is not None
+    assert panel.runner.wait(5000), "the worker saw the cancel and ended"
     assert "cancelled" in panel.verdict.text().lower()
     assert panel.run_button.isEnabled()
 
 
 def test_heatmaps_scale_and_keep_missing_cells() -> None:
     maps = heatmaps(fake_report(6), 6)
-    assert set(maps) >= {"Coverage by S1 (first seat)", "Coverage by S2", "Symbol survival"}
-    assert np.isnan(maps["Symbol survival"][0, 0])
-    assert float(maps["Coverage by S2"].max()) == pytest.approx(1.0)
-    openings = next(m for k, m in maps.items() if k.startswith("Opening"))
+    assert set(maps) >= {COVERAGE_FIRST, COVERAGE_SECOND, SURVIVAL}
+    assert np.isnan(maps[SURVIVAL][0, 0])
+    assert float(maps[COVERAGE_SECOND].max()) == pytest.approx(1.0)
+    openings = maps[OPENINGS]
     assert openings[0, 0] == pytest.approx(0.45) and np.isnan(openings[5, 5])
 
 
 def test_make_config_maps_panel_choices() -> None:
     cfg = make_config(FakeConfig, "mcts:200", 80, quick=True)
     assert (cfg.agents, cfg.games, cfg.quick) == (["mcts:200"], 80, True)
+    cfg = make_config(FakeConfig, "greedy + mcts:1000", 160)
+    assert cfg.agents == ["greedy", "mcts:1000"]
 
 
 def test_real_analysis_small_budget(window: MainWindow, qtbot: QtBot) -> None:
@@ -323,6 +378,9 @@ def test_real_analysis_small_budget(window: MainWindow, qtbot: QtBot) -> None:
     print(f"real analysis: {elapsed:.1f} s, {ticker.count(panel.finished_at)} ticks of 20 ms, "
           f"longest gap {ticker.max_gap(panel.finished_at) * 1000:.0f} ms")
     assert window.view.heat is not None and window.view.heat.shape == (6, 6)
+    text = panel.verdict.text()
+    assert not JARGON.search(text), text
+    assert text.rstrip().endswith("</p>") and "Next step:" in text.rsplit("<p>", 1)[-1]
 
 
 def test_real_cancel_stops_worker_processes(window: MainWindow, qtbot: QtBot) -> None:
@@ -346,8 +404,149 @@ def test_real_cancel_stops_worker_processes(window: MainWindow, qtbot: QtBot) ->
 
 
 def test_bad_agent_spec_is_explained(window: MainWindow, dialogs: Any) -> None:
+    default_analyze()  # the engine is loaded (as after the start-up warm-up): refused before anything starts
     window.analysis.agent.setCurrentText("grandmaster")
     assert not window.analysis.start()
     assert dialogs.kinds() == ["warning"]
     assert "grandmaster" in dialogs.calls[0][2]
     assert not window.analysis.running
+
+
+def test_bad_agent_spec_is_explained_before_the_engine_is_loaded(window: MainWindow, dialogs: Any, qtbot: QtBot,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before the warm-up has loaded the engine the settings are checked on the worker, not the GUI thread."""
+    from designer.panels import analysis_panel
+
+    monkeypatch.setattr(analysis_panel, "ENGINE_MODULE", "core.analysis.not_loaded_yet")
+    window.analysis.agent.setCurrentText("grandmaster")
+    window.analysis.start()
+    qtbot.waitUntil(lambda: dialogs.kinds() == ["warning"], timeout=60_000)
+    assert "grandmaster" in dialogs.calls[0][2]
+    assert not window.analysis.running and window.analysis.run_button.isEnabled()
+
+
+def test_defaults_are_the_command_lines() -> None:
+    """The panel's defaults are ``lits analyze``'s (they are repeated only so the window starts without numba)."""
+    from core.analysis.run import AnalysisConfig
+
+    cli = AnalysisConfig()
+    assert make_config(AnalysisConfig, DEFAULT_AGENTS, DEFAULT_GAMES).agents == cli.agents
+    assert cli.games == DEFAULT_GAMES
+
+
+def test_panel_starts_with_the_command_lines_settings(window: MainWindow) -> None:
+    panel = window.analysis
+    assert panel.agent.currentText() == DEFAULT_AGENTS
+    assert panel.games.value() == DEFAULT_GAMES
+    assert not panel.quick.isChecked()
+
+
+@pytest.mark.parametrize("verdict, headline, step", [
+    ("balanced", "Balanced", "Seal it"),
+    ("lopsided", "Lopsided", "Move symbols near E1"),
+    ("inconclusive", "Not decided yet", "Run longer"),
+])
+def test_verdicts_are_written_for_hosts_with_a_next_step(window: MainWindow, verdict: str, headline: str,
+                                                         step: str) -> None:
+    panel = window.analysis
+    panel.show_report(fake_report(12, verdict), 12, 2.0, window.document.snapshot())
+    text = panel.verdict.text()
+    assert headline in text
+    assert "the player who moves first" in text
+    assert not JARGON.search(text), text
+    last = text.rsplit("<p>", 1)[-1]
+    assert last.startswith("<b>Next step:</b>") and step in last
+    assert "Without a swap" in panel.raw_note.text() and "not the verdict" in panel.raw_note.text()
+
+
+def test_an_inconclusive_quick_look_says_to_untick_quick() -> None:
+    summary = summarise(fake_report(12, "inconclusive"), quick=True, games=160)
+    assert summary.next_step.startswith("Run longer") and "untick Quick" in summary.next_step
+    summary = summarise(fake_report(12, "inconclusive"), quick=False, games=160)
+    assert "raise Games to 320" in summary.next_step
+
+
+def test_quick_is_explained_and_never_changes_games(window: MainWindow) -> None:
+    """Quick turned Games 200 into 120 without a word; now the box keeps its value and the panel says why."""
+    default_analyze()  # loaded, as after the warm-up: the note gives the engine's own figures
+    panel = window.analysis
+    panel.engine_ready()
+    assert "100 simulations" in panel.quick.toolTip() and "untick" in panel.quick.toolTip()
+    panel.games.setValue(200)
+    panel.quick.setChecked(True)
+    assert panel.games.value() == 200
+    assert not panel.quick_note.isHidden()
+    assert "at most 120 games" in panel.quick_note.text() and "instead of 200" in panel.quick_note.text()
+    assert "mcts:1000 → mcts:100" in panel.quick_note.text()
+    panel.quick.setChecked(False)
+    assert panel.quick_note.isHidden() and panel.games.value() == 200
+
+
+def test_cancel_keeps_the_previous_result_whole_and_marks_it(window: MainWindow, qtbot: QtBot) -> None:
+    """Cancel erased the verdict but left its charts, heatmaps and Save button: now all of it stays, marked."""
+    panel = window.analysis
+    window.analysis_dock.raise_()
+    panel.show_report(fake_report(12), 12, 1.0, window.document.snapshot())
+    wait_for_charts(panel, qtbot)
+    before = panel.verdict.text()
+    heat = window.view.heat
+    started = threading.Event()
+    panel.engine = endless_engine(started)
+    assert panel.start()
+    assert started.wait(5)
+    panel.cancel_button.click()
+    qtbot.waitUntil(lambda: not panel.running, timeout=5000)
+    assert panel.verdict.text() == before
+    assert not panel.notice.isHidden() and "previous run" in panel.notice.text()
+    assert panel.save_button.isEnabled() and window.view.heat is heat
+    assert all(not image.isHidden() for image in panel.chart_images)
+    assert panel.charts_ready()
+    assert panel.runner.wait(5000)
+
+
+@pytest.mark.parametrize("size", [(1000, 700), (1400, 900)])
+def test_switching_theme_after_an_analysis_never_clips_the_panel(window: MainWindow, qtbot: QtBot,
+                                                               size: tuple[int, int]) -> None:
+    """After a theme switch the panel was wider than its dock: Cancel, the verdict, the charts and Save were cut."""
+    window.resize(*size)
+    window.analysis_dock.raise_()
+    panel = window.analysis
+    panel.show_report(fake_report(12), 12, 1.0, window.document.snapshot())
+    wait_for_charts(panel, qtbot)
+    area = window.analysis_dock.widget()
+    viewport = area.viewport()
+    for theme in ("dark", "light", "dark"):
+        window.set_theme(theme)
+        qtbot.wait(50)
+        wait_for_charts(panel, qtbot)
+        assert panel.width() <= viewport.width()
+        for widget in (panel.cancel_button, panel.run_button, panel.verdict, panel.save_button, panel.agent,
+                       panel.heat_select, *panel.chart_images):
+            right = widget.mapTo(viewport, widget.rect().topRight()).x()
+            assert widget.mapTo(viewport, widget.rect().topLeft()).x() >= 0 and right < viewport.width(), \
+                (theme, widget)
+        for image in panel.chart_images:
+            assert image.pixmap().width() / image.pixmap().devicePixelRatio() <= image.width() + 1
+    window.set_theme("light")
+
+
+def test_heatmap_caption_fits_the_board(window: MainWindow, qtbot: QtBot) -> None:
+    """The opening-values caption was cut off at the right of the board."""
+    from PySide6.QtGui import QFontMetricsF
+
+    from designer.canvas.render import fit_caption
+
+    window.resize(1000, 700)
+    panel = window.analysis
+    panel.show_report(fake_report(12), 12, 1.0, window.document.snapshot())
+    panel.heat_select.setCurrentText(OPENINGS)
+    assert window.view.heat_label == OPENINGS
+    window.view.grab()
+    geo = window.view.geometry_
+    assert geo is not None
+    n, c = 12, geo.cell
+    width = n * c - min(n * c * 0.35, 6 * c) - 0.7 * c
+    font, text = fit_caption(OPENINGS, width, c)
+    assert text == OPENINGS  # not elided
+    assert QFontMetricsF(font).horizontalAdvance(text) <= width
+    assert font.pixelSize() >= 8

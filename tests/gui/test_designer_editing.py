@@ -80,6 +80,23 @@ def test_fast_drag_is_interpolated_and_one_undo_step(window: MainWindow) -> None
     assert window.document.board.is_antisymmetric()
 
 
+def test_a_drag_across_its_own_mirror_cells_keeps_what_it_painted(window: MainWindow) -> None:
+    """F6 and G7 are partners, as are G6 and F7: the drag painted F6 and G6 with O, then reached their
+    partners and flipped them to X (the second half of the drag overwrote the first)."""
+    window.set_brush(Symbol.O)
+    view = window.view
+    QTest.mousePress(view, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, at(window, "F6"))
+    for name in ("G6", "G7", "F7"):
+        QTest.mouseMove(view, at(window, name))
+    QTest.mouseRelease(view, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, at(window, "F7"))
+    assert [cell(window, n) for n in ("F6", "G6", "G7", "F7")] == [Symbol.O, Symbol.O, Symbol.X, Symbol.X]
+    assert window.document.board.is_antisymmetric()
+    assert window.document.undo_stack.count() == 1
+    # The next drag is a new stroke: it may paint those cells again.
+    QTest.mouseClick(view, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, at(window, "G7"))
+    assert cell(window, "G7") is Symbol.O and cell(window, "F6") is Symbol.X
+
+
 def test_first_cell_decides_erase_for_the_whole_drag(window: MainWindow) -> None:
     for name in ("B1", "C1", "D1"):
         window.document.paint(parse_cell(name, 12), Symbol.O)

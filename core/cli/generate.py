@@ -1,0 +1,200 @@
+"""``lits generate``: search anti-symmetric boards that the analysis calls balanced, and write the best.
+
+Only plain-Python modules are imported here; the engine, the analysis and dask load when the command runs,
+so ``lits --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from core.board.geometry import DEFAULT_SIZE, SizeError, check_size
+from core.cli import EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE, CliError, summary
+from core.generate.config import DEFAULT_TIME, MAX_COUNT, GenerateCancelled, SearchConfig
+from core.generate.layout import DEFAULT_DENSITY, LayoutError, PairRange, parse_pair_range
+
+MAX_WORKERS = 64
+MAX_ROUNDS = 100_000
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    defaults = SearchConfig()
+    p = subparsers.add_parser(
+        "generate",
+        help=summary("generate"),
+        description="Search anti-symmetric layouts: a cheap screen (a small greedy analysis) for every candidate, "
+                    "local moves (move, add or remove a symbol pair) around the best, then the full analysis at "
+                    "--level for the finalists. Writes the --count best boards the analysis calls balanced, "
+                    "ranked by the score the README documents, each with its figures in the notes and a JSON "
+                    "report beside it. The same --seed and --rounds give the same boards on any worker count.",
+    )
+    p.add_argument("--size", type=int, default=DEFAULT_SIZE, metavar="N",
+                   help=f"board size, even, 4..26 (default {DEFAULT_SIZE})")
+    p.add_argument("--pairs", metavar="MIN..MAX",
+                   help="symbol pairs (one O and its mirrored X each), e.g. 14..24; default: "
+                        f"{100 * DEFAULT_DENSITY[0]:.0f}%%-{100 * DEFAULT_DENSITY[1]:.0f}%% of the cells "
+                        f"({PairRange.default_for(DEFAULT_SIZE).text()} on {DEFAULT_SIZE}x{DEFAULT_SIZE})")
+    p.add_argument("--count", type=int, default=defaults.count, metavar="K",
+                   help=f"boards to write, 1..{MAX_COUNT} (default {defaults.count})")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="master seed (default 0)")
+    p.add_argument("--time", type=float, default=DEFAULT_TIME, metavar="SECONDS",
+                   help=f"time for the whole run (default {DEFAULT_TIME:.0f}); about half screens candidates, the "
+                        "rest judges the finalists, which can run over: a finalist's full analysis takes "
+                        "minutes of one core at strong levels")
+    p.add_argument("--rounds", type=int, metavar="N",
+                   help=f"screen exactly N rounds of {defaults.batch} layouts instead of planning by --time: "
+                        "the same seed and rounds give the same boards on any machine (the JSON gives the rounds "
+                        "a timed run did)")
+    p.add_argument("--level", metavar="LEVEL",
+                   help="strength at which the verdict must hold: an agent spec (greedy, greedy:EPS, mcts:N, "
+                        "mcts:N:greedy) or, when this version has them, a named level (casual, club, expert); "
+                        "default: the agent that decides lits analyze by default")
+    p.add_argument("--workers", type=int, default=0, metavar="K", help="worker processes (default 0 = all cores)")
+    p.add_argument("--cluster", metavar="ADDRESS",
+                   help="run on dask: local:N or a scheduler address such as tcp://10.0.0.5:8786 "
+                        "(needs the cluster extra)")
+    p.add_argument("--out", required=True, metavar="DIR", help="folder for the board files and their reports")
+    p.add_argument("--force", action="store_true", help="replace board files of an earlier run with the same seed")
+    p.add_argument("--json", action="store_true", help="print one JSON object for machines")
+    p.set_defaults(func=run)
+
+
+def _config(args: argparse.Namespace) -> SearchConfig:
+    try:
+        size = check_size(args.size)
+    except SizeError as exc:
+        raise CliError(f"--size {args.size}: {exc}", EXIT_UNREADABLE) from None
+    try:
+        pairs = parse_pair_range(args.pairs, size) if args.pairs is not None else PairRange.default_for(size)
+    except LayoutError as exc:
+        raise CliError(str(exc), EXIT_UNREADABLE) from None
+    if not 1 <= args.count <= MAX_COUNT:
+        raise CliError(f"--count {args.count}: give 1..{MAX_COUNT} boards", EXIT_UNREADABLE)
+    if not args.time > 0 or args.time != args.time or args.time == float("inf"):
+        raise CliError(f"--time {args.time}: give a positive number of seconds", EXIT_UNREADABLE)
+    if args.rounds is not None and not 1 <= args.rounds <= MAX_ROUNDS:
+        raise CliError(f"--rounds {args.rounds}: give 1..{MAX_ROUNDS}", EXIT_UNREADABLE)
+    if not 0 <= args.workers <= MAX_WORKERS:
+        raise CliError(f"--workers {args.workers}: give 0 (all cores) or a count up to {MAX_WORKERS}",
+                       EXIT_UNREADABLE)
+    return SearchConfig(size=size, pairs=pairs, count=args.count, seed=args.seed, rounds=args.rounds,
+                        time_budget=None if args.rounds is not None else args.time)
+
+
+class _Bar:
+    """One tqdm bar per phase on a terminal, with the ETA the search estimates; nothing when piped."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self.bar: Any = None
+        self.phase = ""
+
+    def __call__(self, p: Any) -> None:
+        if not self.enabled:
+            return
+        from tqdm import tqdm
+
+        if p.phase != self.phase:
+            self.close()
+            self.phase = p.phase
+            if p.phase == "done":
+                return
+            unit = "layout" if p.phase == "screen" else "board"
+            self.bar = tqdm(total=max(p.total, 1), unit=unit, leave=False, file=sys.stderr, dynamic_ncols=True,
+                            bar_format="{desc}: {n_fmt}/{total_fmt} {unit}s |{bar}| {postfix}")
+        if self.bar is not None:
+            self.bar.total = max(p.total, 1)
+            self.bar.n = min(p.done, self.bar.total)
+            self.bar.set_description_str(p.message[:60], refresh=False)
+            eta = "" if p.eta is None else f"ETA {int(p.eta) // 60}:{int(p.eta) % 60:02d}"
+            best = "" if p.best is None else f"best screen {p.best:.3f}"
+            self.bar.set_postfix_str("  ".join(x for x in (eta, best) if x), refresh=False)
+            self.bar.refresh()
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+
+def run(args: argparse.Namespace) -> int:
+    cfg = _config(args)
+    from core.generate.evaluate import DEFAULT_LEVEL, AnalysisEvaluator, LevelError, ScreenEvaluator, resolve_level
+    from core.generate.output import OutputError, prepare_out_dir, search_info, write_results
+    from core.generate.pool import BoardPool, ExecutorPool, RunnerPool
+    from core.generate.search import generate
+
+    try:
+        level = resolve_level(args.level) if args.level is not None else DEFAULT_LEVEL
+    except LevelError as exc:
+        raise CliError(f"--level: {exc}", EXIT_UNREADABLE) from None
+    try:
+        planned = prepare_out_dir(args.out, cfg.seed, cfg.count, args.force)
+    except OutputError as exc:
+        raise CliError(str(exc), EXIT_UNREADABLE) from None
+
+    session: Any = None
+    pool: BoardPool
+    if args.cluster:
+        from core.selfplay.cluster import ClusterError, DaskSession, parse_cluster
+
+        try:
+            session = DaskSession(parse_cluster(args.cluster))
+        except ClusterError as exc:
+            raise CliError(f"--cluster: {exc}", EXIT_UNREADABLE) from None
+        pool = ExecutorPool(session.executor, session.worker_count())
+    else:
+        pool = RunnerPool(workers=args.workers)
+    screen = ScreenEvaluator(seed=cfg.seed)
+    judge = AnalysisEvaluator(level=level, seed=cfg.seed)
+    bar = _Bar(sys.stderr.isatty())
+
+    def stop() -> None:
+        bar.close()
+        pool.close()
+        if session is not None:
+            session.close()
+
+    interrupted = False
+    try:
+        result = generate(cfg, screen, pool, judge=judge, progress=bar)
+    except (KeyboardInterrupt, GenerateCancelled):
+        # the pool is closed below, once the interrupted frames (which still hold its queues) are released,
+        # so its semaphores are freed before `lits` leaves with os._exit and nothing warns about them
+        interrupted = True
+    except BaseException:
+        stop()
+        raise
+    stop()
+    if interrupted:
+        raise CliError("interrupted", EXIT_INTERRUPTED)
+    chosen = result.balanced()[: cfg.count]
+    search = search_info(result, level)
+    try:
+        entries = write_results(chosen, planned, cfg.seed, search)
+    except OutputError as exc:
+        raise CliError(str(exc), EXIT_UNREADABLE) from None
+    if args.json:
+        print(json.dumps({"boards": entries, "requested": cfg.count, "level": level, "seed": cfg.seed,
+                          **{k: v for k, v in search.items() if k != "level"},
+                          "judged": [_judged(c) for c in result.candidates]}, indent=2))
+    else:
+        print(f"{len(entries)} of {cfg.count} boards balanced at {level}: {result.screened} layouts screened in "
+              f"{result.rounds} rounds, {len(result.candidates)} judged, {result.elapsed:.0f} s "
+              f"(repeat exactly: --seed {cfg.seed} --rounds {result.rounds})")
+        for e in entries:
+            print(f"  {e['file']}: {e['verdict']}, score {e['score']:.3f}, {len(e['fair_openings'])} fair openings, "
+                  f"{e['pairs']} pairs")
+    if len(entries) < cfg.count:
+        print(f"lits generate: only {len(entries)} of the {len(result.candidates)} finalists are balanced at {level}; "
+              "give more --time or a wider --pairs range for more", file=sys.stderr)
+    return EXIT_OK if entries else EXIT_PROBLEMS
+
+
+def _judged(c: Any) -> dict[str, Any]:
+    f = c.figures
+    return {"verdict": f.verdict, "score": round(c.score, 4), "pairs": c.pairs,
+            "fair_openings": f.fair_openings, "grid": c.board.rows()}

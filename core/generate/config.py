@@ -1,0 +1,71 @@
+"""The generator's settings, in plain Python so the command line can build its help without the engine."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from core.board.geometry import DEFAULT_SIZE, check_size
+from core.board.model import GameParams
+from core.generate.layout import PairRange
+
+DEFAULT_TIME = 300.0
+"""Seconds for a whole ``lits generate`` run when no ``rounds`` are given (the finalists' analyses can run over)."""
+MAX_COUNT = 50
+
+
+class GenerateCancelled(Exception):
+    """The caller asked to stop; no partial result is given."""
+
+
+@dataclass
+class SearchConfig:
+    """What to search and how long.  ``rounds`` fixes the work exactly; otherwise ``time_budget`` plans it."""
+
+    size: int = DEFAULT_SIZE
+    pairs: PairRange | None = None
+    """Density range in symbol pairs; None uses ``PairRange.default_for(size)`` (or, improving, the start's
+    pairs plus or minus ``max_changes``)."""
+    count: int = 3
+    """Boards wanted (generate) or proposals wanted (improve)."""
+    seed: int = 0
+    rounds: int | None = None
+    time_budget: float | None = DEFAULT_TIME
+    screen_share: float = 0.5
+    """Share of ``time_budget`` for screening; the finalists' full analyses get the rest."""
+    batch: int = 16
+    """New layouts screened per round (fixed: it must not depend on the worker count)."""
+    elite: int = 6
+    """The best layouts so far that parent each round's children."""
+    immigrants: int = 4
+    """Fresh random layouts per round (generate only; improving stays near the host's board)."""
+    max_moves: int = 3
+    """Local moves applied to make one child (1..max_moves, drawn per child)."""
+    finalists: int = 0
+    """Layouts given to the judge; 0 means ``count + max(1, count // 2)``."""
+    min_distance: int = 0
+    """Pairs in which two finalists must differ; 0 means a quarter of the range's low end (at least 1)."""
+    max_changes: int = 4
+    """Improving: proposals differ from the host's board in at most this many pairs."""
+    params: GameParams = field(default_factory=GameParams)
+
+    def check(self) -> None:
+        check_size(self.size)
+        if not 1 <= self.count <= MAX_COUNT:
+            raise ValueError(f"count must be within 1..{MAX_COUNT}, not {self.count}")
+        if self.rounds is None and self.time_budget is None:
+            raise ValueError("give rounds or a time budget")
+        if self.rounds is not None and self.rounds < 1:
+            raise ValueError(f"rounds must be at least 1, not {self.rounds}")
+        if self.time_budget is not None and not (self.time_budget > 0 and math.isfinite(self.time_budget)):
+            raise ValueError(f"the time budget must be a positive number of seconds, not {self.time_budget}")
+        if not 0.0 < self.screen_share <= 1.0:
+            raise ValueError(f"screen_share must be within (0, 1], not {self.screen_share}")
+        if self.batch < 2 or self.elite < 1 or self.max_moves < 1 or self.immigrants < 0:
+            raise ValueError("batch must be at least 2, elite and max_moves at least 1, immigrants at least 0")
+        if self.max_changes < 1:
+            raise ValueError(f"max_changes must be at least 1, not {self.max_changes}")
+
+    @property
+    def finalist_count(self) -> int:
+        return self.finalists if self.finalists > 0 else self.count + max(1, self.count // 2)

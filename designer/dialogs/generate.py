@@ -1,0 +1,361 @@
+"""Tools > Generate boards...: search new boards in the background and show them in a gallery.
+
+The search (``core.generate``) runs through ``designer.workers.BackgroundRunner`` on a worker thread, which fans
+out to the self-play process pool; the dialog shows progress with an ETA, Cancel stops the workers, and the
+results appear as pictures with their verdict and score.  "Open as new board" hands a copy to whoever listens to
+:attr:`GenerateDialog.openBoard` (the main window replaces its document after asking about unsaved changes).
+
+The engine is a parameter (:class:`Engine`), so tests run the dialog with scoring functions of known optimum.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtGui import QIcon, QPixmap
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QProgressBar,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.board.geometry import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE
+from core.board.model import Board
+from core.generate.config import MAX_COUNT, SearchConfig
+from core.generate.figures import Figures
+from core.generate.layout import PairRange
+from core.generate.levels import level_names
+from designer.canvas.render import Overlay, RenderOptions, render_image
+from designer.workers import BackgroundRunner, JobControl
+
+LEVEL_CHOICES: tuple[str, ...] = ("greedy", "mcts:200", "mcts:1000", "mcts:3000")
+"""Agent specs offered in the level box (named levels are added when ``core.agents.levels`` has them)."""
+DEFAULT_LEVEL_CHOICE = "mcts:1000"
+THUMB_PX = 180
+
+
+Evaluator = Callable[[Board], Figures]
+
+
+@dataclass
+class Engine:
+    """What the dialogs run; every part is called on the worker thread (the real one loads numba)."""
+
+    screen: Callable[[int], Evaluator]
+    """seed -> the cheap screen."""
+    judge: Callable[[str, int], Evaluator | None]
+    """(level, seed) -> the full analysis at that level (None: the screen's figures are final)."""
+    pool: Callable[[], Any]
+    """-> a ``core.generate.pool.BoardPool`` (closed after each run)."""
+
+
+def default_engine() -> Engine:
+    """The real generator: the greedy screen, the analysis at the chosen level, all cores."""
+
+    def screen(seed: int) -> Evaluator:
+        from core.generate.evaluate import ScreenEvaluator
+
+        return ScreenEvaluator(seed=seed)
+
+    def judge(level: str, seed: int) -> Evaluator:
+        from core.generate.evaluate import AnalysisEvaluator, resolve_level
+
+        return AnalysisEvaluator(level=resolve_level(level), seed=seed)
+
+    def pool() -> Any:
+        from core.generate.pool import RunnerPool
+
+        return RunnerPool(workers=0)
+
+    return Engine(screen, judge, pool)
+
+
+def level_choices() -> list[str]:
+    names = level_names()
+    return [*names, *(c for c in LEVEL_CHOICES if c not in names)]
+
+
+def eta_text(seconds: float | None) -> str:
+    if seconds is None or math.isnan(seconds):
+        return ""
+    s = round(seconds)
+    return f"about {s // 60} min {s % 60:02d} s left" if s >= 60 else f"about {s} s left"
+
+
+def board_pixmap(board: Board, px: int = THUMB_PX, highlight: tuple[int, ...] = ()) -> QPixmap:
+    """A picture of a board through the designer's own painter (changed cells outlined when given)."""
+    image = render_image(board, RenderOptions(coordinates=False), px, Overlay(highlight=highlight))
+    return QPixmap.fromImage(image)
+
+
+def level_box(current: str = DEFAULT_LEVEL_CHOICE) -> QComboBox:
+    box = QComboBox()
+    box.setEditable(True)
+    box.addItems(level_choices())
+    box.setCurrentText(current)
+    box.setToolTip("The strength at which the verdict must hold: an agent spec (greedy, mcts:N) or a named level. "
+                   "Stronger levels take much longer per finalist.")
+    return box
+
+
+class ProgressRow(QWidget):
+    """Progress bar plus a line with the phase and the ETA."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.bar = QProgressBar()
+        self.label = QLabel()
+        self.label.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.bar)
+        layout.addWidget(self.label)
+        self.idle("")
+
+    def idle(self, text: str) -> None:
+        self.bar.setVisible(False)
+        self.label.setText(text)
+
+    def busy(self, text: str) -> None:
+        self.bar.setVisible(True)
+        self.bar.setRange(0, 0)
+        self.label.setText(text)
+
+    def show_progress(self, p: Any) -> None:
+        phase = {"screen": "Screening", "finals": "Full analysis of the finalists", "done": "Done"}.get(p.phase,
+                                                                                                    p.phase)
+        self.bar.setVisible(True)
+        self.bar.setRange(0, max(1, p.total))
+        self.bar.setValue(min(p.done, p.total))
+        self.label.setText(" - ".join(x for x in (phase, p.message, eta_text(p.eta)) if x))
+
+
+class GenerateDialog(QDialog):
+    """Settings, progress with ETA and Cancel, and a gallery of the generated boards."""
+
+    openBoard = Signal(object)
+    """A copy of the chosen board (its figures in the notes), to open as a new untitled board."""
+
+    def __init__(self, parent: QWidget | None = None, engine: Engine | None = None,
+                 params_from: Board | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Generate boards")
+        self.engine = engine or default_engine()
+        self.params_from = params_from
+        self.runner = BackgroundRunner(self)
+        self.runner.finished.connect(self._on_finished)
+        self.runner.error.connect(self._on_error)
+        self.runner.progress.connect(self._on_progress)
+        self.result: Any = None
+        self.shown: list[Any] = []
+        self.level_used = ""
+
+        self.size_box = QSpinBox()
+        self.size_box.setRange(MIN_SIZE, MAX_SIZE)
+        self.size_box.setSingleStep(2)
+        self.size_box.setValue(params_from.size if params_from is not None else DEFAULT_SIZE)
+        self.min_pairs = QSpinBox()
+        self.max_pairs = QSpinBox()
+        self.count_box = QSpinBox()
+        self.count_box.setRange(1, MAX_COUNT)
+        self.count_box.setValue(3)
+        self.seed_box = QSpinBox()
+        self.seed_box.setRange(0, 2**31 - 1)
+        self.time_box = QSpinBox()
+        self.time_box.setRange(10, 24 * 3600)
+        self.time_box.setValue(300)
+        self.time_box.setSuffix(" s")
+        self.level = level_box()
+        self._sync_pairs()
+        self.size_box.valueChanged.connect(self._sync_pairs)
+
+        form = QFormLayout()
+        form.addRow("Board size", self.size_box)
+        pairs_row = QHBoxLayout()
+        pairs_row.addWidget(self.min_pairs)
+        pairs_row.addWidget(QLabel("to"))
+        pairs_row.addWidget(self.max_pairs)
+        form.addRow("Symbol pairs", pairs_row)
+        form.addRow("Boards", self.count_box)
+        form.addRow("Seed", self.seed_box)
+        form.addRow("Time", self.time_box)
+        form.addRow("Level", self.level)
+
+        self.start_button = QPushButton("Generate")
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setEnabled(False)
+        self.progress = ProgressRow()
+        self.gallery = QListWidget()
+        self.gallery.setViewMode(QListWidget.ViewMode.IconMode)
+        self.gallery.setIconSize(QSize(THUMB_PX, THUMB_PX))
+        self.gallery.setResizeMode(QListWidget.ResizeMode.Adjust)
+        self.gallery.setMovement(QListWidget.Movement.Static)
+        self.gallery.setWordWrap(True)
+        self.gallery.setMinimumSize(3 * (THUMB_PX + 30), THUMB_PX + 70)
+        self.details = QLabel()
+        self.details.setWordWrap(True)
+        self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.open_button = QPushButton("Open as new board")
+        self.open_button.setEnabled(False)
+        close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        close.rejected.connect(self.reject)
+
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.start_button)
+        buttons.addWidget(self.cancel_button)
+        buttons.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addLayout(buttons)
+        layout.addWidget(self.progress)
+        layout.addWidget(self.gallery, 1)
+        layout.addWidget(self.details)
+        bottom = QHBoxLayout()
+        bottom.addWidget(self.open_button)
+        bottom.addStretch(1)
+        bottom.addWidget(close)
+        layout.addLayout(bottom)
+
+        self.start_button.clicked.connect(self.start)
+        self.cancel_button.clicked.connect(self.cancel)
+        self.open_button.clicked.connect(self.open_selected)
+        self.gallery.currentRowChanged.connect(self._on_select)
+        self.gallery.itemDoubleClicked.connect(lambda _item: self.open_selected())
+
+    # -- settings ---------------------------------------------------------------------
+    def _sync_pairs(self) -> None:
+        size = self.size_box.value()
+        if size % 2:
+            size += 1
+            self.size_box.setValue(size)
+            return
+        half = size * size // 2
+        default = PairRange.default_for(size)
+        for box in (self.min_pairs, self.max_pairs):
+            box.setRange(1, half)
+        self.min_pairs.setValue(default.low)
+        self.max_pairs.setValue(default.high)
+
+    def config(self) -> SearchConfig:
+        low, high = self.min_pairs.value(), self.max_pairs.value()
+        if low > high:
+            raise ValueError(f"the smallest pair count {low} is above the largest {high}")
+        params = self.params_from.params if self.params_from is not None else SearchConfig().params
+        return SearchConfig(size=self.size_box.value(), pairs=PairRange(low, high), count=self.count_box.value(),
+                            seed=self.seed_box.value(), time_budget=float(self.time_box.value()), params=params)
+
+    # -- running ----------------------------------------------------------------------
+    @property
+    def running(self) -> bool:
+        return self.runner.busy
+
+    def start(self) -> bool:
+        try:
+            cfg = self.config()
+        except ValueError as exc:
+            self.progress.idle(str(exc))
+            return False
+        level = self.level.currentText().strip()
+        engine = self.engine
+        self.level_used = level
+
+        def work(job: JobControl) -> object:
+            from core.generate.search import generate
+
+            pool = engine.pool()
+            try:
+                return generate(cfg, engine.screen(cfg.seed), pool, judge=engine.judge(level, cfg.seed),
+                                progress=job.progress, cancel=job.cancelled)
+            finally:
+                pool.close()
+
+        self.gallery.clear()
+        self.details.clear()
+        self.result = None
+        self._set_running(True)
+        self.progress.busy("Starting the worker processes…")
+        self.runner.request(work)
+        return True
+
+    def cancel(self) -> None:
+        if self.runner.busy:
+            self.runner.cancel()
+            self._set_running(False)
+            self.progress.idle("Cancelled.")
+
+    def _set_running(self, running: bool) -> None:
+        self.start_button.setEnabled(not running)
+        self.cancel_button.setEnabled(running)
+        for w in (self.size_box, self.min_pairs, self.max_pairs, self.count_box, self.seed_box, self.time_box,
+                  self.level):
+            w.setEnabled(not running)
+
+    def _on_progress(self, p: Any) -> None:
+        self.progress.show_progress(p)
+
+    def _on_error(self, message: str) -> None:
+        self._set_running(False)
+        self.progress.idle(f"Generation failed: {message}")
+
+    def _on_finished(self, result: Any) -> None:
+        self._set_running(False)
+        self.result = result
+        chosen = result.balanced()[: self.count_box.value()]
+        for rank, c in enumerate(chosen, start=1):
+            item = QListWidgetItem(QIcon(board_pixmap(c.board)), f"{rank}. {c.figures.verdict or 'scored'}, "
+                                                                  f"score {c.score:.3f}")
+            item.setToolTip(c.figures.summary())
+            item.setData(Qt.ItemDataRole.UserRole, rank - 1)
+            self.gallery.addItem(item)
+        self.shown = chosen
+        judged = len(result.candidates)
+        self.progress.idle(f"{len(chosen)} of {self.count_box.value()} boards balanced at {self.level_used} "
+                           f"({result.screened} layouts screened in {result.rounds} rounds, {judged} judged, "
+                           f"{result.elapsed:.0f} s; repeat with seed {self.seed_box.value()}).")
+        if chosen:
+            self.gallery.setCurrentRow(0)
+
+    def _on_select(self, row: int) -> None:
+        ok = self.result is not None and 0 <= row < len(self.shown)
+        self.open_button.setEnabled(ok)
+        if ok:
+            c = self.shown[row]
+            fair = "; ".join(" ".join(o) for o in c.figures.fair_openings) or "none"
+            self.details.setText(f"{c.figures.summary()}\nFair openings: {fair}")
+
+    def board_at(self, row: int) -> Board:
+        """A copy of a shown board with its figures in the notes (as ``lits generate`` writes them)."""
+        from core.generate.output import notes_text, search_info
+
+        c = self.shown[row]
+        board: Board = c.board.copy()
+        board.name = f"Generated s{self.seed_box.value()}-{row + 1}"
+        board.notes = notes_text(c, self.seed_box.value(), row + 1, search_info(self.result, self.level_used))
+        return board
+
+    def open_selected(self) -> None:
+        row = self.gallery.currentRow()
+        if self.result is None or not 0 <= row < len(self.shown):
+            return
+        self.openBoard.emit(self.board_at(row))
+
+    def done(self, code: int) -> None:
+        """Closing the dialog stops a running search (its workers too)."""
+        self.runner.cancel()
+        self.runner.wait(10_000)
+        super().done(code)
+

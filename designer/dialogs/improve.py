@@ -1,0 +1,319 @@
+"""Tools > Improve this board: up to three small changes to the host's board, each with its figures.
+
+The host locks cells (here by clicking the board, or with the main window's lock brush, whose cells arrive as
+``locked``); a locked cell and its 180-degree partner never change.  The search (``core.generate.improve``) runs on
+a snapshot through ``designer.workers.BackgroundRunner``; each proposal shows its picture with the changed cells
+outlined, its figures beside the original's, and Apply, which is one undo step (a ``CellsCommand`` through
+``Document.set_cells``).  A proposal made for an older state of the board is refused instead of applied.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from PySide6.QtCore import QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QMouseEvent, QPainter, QPaintEvent, QPen
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QMessageBox,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.board.geometry import cell_name, partner
+from core.board.model import Board, Symbol
+from core.generate.config import SearchConfig
+from designer.canvas.render import BoardGeometry, Overlay, RenderOptions, paint_board
+from designer.dialogs.generate import Engine, ProgressRow, board_pixmap, default_engine, level_box
+from designer.document.document import Document
+from designer.workers import BackgroundRunner, JobControl
+
+PROPOSALS = 3
+LOCK_COLOR = "#7a4cc2"
+
+
+class LockBoard(QWidget):
+    """The board with its locked cells hatched and outlined; a click locks or unlocks a cell and its partner."""
+
+    locksChanged = Signal()
+
+    def __init__(self, board: Board, locked: Iterable[int] = (), parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.board = board
+        self.locked: set[int] = set()
+        for c in locked:
+            self.locked |= {c, partner(c, board.size)}
+        self.geometry_: BoardGeometry | None = None
+        self.setMinimumSize(260, 260)
+        self.setToolTip("Click cells to lock or unlock them: a locked cell and its partner stay as they are")
+
+    def sizeHint(self) -> QSize:
+        return QSize(360, 360)
+
+    def set_board(self, board: Board) -> None:
+        self.board = board
+        self.update()
+
+    def toggle(self, cell: int) -> None:
+        pair = {cell, partner(cell, self.board.size)}
+        if cell in self.locked:
+            self.locked -= pair
+        else:
+            self.locked |= pair
+        self.update()
+        self.locksChanged.emit()
+
+    def paintEvent(self, _event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        try:
+            self.geometry_ = paint_board(painter, QRectF(self.rect()), self.board, RenderOptions(), Overlay())
+            geo = self.geometry_
+            color = QColor(LOCK_COLOR)
+            pen = QPen(color, max(2.0, geo.cell * 0.1))
+            for cell in self.locked:
+                r = geo.cell_rect(cell)
+                painter.fillRect(r, QBrush(color, Qt.BrushStyle.DiagCrossPattern))  # hatched, not colour alone
+                painter.setPen(pen)
+                painter.setBrush(Qt.BrushStyle.NoBrush)
+                painter.drawRect(r.adjusted(geo.cell * 0.1, geo.cell * 0.1, -geo.cell * 0.1, -geo.cell * 0.1))
+        finally:
+            painter.end()
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        if self.geometry_ is None or event.button() != Qt.MouseButton.LeftButton:
+            return
+        cell = self.geometry_.cell_at(event.position())
+        if cell is not None:
+            self.toggle(cell)
+
+
+class ImproveDialog(QDialog):
+    """Lock cells, search small changes, compare figures, apply one as a single undo step."""
+
+    applied = Signal(int)
+    """The number (1-based) of the proposal just applied."""
+
+    def __init__(self, document: Document, locked: Iterable[int] = (), parent: QWidget | None = None,
+                 engine: Engine | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Improve this board")
+        self.document = document
+        self.engine = engine or default_engine()
+        self.runner = BackgroundRunner(self)
+        self.runner.finished.connect(self._on_finished)
+        self.runner.error.connect(self._on_error)
+        self.runner.progress.connect(self._on_progress)
+        self.result: Any = None
+        self.base: Board | None = None
+        """The snapshot the proposals were made from."""
+
+        self.lock_board = LockBoard(document.snapshot(), locked)
+        self.lock_label = QLabel()
+        self.lock_board.locksChanged.connect(self._update_lock_label)
+        self.level = level_box()
+        self.time_box = QSpinBox()
+        self.time_box.setRange(10, 24 * 3600)
+        self.time_box.setValue(180)
+        self.time_box.setSuffix(" s")
+        self.changes_box = QSpinBox()
+        self.changes_box.setRange(1, 12)
+        self.changes_box.setValue(SearchConfig().max_changes)
+        self.changes_box.setToolTip("Symbol pairs a proposal may add, remove, move or turn round")
+        self.seed_box = QSpinBox()
+        self.seed_box.setRange(0, 2**31 - 1)
+        form = QFormLayout()
+        form.addRow("Level", self.level)
+        form.addRow("Time", self.time_box)
+        form.addRow("Pairs changed at most", self.changes_box)
+        form.addRow("Seed", self.seed_box)
+
+        self.start_button = QPushButton("Find improvements")
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setEnabled(False)
+        self.progress = ProgressRow()
+        self.original_label = QLabel()
+        self.original_label.setWordWrap(True)
+        self.proposal_area = QGridLayout()
+        self.proposal_widgets: list[tuple[QLabel, QLabel, QPushButton]] = []
+        for i in range(PROPOSALS):
+            picture = QLabel()
+            picture.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            text = QLabel()
+            text.setWordWrap(True)
+            text.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+            apply_button = QPushButton(f"Apply proposal {i + 1}")
+            apply_button.clicked.connect(lambda _checked=False, i=i: self.apply(i))
+            self.proposal_area.addWidget(picture, 0, i)
+            self.proposal_area.addWidget(text, 1, i)
+            self.proposal_area.addWidget(apply_button, 2, i)
+            self.proposal_widgets.append((picture, text, apply_button))
+        close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        close.rejected.connect(self.reject)
+
+        top = QHBoxLayout()
+        left = QVBoxLayout()
+        left.addWidget(self.lock_board, 1)
+        left.addWidget(self.lock_label)
+        top.addLayout(left, 1)
+        right = QVBoxLayout()
+        right.addLayout(form)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.start_button)
+        buttons.addWidget(self.cancel_button)
+        right.addLayout(buttons)
+        right.addWidget(self.progress)
+        right.addWidget(self.original_label)
+        right.addStretch(1)
+        top.addLayout(right, 1)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top, 1)
+        layout.addLayout(self.proposal_area)
+        layout.addWidget(close)
+
+        self.start_button.clicked.connect(self.start)
+        self.cancel_button.clicked.connect(self.cancel)
+        self.document.cellsChanged.connect(self._on_document_changed)
+        self._show_proposals([])
+        self._update_lock_label()
+
+    # -- locks --------------------------------------------------------------------------
+    @property
+    def locked(self) -> set[int]:
+        return set(self.lock_board.locked)
+
+    def _update_lock_label(self) -> None:
+        cells = sorted(self.lock_board.locked)
+        n = self.document.board.size
+        names = ", ".join(cell_name(c, n) for c in cells[:12]) + (" …" if len(cells) > 12 else "")
+        self.lock_label.setText(f"Locked: {names}" if cells else "No cells locked: click the board to lock cells.")
+
+    def _on_document_changed(self, _cells: object) -> None:
+        if not self.running:
+            self.lock_board.set_board(self.document.snapshot())
+
+    # -- running ------------------------------------------------------------------------
+    @property
+    def running(self) -> bool:
+        return self.runner.busy
+
+    def start(self) -> bool:
+        board = self.document.snapshot()
+        if not board.is_antisymmetric():
+            self.progress.idle("The board has broken pairs: repair them (Validation panel) before improving it.")
+            return False
+        from core.generate.layout import Locks
+
+        locks = Locks.from_cells(self.locked, board.size)
+        cfg = SearchConfig(size=board.size, count=PROPOSALS, seed=self.seed_box.value(),
+                           time_budget=float(self.time_box.value()), max_changes=self.changes_box.value())
+        level = self.level.currentText().strip()
+        engine = self.engine
+        self.base = board
+
+        def work(job: JobControl) -> object:
+            from core.generate.search import improve
+
+            pool = engine.pool()
+            try:
+                return improve(board, cfg, engine.screen(cfg.seed), pool, judge=engine.judge(level, cfg.seed),
+                               locks=locks, progress=job.progress, cancel=job.cancelled)
+            finally:
+                pool.close()
+
+        self.result = None
+        self._show_proposals([])
+        self.original_label.clear()
+        self._set_running(True)
+        self.progress.busy("Starting the worker processes…")
+        self.runner.request(work)
+        return True
+
+    def cancel(self) -> None:
+        if self.runner.busy:
+            self.runner.cancel()
+            self._set_running(False)
+            self.progress.idle("Cancelled.")
+
+    def _set_running(self, running: bool) -> None:
+        self.start_button.setEnabled(not running)
+        self.cancel_button.setEnabled(running)
+        for w in (self.level, self.time_box, self.changes_box, self.seed_box, self.lock_board):
+            w.setEnabled(not running)
+
+    def _on_progress(self, p: Any) -> None:
+        self.progress.show_progress(p)
+
+    def _on_error(self, message: str) -> None:
+        self._set_running(False)
+        self.progress.idle(f"Improve failed: {message}")
+
+    def _on_finished(self, result: Any) -> None:
+        self._set_running(False)
+        self.result = result
+        start = result.start
+        self.original_label.setText(f"Your board: {start.figures.summary()}" if start is not None else "")
+        self._show_proposals(result.candidates)
+        self.progress.idle(f"{len(result.candidates)} proposals from {result.screened} layouts screened "
+                           f"({result.elapsed:.0f} s).")
+
+    def _show_proposals(self, proposals: list[Any]) -> None:
+        self.proposals = proposals[:PROPOSALS]
+        base_score = None
+        if self.result is not None and self.result.start is not None:
+            base_score = self.result.start.score
+        for i, (picture, text, button) in enumerate(self.proposal_widgets):
+            if i < len(self.proposals):
+                c = self.proposals[i]
+                picture.setPixmap(board_pixmap(c.board, 200, tuple(c.changed)))
+                delta = "" if base_score is None else f" ({c.score - base_score:+.3f} against yours)"
+                n = c.board.size
+                changed = ", ".join(f"{cell_name(x, n)} {c.board[x].value if c.board[x] is not Symbol.EMPTY else '.'}"
+                                    for x in c.changed)
+                text.setText(f"<b>Proposal {i + 1}</b>: score {c.score:.3f}{delta}<br>{c.figures.summary()}"
+                             f"<br>Changed: {changed}")
+                for w in (picture, text, button):
+                    w.setVisible(True)
+                button.setEnabled(True)
+            else:
+                picture.clear()
+                text.clear()
+                for w in (picture, text, button):
+                    w.setVisible(False)
+
+    # -- applying -----------------------------------------------------------------------
+    def apply(self, index: int) -> bool:
+        """Put proposal ``index`` (0-based) on the document as one undo step."""
+        if not 0 <= index < len(self.proposals) or self.base is None:
+            return False
+        if self.document.board.cells != self.base.cells:
+            QMessageBox.warning(self, "Improve this board",
+                                "The board changed since these proposals were made; run Improve again.")
+            return False
+        c = self.proposals[index]
+        edits = [(cell, c.board[cell]) for cell in c.changed]
+        n = self.document.board.size
+        ok = self.document.set_cells(edits, f"Improve: proposal {index + 1} ({len(c.changed) // 2} pairs, "
+                                            f"{', '.join(cell_name(x, n) for x in c.changed[:4])}"
+                                            f"{' …' if len(c.changed) > 4 else ''})")
+        if ok:
+            self.base = self.document.snapshot()
+            self.proposals = []
+            self._show_proposals([])
+            self.lock_board.set_board(self.document.snapshot())
+            self.progress.idle(f"Applied proposal {index + 1} (undo with Ctrl+Z). Run again to improve further.")
+            self.applied.emit(index + 1)
+        return ok
+
+    def done(self, code: int) -> None:
+        """Closing the dialog stops a running search (its workers too)."""
+        self.runner.cancel()
+        self.runner.wait(10_000)
+        super().done(code)

@@ -1,0 +1,296 @@
+"""What an analysis report means, in words a host uses: the verdict, its reasons, the next step, the heatmaps.
+
+The engine's own reasons are written for the command line and for statisticians ("S1", "v(m)", SPRTs).
+The panel rebuilds the explanation from the report's figures instead, so it can say "the player who moves
+first", give each rate as "47% (likely 38-57%)" and end with what to do next.  Plain Python (numpy is
+imported only where a heatmap is built), so it is tested without Qt and costs nothing at start-up.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    FloatGrid = npt.NDArray[np.float64]
+
+FIRST = "the player who moves first"
+SECOND = "the second player"
+FAIR_BAND_TEXT = "40-60%"
+
+COVERAGE_FIRST = "Covered by the player who moves first"
+COVERAGE_SECOND = "Covered by the second player"
+SURVIVAL = "Symbols left uncovered"
+OPENINGS = "First mover's chance after openings here"
+HEATMAP_TIPS: dict[str, str] = {
+    COVERAGE_FIRST: "How often each cell ends up under a piece of the player who moves first (bright = often).",
+    COVERAGE_SECOND: "How often each cell ends up under a piece of the second player (bright = often).",
+    SURVIVAL: "How often each symbol is still uncovered at the end, i.e. scores (bright = often); "
+              "empty cells stay plain.",
+    OPENINGS: "For the first placements tried: the first mover's chance of winning after them, averaged over "
+              "the placements covering each cell (bright = the first mover wins more often).",
+}
+
+
+def _get(obj: Any, name: str, default: Any = None) -> Any:
+    """Read a report field from the engine's dataclasses or from a plain dict (a loaded JSON report)."""
+    if isinstance(obj, dict):
+        return obj.get(name, default)
+    return getattr(obj, name, default)
+
+
+def _num(value: Any) -> float | None:
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return None
+    return None if math.isnan(number) else number
+
+
+def pct(x: float) -> str:
+    return f"{100 * x:.0f}%"
+
+
+def with_range(rate: float, ci: Sequence[float] | None) -> str:
+    """``47% (likely 38-57%)``: a rate with its 95% interval in words."""
+    if ci is None or len(ci) != 2:
+        return pct(rate)
+    return f"{pct(rate)} (likely {100 * ci[0]:.0f}-{100 * ci[1]:.0f}%)"
+
+
+def describe_agent(spec: str) -> str:
+    """``mcts:1000`` -> ``a strong computer player (1000 simulations a move)``."""
+    parts = spec.split(":")
+    if parts[0] == "mcts" and len(parts) > 1:
+        return f"a searching computer player ({parts[1]} simulations a move)"
+    if parts[0] == "greedy":
+        return "a greedy computer player (best immediate gain)"
+    if parts[0] == "random":
+        return "a random player"
+    return spec
+
+
+@dataclass
+class OpeningView:
+    """One first placement that was played out, as the panel shows it."""
+
+    cells: list[str]
+    rate: float
+    ci: tuple[float, float]
+    games: int
+    status: str
+
+    @property
+    def label(self) -> str:
+        return " ".join(self.cells)
+
+
+def openings(report: Any) -> list[OpeningView]:
+    """The tested openings with a result, closest to even first."""
+    out: list[OpeningView] = []
+    for op in _get(_get(report, "pie"), "openings", None) or []:
+        games = int(_get(op, "games", 0) or 0)
+        rate = _num(_get(op, "v"))
+        if not games or rate is None:
+            continue
+        ci = _get(op, "ci95") or (rate, rate)
+        names = _get(op, "names") or _get(op, "cells") or []
+        out.append(OpeningView([str(n) for n in names], rate, (float(ci[0]), float(ci[1])), games,
+                               str(_get(op, "status", "undecided"))))
+    out.sort(key=lambda o: abs(o.rate - 0.5))
+    return out
+
+
+@dataclass
+class HostSummary:
+    """The verdict as the panel writes it; ``next_step`` is always the last line shown."""
+
+    verdict: str
+    headline: str
+    mark: str
+    lines: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    next_step: str = ""
+    raw_line: str = ""
+    """One line under the no-swap chart: what that rate means."""
+
+
+def _needed(report: Any) -> int:
+    return int(_get(_get(report, "config"), "min_fair_openings", 3) or 3)
+
+
+def summarise(report: Any, quick: bool | None = None, games: int | None = None,
+              pie_rule: bool = True) -> HostSummary:
+    """The verdict, reasons, warnings and next step for a host.
+
+    ``quick`` and ``games`` are the settings the run used (default: the report's own config);
+    ``pie_rule`` is whether the analysed board offers the swap.
+    """
+    verdict = str(_get(report, "verdict", "inconclusive"))
+    config = _get(report, "config")
+    quick = bool(_get(config, "quick", False)) if quick is None else quick
+    games = int(_get(config, "games", 0) or 0) if games is None else games
+    pie = _get(report, "pie")
+    tried = openings(report)
+    fair = [o for o in tried if o.status == "fair"]
+    needed = _needed(report)
+    agent = str(_get(report, "agent", "") or _get(pie, "agent", "") or "")
+    total = sum(o.games for o in tried)
+    played_by = f"Played by {describe_agent(agent)}, {total} games." if agent and total else ""
+    summary: HostSummary
+    if verdict == "balanced":
+        summary = HostSummary(verdict, "Balanced", "✔", [
+            f"{len(fair)} different first placements keep the game close: after each, {FIRST} wins "
+            f"{FAIR_BAND_TEXT} of the games, so {SECOND} has a real choice whether to swap sides."])
+        summary.lines += [f"{o.label}: {FIRST} wins {with_range(o.rate, o.ci)}" for o in fair[:3]]
+        summary.next_step = "Seal it (File ▸ Export ▸ Sealed file for a season), or play-test it first."
+    elif verdict == "lopsided":
+        best = tried[0] if tried else None
+        summary = HostSummary(verdict, "Lopsided", "✖")
+        if best is not None:
+            side = "too often" if best.rate > 0.5 else "too rarely"
+            summary.lines.append(
+                f"No first placement tried keeps the game close: even the closest to even, {best.label}, "
+                f"lets {FIRST} win {side} ({with_range(best.rate, best.ci)}).")
+            summary.lines.append(f"Whoever may swap after the first placement simply takes the winning side, "
+                                 f"so the swap rule cannot even this board out ({len(tried)} openings tried).")
+            summary.next_step = (f"Move symbols near {best.cells[0]} (where the closest-to-even opening lies) "
+                                 "and analyse again.")
+        else:
+            summary.next_step = "Change the symbols and analyse again."
+    else:
+        summary = HostSummary(verdict, "Not decided yet", "?")
+        screened = int(_get(pie, "screened", 0) or 0)
+        if not tried and pie is not None and screened == 0:
+            summary.lines.append("No first placement is possible on this board.")
+            summary.next_step = "Give the players pieces (Properties ▸ Supply) and analyse again."
+            return _finish(summary, report, played_by, pie_rule)
+        if not tried:
+            summary.lines.append("No opening could be played out: the game budget ran out first.")
+        else:
+            shown = {0: "No first placement was", 1: "Only 1 first placement was"}.get(
+                len(fair), f"Only {len(fair)} first placements were")
+            summary.lines.append(f"{shown} shown to keep the game close ({FIRST} wins {FAIR_BAND_TEXT}); "
+                                 f"{needed} are needed for a verdict.")
+            open_ = len(tried) - len(fair) - sum(o.status == "unfair" for o in tried)
+            if open_:
+                summary.lines.append(f"{open_} of the {len(tried)} openings tried gave no clear answer within "
+                                     "the game budget.")
+            best = tried[0]
+            summary.lines.append(f"Closest to even so far: {best.label}, {FIRST} wins "
+                                 f"{with_range(best.rate, best.ci)}.")
+        if quick:
+            summary.next_step = "Run longer: untick Quick and analyse again (a full run takes about a minute)."
+        else:
+            summary.next_step = (f"Run longer: raise Games to {max(2 * games, 320) if games else 320} "
+                                 "and analyse again.")
+    return _finish(summary, report, played_by, pie_rule)
+
+
+def _finish(summary: HostSummary, report: Any, played_by: str, pie_rule: bool) -> HostSummary:
+    if played_by:
+        summary.lines.append(played_by)
+    summary.warnings = [plain(str(w)) for w in _get(report, "warnings", None) or []]
+    summary.raw_line = raw_meaning(report, pie_rule)
+    return summary
+
+
+_TERMS: tuple[tuple[str, str], ...] = (
+    (r"\bS1\b", FIRST), (r"\bS2\b", SECOND), (r"raw seat advantage", "no swap"),
+    (r"the last-mover tie rule", "the tie rule (the last player to place wins a tie)"),
+    (r"\bpie rule\b", "swap (pie) rule"), (r"\bagents\b", "computer players"),
+    (r"\[(\d+)-(\d+)%\]", r"(likely \1-\2%)"),
+)
+
+
+def plain(text: str) -> str:
+    """An engine warning in a host's words (no seat codes or bracketed intervals)."""
+    for pattern, replacement in _TERMS:
+        text = re.sub(pattern, replacement, text)
+    return text[:1].upper() + text[1:]
+
+
+def raw_rate(report: Any) -> tuple[float, tuple[float, float] | None, int] | None:
+    raw = _get(report, "raw")
+    rate = _num(_get(raw, "s1_win_rate"))
+    if rate is None:
+        return None
+    ci = _get(raw, "ci95")
+    interval = (float(ci[0]), float(ci[1])) if ci is not None and len(ci) == 2 else None
+    return rate, interval, int(_get(raw, "games", 0) or 0)
+
+
+def raw_meaning(report: Any, pie_rule: bool = True) -> str:
+    """The one line under the no-swap chart."""
+    found = raw_rate(report)
+    if found is None:
+        return ""
+    rate, ci, games = found
+    text = f"Without a swap, {FIRST} wins {with_range(rate, ci)} of {games} games. "
+    if not pie_rule:
+        return text + "This board is played without the swap rule, so this is the real first-move advantage."
+    return text + "Most boards favour the first move like this; the swap rule evens it out, so this is not the verdict."
+
+
+# -- heatmaps -------------------------------------------------------------------------------------
+def heatmaps(report: Any, size: int) -> dict[str, FloatGrid]:
+    """The report's per-cell maps scaled to 0..1, keyed by the label the selector shows."""
+    import numpy as np
+
+    out: dict[str, FloatGrid] = {}
+    for key, label in (("coverage_s1", COVERAGE_FIRST), ("coverage_s2", COVERAGE_SECOND), ("survival", SURVIVAL)):
+        value = _get(report, key)
+        if value is None:
+            continue
+        arr = np.asarray(value, dtype=float)
+        if arr.shape != (size, size):
+            continue
+        finite = arr[np.isfinite(arr)]
+        top = float(finite.max()) if finite.size else 0.0
+        if top > 1.0:
+            arr = arr / top
+        out[label] = np.clip(arr, 0.0, 1.0)  # NaN (no data) stays NaN and is drawn plain
+    opening_values = opening_map(report, size)
+    if opening_values is not None:
+        out[OPENINGS] = opening_values
+    return out
+
+
+def opening_map(report: Any, size: int) -> FloatGrid | None:
+    """Per cell: the mean first-mover win rate over the tested openings that cover it (the swap map)."""
+    import numpy as np
+
+    pie = _get(report, "pie")
+    ops = (_get(pie, "openings") or _get(pie, "per_opening")) if pie is not None else None
+    if not ops:
+        return None
+    total = np.zeros((size, size))
+    count = np.zeros((size, size))
+    for op in ops:
+        cells = _get(op, "cells")
+        v = _num(_get(op, "v"))
+        if cells is None or v is None:
+            continue
+        for c in cells:
+            if isinstance(c, int) and 0 <= c < size * size:
+                r, col = divmod(c, size)
+                total[r, col] += v
+                count[r, col] += 1
+    if not count.any():
+        return None
+    with np.errstate(invalid="ignore", divide="ignore"):
+        result: FloatGrid = np.where(count > 0, total / np.maximum(count, 1), np.nan)
+    return result
+
+
+def parse_agents(text: str) -> list[str]:
+    """``greedy + mcts:1000`` or ``greedy, mcts:1000`` -> ``["greedy", "mcts:1000"]`` (checked by the engine)."""
+    head = text.split("(")[0]
+    parts = [p.strip() for p in re.split(r"[+,]|\s+and\s+", head) if p.strip()]
+    return [p for part in parts for p in part.split()]

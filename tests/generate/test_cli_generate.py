@@ -1,0 +1,136 @@
+"""``lits generate``: the JSON contract, the files it writes, clear errors, a light import and Ctrl-C."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from core.board.boardfile import load_board
+from core.board.validation import Severity, validate
+from core.cli import main
+from core.generate.layout import layout_of, pairs_of
+from tests.paths import REPO as ROOT
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    return env
+
+
+def _run(args: list[str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "core.cli", *args], capture_output=True, text=True, env=_env(),
+                          cwd=ROOT, timeout=600)
+
+
+def test_json_contract_files_and_reproducibility(tmp_path: Path) -> None:
+    args = ["generate", "--size", "6", "--pairs", "4..7", "--count", "2", "--rounds", "1", "--level", "greedy",
+            "--seed", "3", "--json"]
+    proc = _run([*args, "--workers", "1", "--out", str(tmp_path / "a")])
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["requested"] == 2 and data["level"] == "greedy" and data["rounds"] == 1
+    assert data["screened"] == 16 and data["pairs"] == "4..7"
+    assert 1 <= len(data["boards"]) <= 2
+    for entry in data["boards"]:
+        assert set(entry) >= {"file", "verdict", "score", "fair_openings", "pairs"}
+        assert entry["verdict"] == "balanced"
+        assert 0.0 <= entry["score"] <= 1.0
+        for cells in entry["fair_openings"]:
+            assert len(cells) == 4 and all(isinstance(c, str) for c in cells)
+        board = load_board(entry["file"])
+        assert board.is_antisymmetric()
+        assert not [p for p in validate(board) if p.severity is Severity.ERROR]
+        assert pairs_of(layout_of(board)) == entry["pairs"] and 4 <= entry["pairs"] <= 7
+        assert "Verdict at greedy: balanced" in board.notes and "Fair openings" in board.notes
+        report = json.loads(Path(entry["file"]).with_suffix(".json").read_text())
+        assert report["score"] == entry["score"] and report["grid"] == board.rows()
+        assert report["figures"]["analysis"]["verdict"] == "balanced"
+        assert report["search"]["rounds"] == 1
+    # same seed and rounds, other worker count: the same boards
+    again = _run([*args, "--workers", "2", "--out", str(tmp_path / "b")])
+    assert again.returncode == 0, again.stderr
+    other = json.loads(again.stdout)
+    assert [load_board(e["file"]).rows() for e in other["boards"]] == \
+        [load_board(e["file"]).rows() for e in data["boards"]]
+    assert [e["score"] for e in other["boards"]] == [e["score"] for e in data["boards"]]
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--pairs", "20..10"], "MIN 20 is above MAX 10"),
+    (["--pairs", "lots"], "write MIN..MAX"),
+    (["--pairs", "5..80"], "at most 72 symbol pairs"),
+    (["--size", "7"], "--size 7: board size 7 is odd"),
+    (["--count", "0"], "--count 0: give 1..50 boards"),
+    (["--time", "0"], "--time 0.0: give a positive number of seconds"),
+    (["--rounds", "0"], "--rounds 0: give 1..100000"),
+    (["--level", "wizard"], "--level: unknown level 'wizard': give an agent spec: random, greedy"),
+    (["--level", "mcts:0"], "--level: unknown level 'mcts:0'"),
+    (["--cluster", "nowhere"], "--cluster: cannot use cluster 'nowhere'"),
+])
+def test_bad_arguments_are_named(tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str],
+                                 message: str) -> None:
+    code = main(["generate", "--out", str(tmp_path / "out"), *args])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.startswith("lits generate: ") and message in err, err
+    assert "Traceback" not in err
+    assert not list((tmp_path / "out").glob("*.yaml")) if (tmp_path / "out").exists() else True
+
+
+def test_help_names_every_option(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["generate", "--help"])
+    assert exc.value.code == 0
+    out = capsys.readouterr().out
+    for option in ("--size", "--pairs", "--count", "--seed", "--time", "--rounds", "--level", "--workers",
+                   "--cluster", "--out", "--force", "--json"):
+        assert option in out
+    assert "20%-34% of the cells" in out and "mcts:N" in out and "casual, club, expert" in out
+
+
+def test_out_folder_problems(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    a_file = tmp_path / "taken.txt"
+    a_file.write_text("not a folder")
+    assert main(["generate", "--out", str(a_file), "--level", "greedy"]) == 2
+    assert f"{a_file}: is a file, not a folder" in capsys.readouterr().err
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "gen-s4-2.json").write_text("{}")
+    assert main(["generate", "--out", str(out), "--seed", "4", "--level", "greedy"]) == 2
+    err = capsys.readouterr().err
+    assert f"{out / 'gen-s4-2.json'}: already exists" in err and "--force" in err
+    assert (out / "gen-s4-2.json").read_text() == "{}"
+
+
+def test_import_stays_light() -> None:
+    """``lits --help`` imports every command's module: this one must not pull in the engine or Qt."""
+    code = ("import sys, core.cli.generate; heavy = [m for m in ('numba', 'scipy', 'matplotlib', 'PySide6') "
+            "if m in sys.modules]; print(','.join(heavy))")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=_env(), cwd=ROOT,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == ""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process is POSIX")
+def test_ctrl_c_exits_130_with_one_line(tmp_path: Path) -> None:
+    proc = subprocess.Popen([sys.executable, "-m", "core.cli", "generate", "--size", "8", "--level", "greedy",
+                             "--time", "120", "--workers", "1", "--out", str(tmp_path / "out")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(), cwd=ROOT)
+    deadline = time.monotonic() + 120
+    while not (tmp_path / "out").exists() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.1)  # the folder is made just before the search starts its worker processes
+    time.sleep(2.0)
+    proc.send_signal(signal.SIGINT)
+    _out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert err.strip().splitlines() == ["lits generate: interrupted"]
+    assert not list((tmp_path / "out").glob("*.yaml"))
