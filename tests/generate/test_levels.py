@@ -29,9 +29,11 @@ def test_agent_specs_are_levels() -> None:
 
 
 def test_unknown_level_lists_what_is_accepted(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the agent specs now name the real levels themselves (core.agents.spec), so an unknown name is the case left
     monkeypatch.setattr("core.generate.levels.levels_module", lambda: None)
-    with pytest.raises(LevelError, match=r"unknown level 'club'.*mcts:N.*casual/club/expert.*not in this version"):
-        resolve_level("club")
+    with pytest.raises(LevelError, match=r"unknown level 'grandmaster'.*mcts:N.*casual, club, expert.*not in this"):
+        resolve_level("grandmaster")
+    assert resolve_level("club") == "club"
 
 
 def test_named_levels_from_a_table(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -39,22 +41,23 @@ def test_named_levels_from_a_table(monkeypatch: pytest.MonkeyPatch) -> None:
     class Level:
         agent: str
 
-    _install(monkeypatch, LEVELS={"casual": "greedy", "club": Level("mcts:300"), "expert": "mcts:bad"})
-    assert level_names() == ["casual", "club", "expert"]
-    assert resolve_level("casual") == "greedy"
-    assert resolve_level("Club") == "mcts:300"
+    # names other than the real levels (casual, club, expert), which core.agents.spec accepts before any lookup
+    _install(monkeypatch, LEVELS={"novice": "greedy", "member": Level("mcts:300"), "master": "mcts:bad"})
+    assert level_names() == ["novice", "member", "master"]
+    assert resolve_level("novice") == "greedy"
+    assert resolve_level("Member") == "mcts:300"
     with pytest.raises(LevelError, match="stands for 'mcts:bad'"):
-        resolve_level("expert")
-    with pytest.raises(LevelError, match=r"or a level name \(casual, club, expert\)"):
+        resolve_level("master")
+    with pytest.raises(LevelError, match=r"or a level name \(novice, member, master\)"):
         resolve_level("grandmaster")
 
 
 def test_named_levels_from_a_function(monkeypatch: pytest.MonkeyPatch) -> None:
     def parse_level(name: str) -> str:
-        return {"expert": "mcts:4000"}[name]
+        return {"master": "mcts:4000"}[name]
 
-    _install(monkeypatch, parse_level=parse_level, LEVEL_NAMES=("expert",))
-    assert level_names() == ["expert"]
-    assert resolve_level("expert") == "mcts:4000"
+    _install(monkeypatch, parse_level=parse_level, LEVEL_NAMES=("master",))
+    assert level_names() == ["master"]
+    assert resolve_level("master") == "mcts:4000"
     with pytest.raises(LevelError):
-        resolve_level("casual")
+        resolve_level("novice")
