@@ -12,7 +12,8 @@ import sys
 import threading
 from typing import Any
 
-from core.cli import EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, CliError, load_board_arg, summary
+from core.cli import EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE, CliError, load_board_arg, summary
+from core.selfplay.cluster import CLUSTER_HELP
 
 MAX_PAIRS = 100_000
 MAX_WORKERS = 64
@@ -42,6 +43,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                    help="stop early once a sequential test decides between 'A is ELO0 stronger' and 'ELO1 "
                         "stronger' (alpha = beta = 0.05, on pair scores), e.g. --sprt 0,50")
     p.add_argument("--json", action="store_true", help="print one JSON object for machines")
+    p.add_argument("--cluster", metavar="ADDRESS", help=CLUSTER_HELP)
     p.set_defaults(func=run)
 
 
@@ -111,10 +113,15 @@ def run(args: argparse.Namespace, cancel: threading.Event | None = None) -> int:
             return sprt.update((int(r.a_won_as_s1) + int(r.a_won_as_s2)) / 2.0) is not None
         return False
 
+    from core.selfplay.cluster import ClusterError, cluster_executor
+
     interrupted = False
     try:
-        run_duel(board, a, b, args.pairs, seed=args.seed, workers=args.workers, on_pair=on_pair, cancel=cancel,
-                 inline=_inline)
+        with cluster_executor(args.cluster) as (executor, executor_workers):
+            run_duel(board, a, b, args.pairs, seed=args.seed, workers=args.workers, on_pair=on_pair, cancel=cancel,
+                     inline=_inline, executor=executor, executor_workers=executor_workers)
+    except ClusterError as exc:
+        raise CliError(str(exc), EXIT_UNREADABLE) from None
     except (KeyboardInterrupt, RunCancelled):
         interrupted = True
     finally:

@@ -8,6 +8,7 @@ it, is the same on any number of workers (for simulation budgets; a time budget 
 
 from __future__ import annotations
 
+import concurrent.futures as cf
 import os
 import threading
 import time
@@ -130,13 +131,18 @@ def duel_tasks(board: Board, a: str, b: str, pairs: int, seed: int) -> list[Duel
 
 def run_duel(board: Board, a: str, b: str, pairs: int, seed: int = 0, workers: int = 0,
              on_pair: Callable[[int, PairResult], bool] | None = None, cancel: threading.Event | None = None,
-             inline: bool = False) -> list[PairResult]:
+             inline: bool = False, executor: cf.Executor | None = None,
+             executor_workers: int = 0) -> list[PairResult]:
     """Play up to ``pairs`` pairs; ``on_pair(i, r)`` sees them in index order and returns True to stop early.
 
-    Raises ``RunCancelled`` when ``cancel`` is set; the workers are stopped either way.
+    Raises ``RunCancelled`` when ``cancel`` is set; the workers are stopped either way. ``executor`` (a dask
+    cluster's) replaces the process pool; the pairs' seeds make the result the same.
     """
     tasks = duel_tasks(board, a, b, pairs, seed)
-    runner = Runner(workers=1 if inline else max(1, min(resolve_workers(workers), pairs)), inline=inline)
+    if executor is not None:
+        runner = Runner(workers=max(1, executor_workers), executor=executor)
+    else:
+        runner = Runner(workers=1 if inline else max(1, min(resolve_workers(workers), pairs)), inline=inline)
     try:
         runner.start(cancel)  # one worker compiles the kernels into the disk cache while the others wait
         return runner.run(play_pair, tasks, on_pair, cancel)
