@@ -265,4 +265,4 @@ class Board:
         return out
 
 
-TRANSFORMS: tuple[str, ...] = ("rot90", "rot180", "rot270", "flip_h", "flip_v", "transpose", "swap")
+TRANSFORMS: tuple[str, ...] = tuple(t.value for t in Transform)
