@@ -42,7 +42,7 @@ from PySide6.QtWidgets import (
 
 from core.board.boardfile import BoardFileError, save_board
 from core.board.geometry import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE
-from core.board.model import Board, Symbol
+from core.board.model import Board, Symbol, Transform
 from designer.canvas.board_view import BoardView
 from designer.canvas.render import THEMES, RenderOptions
 from designer.dialogs.export import PictureDialog, SealDialog, TextGridDialog, export_picture
@@ -283,12 +283,12 @@ class MainWindow(QMainWindow):
                                          "Remove every symbol (undoable)")
         self.random_action = self._action("&Random fill…", lambda: self.random_fill(None), "Ctrl+R", "random")
         self.transform_actions = [
-            self._action("Rotate 90° clockwise", lambda: self.document.transform("rot90"), "Ctrl+]", "rotate"),
-            self._action("Rotate 90° anticlockwise", lambda: self.document.transform("rot270"), "Ctrl+["),
-            self._action("Mirror left-right", lambda: self.document.transform("flip_h"), None, "mirror"),
-            self._action("Mirror top-bottom", lambda: self.document.transform("flip_v")),
-            self._action("Mirror on the diagonal", lambda: self.document.transform("transpose")),
-            self._action("Swap O and X", lambda: self.document.transform("swap"), None, "swap"),
+            self._action("Rotate 90° clockwise", lambda: self.document.transform(Transform.ROT90), "Ctrl+]", "rotate"),
+            self._action("Rotate 90° anticlockwise", lambda: self.document.transform(Transform.ROT270), "Ctrl+["),
+            self._action("Mirror left-right", lambda: self.document.transform(Transform.FLIP_H), None, "mirror"),
+            self._action("Mirror top-bottom", lambda: self.document.transform(Transform.FLIP_V)),
+            self._action("Mirror on the diagonal", lambda: self.document.transform(Transform.TRANSPOSE)),
+            self._action("Swap O and X", lambda: self.document.transform(Transform.SWAP), None, "swap"),
         ]
         self.repair_action = self._action("Repair all broken pairs", self.document.repair_all)
 

@@ -48,6 +48,22 @@ class Symbol(enum.StrEnum):
         return cls(value)
 
 
+class Transform(enum.StrEnum):
+    """Ways to turn or flip a board (and swapping O and X); each keeps partner pairs partners."""
+
+    ROT90 = "rot90"
+    """clockwise"""
+    ROT180 = "rot180"
+    ROT270 = "rot270"
+    FLIP_H = "flip_h"
+    """left-right"""
+    FLIP_V = "flip_v"
+    """top-bottom"""
+    TRANSPOSE = "transpose"
+    SWAP = "swap"
+    """exchange O and X"""
+
+
 @dataclass(frozen=True)
 class GameParams:
     """Everything about a match that travels with its board (and is sealed with it)."""
@@ -219,35 +235,34 @@ class Board:
             target[partner(cell, self.size)] = symbol.other
         return self._apply(enumerate(target))
 
-    def transformed(self, kind: str) -> Board:
-        """A copy turned or flipped; every such transform maps partner pairs onto partner pairs.
-
-        ``kind`` is ``rot90`` (clockwise), ``rot180``, ``rot270``, ``flip_h`` (left-right),
-        ``flip_v`` (top-bottom), ``transpose`` or ``swap`` (exchange O and X).
-        """
+    def transformed(self, kind: Transform | str) -> Board:
+        """A copy turned or flipped; every such transform maps partner pairs onto partner pairs."""
+        try:
+            how = Transform(kind)
+        except ValueError:
+            raise ValueError(f"unknown transform {kind!r}; one of {', '.join(t.value for t in Transform)}") from None
         n = self.size
         out = self.copy()
         for cell, symbol in enumerate(self.cells):
             r, c = divmod(cell, n)
-            if kind == "rot90":
-                r2, c2 = c, n - 1 - r
-            elif kind == "rot180":
-                r2, c2 = n - 1 - r, n - 1 - c
-            elif kind == "rot270":
-                r2, c2 = n - 1 - c, r
-            elif kind == "flip_h":
-                r2, c2 = r, n - 1 - c
-            elif kind == "flip_v":
-                r2, c2 = n - 1 - r, c
-            elif kind == "transpose":
-                r2, c2 = c, r
-            elif kind == "swap":
-                r2, c2 = r, c
-                symbol = symbol.other
-            else:
-                raise ValueError(f"unknown transform {kind!r}")
+            match how:
+                case Transform.ROT90:
+                    r2, c2 = c, n - 1 - r
+                case Transform.ROT180:
+                    r2, c2 = n - 1 - r, n - 1 - c
+                case Transform.ROT270:
+                    r2, c2 = n - 1 - c, r
+                case Transform.FLIP_H:
+                    r2, c2 = r, n - 1 - c
+                case Transform.FLIP_V:
+                    r2, c2 = n - 1 - r, c
+                case Transform.TRANSPOSE:
+                    r2, c2 = c, r
+                case Transform.SWAP:
+                    r2, c2 = r, c
+                    symbol = symbol.other
             out.cells[r2 * n + c2] = symbol
         return out
 
 
-TRANSFORMS: tuple[str, ...] = ("rot90", "rot180", "rot270", "flip_h", "flip_v", "transpose", "swap")
+TRANSFORMS: tuple[str, ...] = tuple(t.value for t in Transform)

@@ -16,6 +16,7 @@ import functools
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from enum import StrEnum
 
 import numpy as np
 import numpy.typing as npt
@@ -28,8 +29,20 @@ from core.engine.pieces import PlacementTable, classify, placement_table
 SWAP = "swap"
 """The pie-rule swap as it appears in ``GameState.actions`` and in game records."""
 
-RULES: tuple[str, ...] = ("off-board", "occupied", "not-touching", "same-type-adjacent", "2x2", "supply",
-                          "game-over", "swap-not-allowed")
+class Rule(StrEnum):
+    """The rule an illegal action breaks; the values are the ids in ``lits replay --json`` (``error.rule``)."""
+
+    OFF_BOARD = "off-board"
+    OCCUPIED = "occupied"
+    NOT_TOUCHING = "not-touching"
+    SAME_TYPE_ADJACENT = "same-type-adjacent"
+    FULL_2X2 = "2x2"
+    SUPPLY = "supply"
+    GAME_OVER = "game-over"
+    SWAP_NOT_ALLOWED = "swap-not-allowed"
+
+
+RULES: tuple[str, ...] = tuple(rule.value for rule in Rule)
 
 _SPLIT_RE = re.compile(r"[\s,]+")
 
@@ -57,7 +70,7 @@ class NotAPieceError(NotationError):
 class IllegalReason:
     """Why an action is illegal now: the rule (one of RULES), plain words, and the cells to highlight."""
 
-    rule: str
+    rule: Rule
     message: str
     cells: tuple[int, ...] = ()
 
@@ -326,13 +339,13 @@ class GameState:
     def why_illegal(self, p: Placement) -> IllegalReason | None:
         """None when ``p`` is legal now, else the first broken rule with plain words and cells."""
         if p.size != self.size:
-            return IllegalReason("off-board", f"{p.notation()} was written for a {p.size}x{p.size} board; this board "
-                                 f"is {self.size}x{self.size}", ())
+            return IllegalReason(Rule.OFF_BOARD, f"{p.notation()} was written for a {p.size}x{p.size} board; "
+                                 f"this board is {self.size}x{self.size}", ())
         if p in LegalPlacements(self):
             return None
         reason = self._specific_reason(p)
         if self.is_over():
-            return IllegalReason("game-over", f"the game is over: no legal placement is left ({reason.message})",
+            return IllegalReason(Rule.GAME_OVER, f"the game is over: no legal placement is left ({reason.message})",
                                  reason.cells)
         return reason
 
@@ -347,11 +360,11 @@ class GameState:
         if hit:
             pieces = sorted({self._owner[c] for c in hit})
             which = " and ".join(self._describe_piece(i) for i in pieces)
-            return IllegalReason("occupied", f"{p.notation()} covers {names(hit, n)}, already covered by {which}",
+            return IllegalReason(Rule.OCCUPIED, f"{p.notation()} covers {names(hit, n)}, already covered by {which}",
                                  tuple(hit) + tuple(c for i in pieces for c in self.placements[i].cells))
         nbrs = self.table.neighbours[p.index]
         if self.placements and not any(covered >> c & 1 for c in nbrs):
-            return IllegalReason("not-touching", f"{p.notation()} shares no edge with any placed piece; every piece "
+            return IllegalReason(Rule.NOT_TOUCHING, f"{p.notation()} shares no edge with any placed piece; every piece "
                                  "after the first must touch one", p.cells)
         for own in p.cells:
             for other in edge_neighbours(own, n):
@@ -359,7 +372,7 @@ class GameState:
                 if i >= 0 and self.placements[i].ptype == p.ptype:
                     q = self.placements[i]
                     return IllegalReason(
-                        "same-type-adjacent",
+                        Rule.SAME_TYPE_ADJACENT,
                         f"{p.notation()} touches {self._describe_piece(i)} along "
                         f"{cell_name(min(own, other), n)}-{cell_name(max(own, other), n)}; two pieces of the same type "
                         f"({p.ptype}, mirror images included) may not share an edge",
@@ -371,14 +384,14 @@ class GameState:
                 if any(q in p.cells for q in quad) and all(after >> q & 1 for q in quad):
                     others = sorted({self._owner[q] for q in quad if self._owner[q] >= 0})
                     with_ = " and ".join(self._describe_piece(i) for i in others)
-                    return IllegalReason("2x2", f"{p.notation()} would fill the 2x2 area {names(quad, n)} together "
-                                         f"with {with_}; no 2x2 area may be fully covered", quad)
+                    return IllegalReason(Rule.FULL_2X2, f"{p.notation()} would fill the 2x2 area {names(quad, n)} "
+                                         f"together with {with_}; no 2x2 area may be fully covered", quad)
         left = self.supply_left(p.ptype)
         if left <= 0:
             total = self.params.supply_of(p.ptype)
             if total == 0:
-                return IllegalReason("supply", f"this board's supply has no {p.ptype} pieces at all", p.cells)
-            return IllegalReason("supply", f"no {p.ptype} piece is left (all {total} have been placed)", p.cells)
+                return IllegalReason(Rule.SUPPLY, f"this board's supply has no {p.ptype} pieces at all", p.cells)
+            return IllegalReason(Rule.SUPPLY, f"no {p.ptype} piece is left (all {total} have been placed)", p.cells)
         raise AssertionError(f"{p.notation()} is illegal in the tables but breaks no rule here")  # pragma: no cover
 
     # -- actions ----------------------------------------------------------------------
@@ -400,15 +413,15 @@ class GameState:
     def swap_refusal(self) -> IllegalReason | None:
         """None when the pie-rule swap is allowed now, else why not."""
         if not self.params.pie:
-            return IllegalReason("swap-not-allowed", "this board is played without the pie rule, so no swap")
+            return IllegalReason(Rule.SWAP_NOT_ALLOWED, "this board is played without the pie rule, so no swap")
         if self.swapped:
-            return IllegalReason("swap-not-allowed", "the sides have already been swapped once")
+            return IllegalReason(Rule.SWAP_NOT_ALLOWED, "the sides have already been swapped once")
         if len(self.actions) != 1:
             when = "before the first placement" if not self.actions else "after the second player's first turn"
-            return IllegalReason("swap-not-allowed", f"a swap is only allowed as the second player's first turn, "
+            return IllegalReason(Rule.SWAP_NOT_ALLOWED, f"a swap is only allowed as the second player's first turn, "
                                  f"right after the first placement, not {when}")
         if self.is_over():
-            return IllegalReason("game-over", "the game is over: no legal placement is left")
+            return IllegalReason(Rule.GAME_OVER, "the game is over: no legal placement is left")
         return None
 
     def push_swap(self) -> None:

@@ -18,7 +18,7 @@ from PySide6.QtGui import QUndoStack
 
 from core.board.boardfile import load_board, save_board
 from core.board.geometry import cell_name
-from core.board.model import Board, CellChange, GameParams, Symbol
+from core.board.model import Board, CellChange, GameParams, Symbol, Transform
 from designer.document.commands import CellsCommand, MetaCommand, ParamsCommand, StrokeCommand
 
 META_KEYS: tuple[str, ...] = ("name", "author", "notes")
@@ -136,7 +136,7 @@ class Document(QObject):
         scratch.random_fill(pairs, random.Random(seed))
         return self._push_target(scratch.cells, f"Random fill ({pairs} pairs)")
 
-    def transform(self, kind: str) -> bool:
+    def transform(self, kind: Transform) -> bool:
         """Rotate, flip or swap symbols; each transform keeps anti-symmetric boards anti-symmetric."""
         labels = {"rot90": "Rotate 90° clockwise", "rot180": "Rotate 180°", "rot270": "Rotate 90° anticlockwise",
                   "flip_h": "Mirror left-right", "flip_v": "Mirror top-bottom", "transpose": "Mirror on diagonal",

@@ -113,3 +113,13 @@ def test_bad_params_are_refused(kwargs: dict[str, object], fragment: str) -> Non
 
 def test_original_game_has_x_first() -> None:
     assert GameParams.original_game().first is Symbol.X
+
+
+def test_transforms_are_an_enum_and_unknown_ones_are_named() -> None:
+    from core.board.model import Transform
+
+    board = Board.random(size=6, pairs=5, seed=3)
+    assert board.transformed(Transform.ROT90) == board.transformed("rot90")
+    assert board.transformed(Transform.ROT90).transformed(Transform.ROT270) == board
+    with pytest.raises(ValueError, match="unknown transform 'spin'; one of rot90, rot180"):
+        board.transformed("spin")

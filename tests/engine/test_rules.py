@@ -370,3 +370,12 @@ def test_supply_reason_for_a_type_the_board_does_not_supply() -> None:
     state.push(Placement.parse("B1 C1 D1 E1", 8))
     reason = state.why_illegal(Placement.parse("F1 F2 F3 G3", 8))
     assert reason is not None and reason.rule == "supply" and "all 1 have been placed" in reason.message
+
+
+def test_rule_ids_are_an_enum_with_the_published_json_values() -> None:
+    from core.engine.rules import RULES, Rule
+
+    assert RULES == ("off-board", "occupied", "not-touching", "same-type-adjacent", "2x2", "supply", "game-over",
+                     "swap-not-allowed")
+    assert [r.value for r in Rule] == list(RULES)
+    assert Rule("2x2") is Rule.FULL_2X2 and Rule.FULL_2X2 == "2x2"
