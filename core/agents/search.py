@@ -409,10 +409,19 @@ class Agent:
     def __post_init__(self) -> None:
         self._legal = np.empty(self.kt.nplace, dtype=np.int32)
         self.last_value = 0.5
+        self._puct: Any = None
 
     def choose(self, state: npt.NDArray[np.uint64]) -> int:
         """A legal placement for the side to move, or -1 when the game is over."""
         spec = self.spec
+        if spec.kind is AgentKind.PUCT:
+            if self._puct is None:
+                from core.agents.puct import puct_search  # imported here: puct builds on this module
+
+                self._puct = puct_search(spec.text, self.kt, self.gain, self.rng)
+            p = int(self._puct.choose(state))
+            self.last_value = float(self._puct.last_value)
+            return p
         if spec.kind is AgentKind.MCTS:
             noise = int(state[H_NPLACED]) < self.noise_plies
             p, value = k_mcts(self.kt, self.gain, state, spec.sims, self.c_uct, spec.greedy_playouts, self.rng,
@@ -428,7 +437,7 @@ class Agent:
         ``choose`` just ran on this same state); greedy swaps when the opening gained its maker
         symbols; random flips a coin.
         """
-        if self.spec.kind is AgentKind.MCTS:
+        if self.spec.kind in (AgentKind.MCTS, AgentKind.PUCT):
             if not searched:
                 self.choose(state)
             return self.last_value < 0.5
@@ -458,26 +467,33 @@ def gain_for(kt: KTables) -> npt.NDArray[np.int64]:
 
 
 _GAIN_CACHE: dict[tuple[int, bytes, bytes], npt.NDArray[np.int64]] = {}
-_gain_for = gain_for  # the old private name, still imported by the agents branch in flight
 
 
 WarmUpProgress = Callable[[int, int, bool], None]
 """``(work done, total work, whether anything had to be compiled so far)``, before the first warm-up step and
 after each; work is in :data:`WARM_UP_WEIGHTS` units, so it runs evenly in time."""
-WARM_UP_WEIGHTS = (3, 2, 4, 17, 0, 17, 1)
+WARM_UP_WEIGHTS = (3, 2, 4, 17, 0, 17, 1, 20)
 """Share of a cold compile each warm-up step takes (seconds of the 44 s measured on the 2-core machine)."""
 
 
 def _compiled_count() -> int:
     """Signatures compiled in this process because the disk cache did not hold them (numba's own counters)."""
+    import core.agents.puct as puct_module  # imported here: puct builds on this module
+
     total = 0
-    for module in (globals(), vars(kernels_module)):
+    for module in (globals(), vars(kernels_module), vars(puct_module)):
         for obj in module.values():
             stats = getattr(obj, "stats", None)
             misses = getattr(stats, "cache_misses", None)
             if misses is not None and hasattr(obj, "py_func"):
                 total += sum(misses.values())
     return total
+
+
+def _warm_up_puct(kt: KTables, gain: npt.NDArray[np.int64], rng: npt.NDArray[np.uint64]) -> None:
+    from core.agents.puct import k_puct_warm_up
+
+    k_puct_warm_up(kt, gain, k_new_state(kt), rng)
 
 
 def warm_up(progress: WarmUpProgress | None = None) -> bool:
@@ -501,6 +517,7 @@ def warm_up(progress: WarmUpProgress | None = None) -> bool:
         lambda: k_mcts(kt, gain, s, 8, DEFAULT_C, True, rng, False, SOLVE_LIMIT, 100),
         lambda: k_screen(kt, gain, np.arange(2, dtype=np.int32), 4, 1, out),
         lambda: k_apply(kt, s, int(legal[0])),
+        lambda: _warm_up_puct(kt, gain, rng),
     ]
     total = sum(WARM_UP_WEIGHTS)
     before = _compiled_count()

@@ -86,6 +86,7 @@ BUILTIN_COMMANDS: tuple[Command, ...] = (
             "core.cli.validate:register"),
     Command("analyze", "is this board lopsided? self-play statistics and a pie-rule verdict",
             "core.cli.analyze:register"),
+    Command("duel", "how much stronger is agent A than agent B? paired games, score, Elo", "core.cli.duel:register"),
     Command("generate", "search new boards that the analysis calls balanced and write the best",
             "core.cli.generate:register"),
     Command("moves", "list every legal placement of a position", "core.cli.play:register"),
@@ -358,6 +359,8 @@ def run() -> None:
     except KeyboardInterrupt:  # between two statements of main's own error handling
         signal.signal(signal.SIGINT, _interrupted_at_start)
         _interrupted_at_start(signal.SIGINT, None)
+    # The work is done; a Ctrl-C from here on would only kill the interpreter's shutdown (exit -2, nothing said).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         sys.stdout.flush()
         sys.stderr.flush()

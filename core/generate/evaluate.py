@@ -30,7 +30,6 @@ from core.analysis.run import AnalysisConfig, analyze
 from core.board.model import Board
 from core.generate.figures import Figures, play_score
 from core.generate.layout import grid_key, layout_of, pairs_of
-from core.generate.levels import level_names, named_level_spec
 from core.selfplay.tasks import derive_seed
 
 Evaluator = Callable[[Board], Figures]
@@ -45,26 +44,15 @@ class LevelError(ValueError):
 
 
 def accepted_levels_help() -> str:
-    names = level_names()
-    named = f"or a level name ({', '.join(names)})" if names else \
-        "(the named levels casual/club/expert arrive with core.agents.levels; not in this version)"
-    return f"an agent spec: {SPEC_HELP.removeprefix('agent specs: ')} {named}"
+    return f"an agent spec or a level: {SPEC_HELP.removeprefix('agent specs: ')}"
 
 
 def resolve_level(text: str) -> str:
-    """The agent spec text of a level: an agent spec as it is, or a named level looked up at run time."""
-    value = text.strip().lower()
+    """The agent spec text of a level: ``parse_agent`` reads agent specs and the named levels alike."""
     try:
-        return parse_agent(value).text
+        return parse_agent(text.strip().lower()).text
     except AgentSpecError:
-        pass
-    spec = named_level_spec(value)
-    if spec is not None:
-        try:
-            return parse_agent(spec).text
-        except AgentSpecError as exc:
-            raise LevelError(f"level {text!r} stands for {spec!r}, which is not an agent spec: {exc}") from None
-    raise LevelError(f"unknown level {text!r}: give {accepted_levels_help()}")
+        raise LevelError(f"unknown level {text!r}: give {accepted_levels_help()}") from None
 
 
 def board_seed(master: int, key: int, board: Board) -> int:

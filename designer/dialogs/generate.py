@@ -33,12 +33,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.agents.levels import LEVELS
 from core.board.geometry import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE
 from core.board.model import Board
 from core.generate.config import MAX_COUNT, SearchConfig
 from core.generate.figures import Figures
 from core.generate.layout import PairRange
-from core.generate.levels import level_names
 from designer.canvas.render import Overlay, RenderOptions, render_image
 from designer.workers import BackgroundRunner, JobControl
 
@@ -85,7 +85,7 @@ def default_engine() -> Engine:
 
 
 def level_choices() -> list[str]:
-    names = level_names()
+    names = list(LEVELS)
     return [*names, *(c for c in LEVEL_CHOICES if c not in names)]
 
 

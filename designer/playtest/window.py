@@ -57,9 +57,12 @@ AGENT_CHOICES: tuple[tuple[str, str | None], ...] = (
     ("Random agent", "random"),
     ("Greedy agent", "greedy"),
     ("MCTS 200 playouts", "mcts:200"),
+    ("Casual level", "casual"),
     ("MCTS 1000 playouts", "mcts:1000"),
     ("MCTS 5000 playouts", "mcts:5000"),
+    ("Club level", "club"),
     ("MCTS 20000 playouts", "mcts:20000"),
+    ("Expert level", "expert"),
 )
 """Opponent strengths offered in the window, weakest first (spec strings of ``core.agents.spec``)."""
 

@@ -1,24 +1,12 @@
-"""Levels: agent specs today, named levels from ``core.agents.levels`` once it exists (looked up at run time)."""
+"""Levels for the generator: agent specs and the named levels casual/club/expert, read by ``parse_agent``."""
 
 from __future__ import annotations
 
-import importlib.machinery
-import sys
-import types
-from dataclasses import dataclass
-
 import pytest
 
+from core.agents.levels import LEVELS
+from core.agents.spec import parse_agent
 from core.generate.evaluate import AnalysisEvaluator, LevelError, resolve_level
-from core.generate.levels import level_names
-
-
-def _install(monkeypatch: pytest.MonkeyPatch, **attrs: object) -> None:
-    mod = types.ModuleType("core.agents.levels")
-    mod.__spec__ = importlib.machinery.ModuleSpec("core.agents.levels", None)
-    for k, v in attrs.items():
-        setattr(mod, k, v)
-    monkeypatch.setitem(sys.modules, "core.agents.levels", mod)
 
 
 def test_agent_specs_are_levels() -> None:
@@ -28,33 +16,12 @@ def test_agent_specs_are_levels() -> None:
     assert AnalysisEvaluator(level="mcts:500").agents() == ["greedy", "mcts:500"]
 
 
-def test_unknown_level_lists_what_is_accepted(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("core.generate.levels.levels_module", lambda: None)
-    with pytest.raises(LevelError, match=r"unknown level 'club'.*mcts:N.*casual/club/expert.*not in this version"):
-        resolve_level("club")
+def test_named_levels_resolve_to_their_agent() -> None:
+    assert list(LEVELS) == ["casual", "club", "expert"]
+    for name in LEVELS:
+        assert resolve_level(name.upper()) == parse_agent(name).text
 
 
-def test_named_levels_from_a_table(monkeypatch: pytest.MonkeyPatch) -> None:
-    @dataclass
-    class Level:
-        agent: str
-
-    _install(monkeypatch, LEVELS={"casual": "greedy", "club": Level("mcts:300"), "expert": "mcts:bad"})
-    assert level_names() == ["casual", "club", "expert"]
-    assert resolve_level("casual") == "greedy"
-    assert resolve_level("Club") == "mcts:300"
-    with pytest.raises(LevelError, match="stands for 'mcts:bad'"):
-        resolve_level("expert")
-    with pytest.raises(LevelError, match=r"or a level name \(casual, club, expert\)"):
+def test_unknown_level_lists_what_is_accepted() -> None:
+    with pytest.raises(LevelError, match=r"unknown level 'grandmaster'.*mcts:N.*casual, club, expert"):
         resolve_level("grandmaster")
-
-
-def test_named_levels_from_a_function(monkeypatch: pytest.MonkeyPatch) -> None:
-    def parse_level(name: str) -> str:
-        return {"expert": "mcts:4000"}[name]
-
-    _install(monkeypatch, parse_level=parse_level, LEVEL_NAMES=("expert",))
-    assert level_names() == ["expert"]
-    assert resolve_level("expert") == "mcts:4000"
-    with pytest.raises(LevelError):
-        resolve_level("casual")

@@ -119,3 +119,16 @@ def test_a_killed_worker_has_its_games_run_again_with_the_same_result() -> None:
                                                          cancel=threading.Event())
         assert got == expected
         assert pids[0] not in s.client.run(os.getpid).values()
+
+
+def test_duel_on_the_cluster_equals_the_process_pool(session: DaskSession) -> None:
+    from core.selfplay.duel import run_duel
+
+    board = Board.random(size=8, pairs=12, seed=2)
+    local = run_duel(board, "greedy", "mcts:30", 6, seed=4, workers=2)
+    remote = run_duel(board, "greedy", "mcts:30", 6, seed=4, executor=session.executor,
+                      executor_workers=session.worker_count())
+    def games(pairs: list) -> list[tuple[object, ...]]:  # type: ignore[type-arg]
+        return [(r.a_as_s1, r.a_as_s2, r.a_moves, r.b_moves) for r in pairs]  # the clocks may differ
+
+    assert games(remote) == games(local) and len(local) == 6

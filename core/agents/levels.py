@@ -1,0 +1,39 @@
+"""Named strength levels for hosts: each a fixed agent spec with the Elo that duels measured.
+
+Plain data (no numba) so ``core.agents.spec`` can accept the names wherever an agent spec goes.  The Elo is
+against ``mcts:1000`` on ``boards/default.yaml`` (README, "How strong are the agents?").  The simulation budgets
+keep the levels reproducible for a seed; ``expert`` also has a time cap so it never thinks longer than two
+seconds on a slow machine (it stops at whichever comes first).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Level:
+    """A named strength: the spec it stands for and what duels measured."""
+
+    name: str
+    spec: str
+    elo_vs_mcts1000: int
+    """Elo against mcts:1000 on boards/default.yaml (README ladder)."""
+    blurb: str
+
+
+LEVELS: dict[str, Level] = {
+    lv.name: lv
+    for lv in (
+        Level("casual", "puct:100", -79, "a glance guided by the symbols; instant"),
+        Level("club", "puct:2000", 305, "a short guided search, some milliseconds per move"),
+        Level("expert", "puct:64000:t=2", 486, "a deep guided search, at most two seconds per move"),
+    )
+}
+
+
+def resolve(text: str) -> str:
+    """The spec a level name stands for (other specs unchanged, lower-cased and stripped)."""
+    t = str(text).strip().lower()
+    level = LEVELS.get(t)
+    return level.spec if level is not None else t

@@ -1,0 +1,638 @@
+"""A stronger search, ``puct``: Monte Carlo tree search guided by the symbol gain of each placement.
+
+What it adds to ``mcts:N`` (each kept because duels showed it pays; see the README's strength ladder):
+
+* **priors**: a placement's symbol gain is a constant per board, so ``P(m) ~ exp(gain / tau)`` is a free
+  prior; children are chosen by PUCT, ``Q + c * P * sqrt(N) / (1 + n)``.  Children are created lazily in
+  prior order (gain, then a per-node random order), so the tree holds one node per simulation and a node
+  never stores its whole move list: the next unexplored move is found by one scan of the legal list;
+* **playouts** random or epsilon-greedy on the gain;
+* **MCTS-Solver**: terminal positions are proven wins or losses, and proofs are backed up (a move into a
+  proven loss for the opponent proves the parent; a node whose every move loses is proven).  Proven moves
+  are chosen or avoided outright and proven nodes need no playout;
+* **budgets** in simulations, in seconds per move, or both (whichever ends first).  A time budget runs the
+  search in chunks between which Python reads the clock, so its games are not reproducible; simulation
+  budgets are.
+
+The tree lives in two arrays owned by :class:`PuctTree`; the kernel only adds simulations to it, which is
+what lets Python stop on a clock.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from core.agents.levels import resolve
+from core.agents.search import MAX_GAIN, k_solve
+from core.agents.spec import NOISE_PLIES, PUCT_DEFAULTS, SOLVE_LIMIT, PuctBudget, parse_puct
+from core.engine.kernels import (
+    H_NPLACED,
+    H_SUPPLY,
+    H_TO_MOVE,
+    KTables,
+    k_apply,
+    k_copy_state,
+    k_legal_list,
+    k_rand,
+    k_rand_below,
+    k_random_playout,
+    k_winner,
+    popcount64,
+)
+from core.engine.pieces import placement_table
+
+# integer node fields (columns of PuctTree.ti)
+F_MOVE = 0  # placement that led here (-1 at the root)
+F_FIRST = 1  # first created child (-1: none)
+F_SIB = 2  # next sibling
+F_NVIS = 3  # visits
+F_NLEGAL = 4  # legal placements here
+F_NEXP = 5  # children created so far
+F_NEXT = 6  # the next placement to create, in prior order (-1: all created)
+F_SALT = 7  # per-node random order among equal gains
+F_PROOF = 8  # +1 the player who moved here wins with best play, -1 loses, 0 unknown
+NI = 9
+# float node fields (columns of PuctTree.tf)
+G_WINS = 0  # wins of the player who moved here
+G_ZSUM = 1  # sum of exp(gain / tau) over the legal placements (prior normaliser)
+NF = 2
+
+# search parameters (entries of the params array the kernel reads)
+P_C = 0  # PUCT exploration constant
+P_TAU = 1  # prior temperature on the gain; <= 0 means flat priors
+P_FPU = 2  # first-play urgency: an unexplored move's value = the node's value minus this
+P_PLAYOUT = 3  # 0 random, 1 epsilon-greedy
+P_EPS = 4  # random-move share of epsilon-greedy playouts
+P_SOLVER = 5  # 1: back up proven wins and losses
+NPARAMS = 6
+
+DEFAULT_PARAMS = PUCT_DEFAULTS
+
+UNPROVEN = 0
+WIN = 1
+LOSS = -1
+
+
+@njit(cache=True, inline="always")
+def _key(gain: Any, sym: int, p: int, salt: int) -> int:
+    """Prior order of placement p: its gain first, then a per-node pseudo-random order (distinct per p)."""
+    h = ((p * 2654435761) ^ salt) & 0xFFFFFFFF
+    return (int(gain[sym, p]) + 16) * 4294967296 + h
+
+
+@njit(cache=True, nogil=True)
+def _scan_next(kt: KTables, s: Any, gain: Any, legal: Any, salt: int, below: int) -> int:
+    """The legal placement with the largest key under ``below`` (-1: none): the next move to create."""
+    n = k_legal_list(kt, s, legal)
+    sym = int(s[H_TO_MOVE])
+    best = -1
+    best_key = -1
+    for i in range(n):
+        p = int(legal[i])
+        k = _key(gain, sym, p, salt)
+        if k < below and k > best_key:
+            best_key = k
+            best = p
+    return best
+
+
+@njit(cache=True, nogil=True)
+def _init_node(kt: KTables, s: Any, gain: Any, expg: Any, legal: Any, ti: Any, tf: Any, node: int, move: int,
+               rng: Any) -> None:
+    """Fill a fresh node for position ``s`` (reached by ``move``): legal count, prior normaliser, first move."""
+    n = k_legal_list(kt, s, legal)
+    sym = int(s[H_TO_MOVE])
+    ti[node, F_MOVE] = move
+    ti[node, F_FIRST] = -1
+    ti[node, F_SIB] = -1
+    ti[node, F_NVIS] = 0
+    ti[node, F_NLEGAL] = n
+    ti[node, F_NEXP] = 0
+    salt = int(k_rand(rng) >> np.uint64(33))
+    ti[node, F_SALT] = salt
+    tf[node, G_WINS] = 0.0
+    if n == 0:
+        ti[node, F_NEXT] = -1
+        tf[node, G_ZSUM] = 1.0
+        # the game is over: the player who moved here wins or loses for certain
+        ti[node, F_PROOF] = WIN if k_winner(kt, s) != sym else LOSS
+        return
+    ti[node, F_PROOF] = UNPROVEN
+    z = 0.0
+    best = -1
+    best_key = -1
+    for i in range(n):
+        p = int(legal[i])
+        z += expg[sym, p]
+        k = _key(gain, sym, p, salt)
+        if k > best_key:
+            best_key = k
+            best = p
+    tf[node, G_ZSUM] = z
+    ti[node, F_NEXT] = best
+
+
+@njit(cache=True, nogil=True)
+def k_fast_greedy_playout(kt: KTables, s: Any, gmask: Any, eps: float, rng: Any) -> int:
+    """Epsilon-greedy placements to the end of the game; returns how many were made.
+
+    ``gmask[sym, g]`` is the placement bitset of gain ``MAX_GAIN - g`` for ``sym``, so the best legal gain is
+    the first class that meets the legal set: no legal list is built, as in the random playout.
+    """
+    off_leg = kt.off_legal
+    npw = kt.npw
+    ngain = gmask.shape[1]
+    n = 0
+    while True:
+        sym = int(s[H_TO_MOVE])
+        total = 0
+        g_pick = -1
+        if eps > 0.0 and (k_rand(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0) < eps:
+            for w in range(npw):
+                total += popcount64(s[off_leg + w])
+        else:
+            for g in range(ngain):
+                for w in range(npw):
+                    total += popcount64(s[off_leg + w] & gmask[sym, g, w])
+                if total > 0:
+                    g_pick = g
+                    break
+        if total == 0:
+            return n
+        r = k_rand_below(rng, int(total))
+        p = -1
+        for w in range(npw):
+            x = s[off_leg + w]
+            if g_pick >= 0:
+                x &= gmask[sym, g_pick, w]
+            c = int(popcount64(x))
+            if r < c:
+                for _ in range(r):
+                    x &= x - np.uint64(1)
+                low = x & (~x + np.uint64(1))
+                p = w * 64 + int(popcount64(low - np.uint64(1)))
+                break
+            r -= c
+        k_apply(kt, s, p)
+        n += 1
+
+
+@njit(cache=True, nogil=True)
+def k_puct_init(kt: KTables, gain: Any, expg: Any, root: Any, ti: Any, tf: Any, rng: Any) -> int:
+    """Start a tree at ``root``; returns the node count (1)."""
+    legal = np.empty(kt.nplace, dtype=np.int32)
+    _init_node(kt, root, gain, expg, legal, ti, tf, 0, -1, rng)
+    return 1
+
+
+@njit(cache=True, nogil=True)
+def _all_children_lose(ti: Any, node: int) -> bool:
+    if ti[node, F_NEXT] >= 0:
+        return False
+    c = ti[node, F_FIRST]
+    while c >= 0:
+        if ti[c, F_PROOF] != LOSS:
+            return False
+        c = ti[c, F_SIB]
+    return True
+
+
+@njit(cache=True, nogil=True)
+def k_puct_run(kt: KTables, gain: Any, expg: Any, gmask: Any, root: Any, ti: Any, tf: Any, nnodes: int, sims: int,
+               params: Any, rng: Any) -> int:
+    """Add up to ``sims`` simulations to the tree at node 0 (position ``root``); returns the node count.
+
+    Stops early when the root is proven or the arrays are full.
+    """
+    cap = ti.shape[0]
+    legal = np.empty(kt.nplace, dtype=np.int32)
+    path = np.empty(kt.nplace + 2, dtype=np.int32)
+    s = np.empty_like(root)
+    c_puct = params[P_C]
+    tau = params[P_TAU]
+    fpu = params[P_FPU]
+    greedy_playouts = params[P_PLAYOUT] > 0.5
+    eps = params[P_EPS]
+    solver = params[P_SOLVER] > 0.5
+    for _sim in range(sims):
+        if ti[0, F_PROOF] != UNPROVEN or nnodes >= cap:
+            break
+        k_copy_state(root, s)
+        node = 0
+        depth = 0
+        path[0] = 0
+        while ti[node, F_PROOF] == UNPROVEN and ti[node, F_NLEGAL] > 0:
+            nv = ti[node, F_NVIS]
+            sqrt_n = math.sqrt(nv + 1.0)
+            zsum = tf[node, G_ZSUM]
+            sym = int(s[H_TO_MOVE])
+            # the chooser's average so far (the node's value is stored for the player who moved into it)
+            parent_q = 1.0 - tf[node, G_WINS] / nv if nv > 0 else 0.5
+            best = -1
+            best_u = -1e300
+            c = ti[node, F_FIRST]
+            while c >= 0:
+                pr = ti[c, F_PROOF]
+                if pr == WIN and solver:  # a proven win for the chooser
+                    best = c
+                    break
+                if pr != LOSS or not solver:
+                    n = ti[c, F_NVIS]
+                    prior = expg[sym, ti[c, F_MOVE]] / zsum if tau > 0.0 else 1.0 / ti[node, F_NLEGAL]
+                    u = tf[c, G_WINS] / n + c_puct * prior * sqrt_n / (1.0 + n)
+                    if u > best_u:
+                        best_u = u
+                        best = c
+                c = ti[c, F_SIB]
+            nxt = ti[node, F_NEXT]
+            if nxt >= 0 and (best < 0 or ti[best, F_PROOF] != WIN):
+                prior = expg[sym, nxt] / zsum if tau > 0.0 else 1.0 / ti[node, F_NLEGAL]
+                u = parent_q - fpu + c_puct * prior * sqrt_n
+                if best < 0 or u > best_u:
+                    # create the next child in prior order
+                    if nnodes >= cap:
+                        break
+                    child = nnodes
+                    nnodes += 1
+                    ti[node, F_NEXT] = _scan_next(kt, s, gain, legal, ti[node, F_SALT],
+                                                  _key(gain, sym, nxt, ti[node, F_SALT]))
+                    ti[node, F_NEXP] += 1
+                    k_apply(kt, s, nxt)
+                    _init_node(kt, s, gain, expg, legal, ti, tf, child, nxt, rng)
+                    ti[child, F_SIB] = ti[node, F_FIRST]
+                    ti[node, F_FIRST] = child
+                    depth += 1
+                    path[depth] = child
+                    node = child
+                    break
+            if best < 0:
+                break  # every created child is lost and nothing is left to create (proof pending below)
+            k_apply(kt, s, ti[best, F_MOVE])
+            node = best
+            depth += 1
+            path[depth] = node
+        # result of the simulation: the winning symbol
+        pr = ti[node, F_PROOF]
+        mover_here = int(s[H_TO_MOVE]) ^ 1  # the symbol that moved into ``node``
+        if pr == WIN:
+            winner = mover_here
+        elif pr == LOSS:
+            winner = mover_here ^ 1
+        elif ti[node, F_NLEGAL] == 0:
+            winner = k_winner(kt, s)
+        else:
+            if greedy_playouts:
+                k_fast_greedy_playout(kt, s, gmask, eps, rng)
+            else:
+                k_random_playout(kt, s, rng, legal)
+            winner = k_winner(kt, s)
+        # back up: each node's wins count for the player who moved into it
+        mover = mover_here
+        for d in range(depth, -1, -1):
+            nd = path[d]
+            ti[nd, F_NVIS] += 1
+            if winner == mover:
+                tf[nd, G_WINS] += 1.0
+            mover ^= 1
+        if solver:
+            for d in range(depth - 1, -1, -1):
+                parent = path[d]
+                child = path[d + 1]
+                if ti[parent, F_PROOF] != UNPROVEN:
+                    break
+                cp = ti[child, F_PROOF]
+                if cp == WIN:
+                    ti[parent, F_PROOF] = LOSS  # the player to move here has a winning move
+                elif cp == LOSS and _all_children_lose(ti, parent):
+                    ti[parent, F_PROOF] = WIN  # every move from here loses
+                else:
+                    break
+    return nnodes
+
+
+@njit(cache=True, nogil=True)
+def k_puct_pick(ti: Any, tf: Any, noise: bool, rng: Any) -> tuple[int, float]:
+    """The move to play from the root and the root's value for the side to move."""
+    c = ti[0, F_FIRST]
+    if c < 0:
+        return -1, 0.5
+    # a proven win is played at once; proven losses only when nothing else is left
+    most = -1
+    best = -1
+    best_q = -1.0
+    c = ti[0, F_FIRST]
+    while c >= 0:
+        if ti[c, F_PROOF] == WIN:
+            return ti[c, F_MOVE], 1.0
+        c = ti[c, F_SIB]
+    for pass_ in range(2):
+        c = ti[0, F_FIRST]
+        while c >= 0:
+            if pass_ == 1 or ti[c, F_PROOF] != LOSS:
+                n = ti[c, F_NVIS]
+                q = tf[c, G_WINS] / n if n > 0 else 0.0
+                if n > most or (n == most and q > best_q):
+                    most = n
+                    best = c
+                    best_q = q
+            c = ti[c, F_SIB]
+        if best >= 0:
+            break
+    pick = best
+    if noise and most > 0:
+        # visit-weighted (temperature 0.5) choice among unproven children searched at least half as much
+        total = 0.0
+        c = ti[0, F_FIRST]
+        while c >= 0:
+            v = ti[c, F_NVIS]
+            if 2 * v >= most and v > 0 and ti[c, F_PROOF] != LOSS:
+                total += float(v) * float(v)
+            c = ti[c, F_SIB]
+        r = (k_rand(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0) * total
+        c = ti[0, F_FIRST]
+        while c >= 0:
+            v = ti[c, F_NVIS]
+            if 2 * v >= most and v > 0 and ti[c, F_PROOF] != LOSS:
+                r -= float(v) * float(v)
+                if r <= 0.0:
+                    pick = c
+                    break
+            c = ti[c, F_SIB]
+    nv = ti[0, F_NVIS]
+    value = 1.0 - tf[0, G_WINS] / nv if nv > 0 else 0.5
+    if ti[0, F_PROOF] == WIN:
+        value = 0.0
+    elif ti[0, F_PROOF] == LOSS:
+        value = 1.0
+    return ti[pick, F_MOVE], value
+
+
+@njit(cache=True, nogil=True)
+def k_puct_compact(ti: Any, tf: Any, src: int, ti2: Any, tf2: Any) -> int:
+    """Copy the subtree under node ``src`` into ``ti2``/``tf2`` with ``src`` as node 0; returns its size."""
+    old_of = np.empty(ti.shape[0], dtype=np.int32)
+    old_of[0] = src
+    for f in range(NI):
+        ti2[0, f] = ti[src, f]
+    for f in range(NF):
+        tf2[0, f] = tf[src, f]
+    ti2[0, F_SIB] = -1
+    count = 1
+    head = 0
+    while head < count:
+        old = old_of[head]
+        prev = -1
+        ti2[head, F_FIRST] = -1
+        c = ti[old, F_FIRST]
+        while c >= 0:
+            nid = count
+            count += 1
+            old_of[nid] = c
+            for f in range(NI):
+                ti2[nid, f] = ti[c, f]
+            for f in range(NF):
+                tf2[nid, f] = tf[c, f]
+            ti2[nid, F_SIB] = -1
+            if prev < 0:
+                ti2[head, F_FIRST] = nid
+            else:
+                ti2[prev, F_SIB] = nid
+            prev = nid
+            c = ti[c, F_SIB]
+        head += 1
+    return count
+
+
+# ---------------------------------------------------------------------------------- Python side
+
+
+def prior_table(gain: npt.NDArray[np.int64], tau: float) -> npt.NDArray[np.float64]:
+    """exp(gain / tau) per symbol and placement (all ones for flat priors)."""
+    if tau <= 0:
+        return np.ones(gain.shape, dtype=np.float64)
+    return np.exp(gain.astype(np.float64) / tau)
+
+
+def gain_masks(kt: KTables, gain: npt.NDArray[np.int64]) -> npt.NDArray[np.uint64]:
+    """gmask[sym, g, w]: placement bitset (word w) of the placements worth ``MAX_GAIN - g`` to ``sym``."""
+    key = (kt.nplace, gain.tobytes())
+    cached = _MASKS.get(key)
+    if cached is not None:
+        return cached
+    out = np.zeros((2, 2 * MAX_GAIN + 1, kt.npw), dtype=np.uint64)
+    for sym in range(2):
+        for p in range(kt.nplace):
+            g = MAX_GAIN - int(gain[sym, p])
+            out[sym, g, p >> 6] |= np.uint64(1) << np.uint64(p & 63)
+    if len(_MASKS) > 16:
+        _MASKS.clear()
+    _MASKS[key] = out
+    return out
+
+
+_MASKS: dict[tuple[int, bytes], npt.NDArray[np.uint64]] = {}
+
+
+Clock = Callable[[], float]
+
+MIN_CHUNK = 32
+"""Simulations per kernel call under a time budget at first; later chunks aim at CHUNK_SECONDS."""
+CHUNK_SECONDS = 0.02
+MAX_CHUNK = 1 << 14
+TIME_TOLERANCE = 0.05
+"""A time budget may be overrun by one chunk: about CHUNK_SECONDS, at most this (plus the root solver)."""
+
+
+@dataclass
+class PuctTree:
+    """The search tree's arrays; they grow (by copying) when a timed search needs more nodes."""
+
+    ti: npt.NDArray[np.int32]
+    tf: npt.NDArray[np.float64]
+    nnodes: int = 0
+
+    @classmethod
+    def with_capacity(cls, cap: int) -> PuctTree:
+        return cls(np.empty((cap, NI), dtype=np.int32), np.empty((cap, NF), dtype=np.float64))
+
+    @property
+    def capacity(self) -> int:
+        return int(self.ti.shape[0])
+
+    def ensure(self, free: int) -> None:
+        if self.nnodes + free <= self.capacity:
+            return
+        cap = max(2 * self.capacity, self.nnodes + free)
+        ti = np.empty((cap, NI), dtype=np.int32)
+        tf = np.empty((cap, NF), dtype=np.float64)
+        ti[: self.nnodes] = self.ti[: self.nnodes]
+        tf[: self.nnodes] = self.tf[: self.nnodes]
+        self.ti, self.tf = ti, tf
+
+    @property
+    def root_visits(self) -> int:
+        return int(self.ti[0, F_NVIS])
+
+    @property
+    def root_proof(self) -> int:
+        return int(self.ti[0, F_PROOF])
+
+
+@dataclass
+class PuctSearch:
+    """One seeded searcher bound to a board; ``choose`` runs a search from a kernel state."""
+
+    kt: KTables
+    gain: npt.NDArray[np.int64]
+    rng: npt.NDArray[np.uint64]
+    budget: PuctBudget
+    params: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_PARAMS))
+    noise_plies: int = NOISE_PLIES
+    clock: Clock = time.perf_counter
+    last_value: float = 0.5
+    last_sims: int = 0
+
+    def __post_init__(self) -> None:
+        p = {**DEFAULT_PARAMS, **self.params}
+        unknown = set(p) - set(DEFAULT_PARAMS)
+        if unknown:
+            raise ValueError(f"unknown search parameters {sorted(unknown)}")
+        self._params = np.array([p["c"], p["tau"], p["fpu"], p["play"], p["eps"], p["solver"]], dtype=np.float64)
+        self._reuse = p["reuse"] > 0.5
+        self._prev: tuple[PuctTree, npt.NDArray[np.uint64], int] | None = None
+        self._expg = prior_table(self.gain, p["tau"])
+        self._gmask = gain_masks(self.kt, self.gain)
+
+    def choose(self, state: npt.NDArray[np.uint64]) -> int:
+        """A legal placement for the side to move, or -1 when the game is over."""
+        start = self.clock()
+        legal = np.empty(self.kt.nplace, dtype=np.int32)
+        n_root = int(k_legal_list(self.kt, state, legal))
+        self.last_sims = 0
+        if n_root == 0:
+            self.last_value = 0.0
+            return -1
+        if n_root == 1:
+            self.last_value = 0.5
+            return int(legal[0])
+        if n_root <= SOLVE_LIMIT:
+            remaining = int(sum(int(state[H_SUPPLY + t]) for t in range(4)))
+            budget = max(2000, 20 * self.budget.sims) if self.budget.sims else 200_000
+            res, best = k_solve(self.kt, state, budget, min(remaining, 60))
+            if res == 1:
+                self.last_value = 1.0
+                return int(best)
+        tree = self.search(state, start)
+        noise = int(state[H_NPLACED]) < self.noise_plies
+        move, value = k_puct_pick(tree.ti, tree.tf, noise, self.rng)
+        self.last_value = float(value)
+        if self._reuse:
+            self._prev = (tree, state.copy(), int(move))
+        return int(move)
+
+    def _reused(self, state: npt.NDArray[np.uint64], extra: int) -> PuctTree | None:
+        """The subtree of the last search that starts at ``state`` (our move and one reply later), or None."""
+        prev, self._prev = self._prev, None
+        if prev is None:
+            return None
+        tree, before, mine = prev
+        if int(state[H_NPLACED]) != int(before[H_NPLACED]) + 2:
+            return None
+        after = before.copy()
+        k_apply(self.kt, after, mine)
+        cov = slice(self.kt.off_cov, self.kt.off_cov + self.kt.ncw)
+        if np.any(after[cov] & ~state[cov]):
+            return None
+        new = state[cov] & ~after[cov]
+        cells = [w * 64 + b for w in range(self.kt.ncw) for b in range(64) if int(new[w]) >> b & 1]
+        reply = placement_table(self.kt.size).index_of(cells) if len(cells) == 4 else None
+        if reply is None:
+            return None
+        node = _child_with_move(tree.ti, 0, mine)
+        node = _child_with_move(tree.ti, node, reply) if node >= 0 else -1
+        if node < 0 or tree.ti[node, F_NVIS] == 0:
+            return None
+        out = PuctTree.with_capacity(tree.nnodes + extra + 2)
+        out.nnodes = int(k_puct_compact(tree.ti, tree.tf, node, out.ti, out.tf))
+        return out
+
+    def search(self, state: npt.NDArray[np.uint64], start: float | None = None) -> PuctTree:
+        """Run the budget from ``state`` and return the tree (node 0 is ``state``)."""
+        if start is None:
+            start = self.clock()
+        b = self.budget
+        timed = b.seconds > 0
+        cap = b.sims + 2 if (b.sims and not timed) else 4096
+        reused = self._reused(state, cap) if self._reuse else None
+        if reused is not None:
+            tree = reused
+        else:
+            tree = PuctTree.with_capacity(cap)
+            tree.nnodes = int(k_puct_init(self.kt, self.gain, self._expg, state, tree.ti, tree.tf, self.rng))
+        if not timed:
+            tree.nnodes = self._run(state, tree, b.sims)
+            self.last_sims = tree.root_visits
+            return tree
+        deadline = start + b.seconds
+        chunk = MIN_CHUNK
+        done = 0
+        while tree.root_proof == UNPROVEN:
+            todo = chunk if not b.sims else min(chunk, b.sims - done)
+            if todo <= 0:
+                break
+            tree.ensure(todo + 1)
+            t0 = self.clock()
+            tree.nnodes = self._run(state, tree, todo)
+            now = self.clock()
+            done += todo
+            left = deadline - now
+            if left <= 0:
+                break
+            rate = todo / max(now - t0, 1e-6)
+            chunk = int(max(MIN_CHUNK, min(rate * min(CHUNK_SECONDS, left), 4 * chunk, MAX_CHUNK)))
+        self.last_sims = tree.root_visits
+        return tree
+
+    def _run(self, state: npt.NDArray[np.uint64], tree: PuctTree, sims: int) -> int:
+        return int(k_puct_run(self.kt, self.gain, self._expg, self._gmask, state, tree.ti, tree.tf, tree.nnodes,
+                              sims, self._params, self.rng))
+
+    def wants_swap(self, state: npt.NDArray[np.uint64], opening: int, searched: bool = False) -> bool:
+        """Pie decision, as for ``mcts``: swap when the side to move expects to win less than half the time."""
+        if not searched:
+            self.choose(state)
+        return self.last_value < 0.5
+
+
+def _child_with_move(ti: npt.NDArray[np.int32], node: int, move: int) -> int:
+    c = int(ti[node, F_FIRST])
+    while c >= 0:
+        if int(ti[c, F_MOVE]) == move:
+            return c
+        c = int(ti[c, F_SIB])
+    return -1
+
+
+def puct_search(text: str, kt: KTables, gain: npt.NDArray[np.int64], rng: npt.NDArray[np.uint64]) -> PuctSearch:
+    """The searcher behind a ``puct`` spec or a level that stands for one, on the caller's random stream."""
+    ps = parse_puct(resolve(text))
+    return PuctSearch(kt, gain, rng, ps.budget, params=ps.params)
+
+
+def k_puct_warm_up(kt: KTables, gain: npt.NDArray[np.int64], root: npt.NDArray[np.uint64],
+                   rng: npt.NDArray[np.uint64]) -> None:
+    """Compile (or load) the kernels of this module on a small position."""
+    for play in (0.0, 1.0):
+        s = PuctSearch(kt, gain, rng, PuctBudget(sims=8), params={"play": play})
+        s.choose(root)
+
+
+__all__ = ["DEFAULT_PARAMS", "PuctBudget", "PuctSearch", "PuctTree", "parse_puct", "puct_search"]
