@@ -54,7 +54,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     window.show()
     app.processEvents()
 
-    from core.analysis.run import AnalysisConfig, analyze
+    from core.analysis.config import AnalysisConfig
+    from core.analysis.run import analyze
     from designer.panels.analysis_panel import make_config
 
     panel = window.analysis

@@ -1,9 +1,13 @@
 """Every analysis chart, for both the Markdown report and the designer's analysis panel.
 
-Each builder returns a matplotlib ``Figure`` (or draws into the one it is given, as the
-panel's canvas needs).  Figures are made with the object API, never ``pyplot``: no global
-backend switch, no figure registry to leak, so the same code runs headless for the report
-and inside the Qt window.  matplotlib is imported on first use, not with this module.
+Each builder returns a matplotlib ``Figure`` made with the object API, never ``pyplot``: no global
+backend switch, no figure registry to leak, so the same code runs headless for the report and on the
+panel's worker thread (which draws it into an image).  matplotlib is imported on first use, not with
+this module.  Builders take the :class:`~core.analysis.results.AnalysisReport`; they read it through
+``core.analysis.results.get_field``, so a report loaded back from its JSON draws the same.
+
+The panel's order follows what a host needs: first what the verdict rests on (each opening tried, with
+its 95% range against the fair band), then the no-swap rate, then the score margins.
 """
 
 from __future__ import annotations
@@ -16,8 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from core.analysis.config import FAIR_BAND
-from core.analysis.results import AnalysisReport, OpeningResult, pct
+from core.analysis.results import AnalysisReport, fair_band, get_field, openings, pct, raw_rate
 from core.board.geometry import column_name
 from core.board.model import Board, Symbol
 
@@ -26,21 +29,35 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 Grid = npt.NDArray[np.float64]
-RateRow = tuple[str, float, float, float]
-"""(label, rate, low, high) of one win rate with its 95% interval."""
 
 LIGHT = {"face": "#ffffff", "ink": "#222222", "rate": "#1f5fa8", "zero": "0.3"}
 DARK = {"face": "#2b2d31", "ink": "#e6e6e6", "rate": "#8cc4ff", "zero": "0.8"}
 """Chart colours per theme; on the dark face the light theme's dark blue marker and grey zero line vanish."""
 BAND_COLOUR = "#5cbf7a"
 MARGIN_COLOUR = "#9b6fd1"
+STATUS_STYLE: dict[str, tuple[str, str, str]] = {
+    # status of an opening: (light colour, dark colour, legend text)
+    "fair": ("#1d7a3a", "#6fdc8c", "shown close to even"),
+    "unfair": ("#b3261e", "#ff8a80", "shown uneven"),
+    "undecided": ("#555555", "#b8b8b8", "not clear yet"),
+}
 PNG_DPI = 110
+FONT = 8
+MAX_ROWS = 12
+"""The openings chart shows at most this many openings (the closest to even)."""
+REPORT_WIDTH_PX = 650
+"""Width of the panel-style charts in the report, in pixels at 100 dpi."""
 
 
-def _figure(width: float, height: float, layout: Literal["constrained"] | None = None) -> Figure:
+def _figure(width: float, height: float, layout: Literal["constrained"] | None = None, dpi: float = 100.0) -> Figure:
     from matplotlib.figure import Figure
 
-    return Figure(figsize=(width, height), layout=layout)
+    return Figure(figsize=(width, height), layout=layout, dpi=dpi)
+
+
+def _pixel_figure(width_px: int, height_px: int, dpr: float) -> Figure:
+    """A figure ``width_px`` logical pixels wide, drawn at the screen's pixel ratio ``dpr``."""
+    return _figure(width_px / 100.0, height_px / 100.0, layout="constrained", dpi=100.0 * dpr)
 
 
 def png_bytes(fig: Figure) -> bytes:
@@ -50,32 +67,20 @@ def png_bytes(fig: Figure) -> bytes:
     return buf.getvalue()
 
 
-def fair_band(report: AnalysisReport) -> tuple[float, float]:
-    """The band the report was judged against (the default band for a report without its config)."""
-    cfg = getattr(report, "config", None)
-    return (cfg.fair_low, cfg.fair_high) if cfg is not None else FAIR_BAND
-
-
 def _valid(x: float | None) -> bool:
     return x is not None and not (isinstance(x, float) and math.isnan(x))
 
 
 # -- the pieces both surfaces draw -----------------------------------------------------------
-def draw_rates(ax: Axes, rows: Sequence[RateRow], band: tuple[float, float], colour: str = LIGHT["rate"],
-               labels: bool = True) -> None:
-    """Win rates as points with their 95% intervals over the shaded fair band."""
-    ax.axvspan(*band, color=BAND_COLOUR, alpha=0.3, label=f"fair band {pct(band[0])}-{pct(band[1])}")
+def draw_band(ax: Axes, band: tuple[float, float]) -> None:
+    """The shaded fair band and the dotted 50% line every rate is read against."""
+    ax.axvspan(*band, color=BAND_COLOUR, alpha=0.3, label=f"fair band {100 * band[0]:.0f}-{pct(band[1])}")
     ax.axvline(0.5, color="0.5", lw=0.8, ls=":")
-    for i, (_label, v, lo, hi) in enumerate(rows):
-        ax.errorbar([v], [i], xerr=[[v - lo], [hi - v]], fmt="o", color=colour, capsize=5,
-                    label="95% interval" if i == 0 else None)
+
+
+def _percent_axis(ax: Axes) -> None:
     ax.set_xlim(0, 1)
-    ax.set_ylim(max(len(rows), 1) - 0.5, -0.5)
-    if labels:
-        ax.set_yticks(range(len(rows)))
-        ax.set_yticklabels([r[0] for r in rows], fontsize=7)
-    else:
-        ax.set_yticks([])
+    ax.set_xticks([0, 0.2, 0.4, 0.6, 0.8, 1.0])
     ax.xaxis.set_major_formatter(lambda x, _pos: f"{x:.0%}")
 
 
@@ -96,21 +101,6 @@ def draw_margins(ax: Axes, series: Sequence[tuple[str, Sequence[int]]], zero_col
     ax.set_ylabel("games", fontsize=8)
     if not single:
         ax.legend(fontsize=7)
-
-
-def raw_rows(report: AnalysisReport) -> list[RateRow]:
-    """S1's raw win rate (no swap) per agent that played raw games."""
-    rows: list[RateRow] = []
-    for name, res in report.per_agent.items():
-        if res.raw.games:
-            lo, hi = res.raw.ci95
-            rows.append((f"raw S1, {name}", res.raw.s1_win_rate, lo, hi))
-    return rows
-
-
-def opening_rows(openings: Sequence[OpeningResult]) -> list[RateRow]:
-    """S1's win rate after each tested opening."""
-    return [(f"after {' '.join(o.names)}", o.v, *o.ci95) for o in openings if o.games]
 
 
 def opening_grid(openings: Sequence[Any], size: int) -> Grid:
@@ -180,17 +170,6 @@ def openings_figure(report: AnalysisReport, board: Board) -> Figure:
     return fig
 
 
-def win_rates_figure(report: AnalysisReport) -> Figure:
-    """Every win rate with its 95% interval against the fair band: the tested openings and the raw rates."""
-    rows = opening_rows(report.pie.openings) + raw_rows(report)
-    fig = _figure(6.5, 0.35 * len(rows) + 1.2)
-    ax = fig.subplots()
-    draw_rates(ax, rows, fair_band(report), colour="black")
-    ax.set_xlabel("P(S1 wins) with 95% Wilson interval")
-    ax.legend(fontsize=7, loc="lower right")
-    return fig
-
-
 def margins_figure(report: AnalysisReport) -> Figure:
     fig = _figure(6.0, 3.2)
     ax = fig.subplots()
@@ -199,41 +178,83 @@ def margins_figure(report: AnalysisReport) -> Figure:
     return fig
 
 
-# -- the designer panel's charts -------------------------------------------------------------
-def summary_figure(report: AnalysisReport, fig: Figure | None = None, dark: bool = False) -> Figure:
-    """The panel's two charts: S1's raw win rate against the fair band, and the score margins."""
-    colours = DARK if dark else LIGHT
-    fig = fig if fig is not None else _figure(4.2, 4.4, layout="constrained")
-    fig.clear()
-    ax1, ax2 = fig.subplots(2, 1, height_ratios=[1, 2])
-    raw = report.raw
-    rate = raw.s1_win_rate
-    if _valid(rate):
-        lo, hi = raw.ci95 if raw.ci95 is not None and len(raw.ci95) == 2 else (rate, rate)
-        draw_rates(ax1, [("S1", rate, float(lo), float(hi))], fair_band(report), colour=colours["rate"],
-                   labels=False)
-        ax1.set_title(f"S1 wins {rate:.0%} [{lo:.0%}-{hi:.0%}]\nof {raw.games} games (no swap)", fontsize=9)
-    else:
-        draw_rates(ax1, [], fair_band(report), labels=False)
-    ax1.tick_params(labelsize=8)
-    ax1.legend(fontsize=7, loc="upper left", frameon=False)
-    draw_margins(ax2, [("S1 - S2", list(raw.margins or []))], zero_colour=colours["zero"])
-    ax2.set_title("Score margin S1 - S2\n(0 = tie, decided by last mover)", fontsize=9)
-    ax2.set_xlabel("margin (symbols)", fontsize=8)
-    ax2.tick_params(labelsize=8)
-    apply_theme(fig, dark)
-    return fig
-
-
-def placeholder_figure(text: str, fig: Figure | None = None, dark: bool = False) -> Figure:
-    """A figure that only says ``text`` (before the first analysis)."""
-    fig = fig if fig is not None else _figure(4.2, 4.4, layout="constrained")
-    fig.clear()
+# -- the charts the panel shows and the report repeats -----------------------------------------
+def openings_chart(report: AnalysisReport, width_px: int = REPORT_WIDTH_PX, dpr: float = 1.0,
+                   dark: bool = False) -> Figure:
+    """Each opening played out: the first mover's chance after it, with its 95% range, against the band."""
+    rows = sorted(openings(report)[:MAX_ROWS], key=lambda o: o.rate)
+    fig = _pixel_figure(width_px, 92 + 19 * max(1, len(rows)), dpr)
     ax = fig.add_subplot(111)
-    ax.axis("off")
-    ax.text(0.5, 0.5, text, ha="center", va="center", fontsize=9)
+    draw_band(ax, fair_band(report))
+    ax.set_title("What the verdict rests on: each opening tried,\n"
+                 "first mover's chance to win (line: likely range)", fontsize=FONT)
+    if not rows:
+        ax.text(0.5, 0.5, "no opening was played out", ha="center", va="center", fontsize=FONT,
+                transform=ax.transAxes)
+        ax.set_yticks([])
+    for i, o in enumerate(rows):
+        light, dark_colour, _ = STATUS_STYLE.get(o.status, STATUS_STYLE["undecided"])
+        colour = dark_colour if dark else light
+        ax.errorbar([o.rate], [i], xerr=[[o.rate - o.ci[0]], [o.ci[1] - o.rate]], fmt="o", color=colour,
+                    capsize=3, ms=4, mfc=colour if o.status != "undecided" else "none", lw=1.2)
+    if rows:
+        ax.set_yticks(range(len(rows)))
+        ax.set_yticklabels([o.label for o in rows], fontsize=FONT - 1)
+        ax.set_ylim(-0.7, len(rows) - 0.3)
+    _percent_axis(ax)
+    from matplotlib.lines import Line2D
+
+    handles = [Line2D([], [], marker="o", ls="", ms=4, color=(d if dark else light),
+                      mfc=(d if dark else light) if status != "undecided" else "none", label=text)
+               for status, (light, d, text) in STATUS_STYLE.items()]
+    fig.legend(handles=handles, loc="outside lower center", ncol=3, fontsize=FONT - 1, frameon=False,
+               handletextpad=0.2, columnspacing=0.8)
+    ax.tick_params(labelsize=FONT - 1)
     apply_theme(fig, dark)
     return fig
+
+
+def raw_chart(report: AnalysisReport, width_px: int = REPORT_WIDTH_PX, dpr: float = 1.0,
+              dark: bool = False) -> Figure:
+    """The no-swap rate of the first mover with its 95% range (information, not the verdict)."""
+    fig = _pixel_figure(width_px, 92, dpr)
+    ax = fig.add_subplot(111)
+    draw_band(ax, fair_band(report))
+    found = raw_rate(report)
+    colour = (DARK if dark else LIGHT)["rate"]
+    if found is not None:
+        rate, ci, games = found
+        lo, hi = ci if ci is not None else (rate, rate)
+        ax.errorbar([rate], [0], xerr=[[rate - lo], [hi - rate]], fmt="o", color=colour, capsize=5, ms=5)
+        ax.set_title(f"Without a swap (for information): the player who\nmoves first wins {rate:.0%} of {games} "
+                     "games", fontsize=FONT)
+    else:
+        ax.set_title("Without a swap: no games reported", fontsize=FONT)
+    ax.set_yticks([])
+    ax.set_ylim(-1, 1)
+    _percent_axis(ax)
+    ax.tick_params(labelsize=FONT - 1)
+    apply_theme(fig, dark)
+    return fig
+
+
+def margins_chart(report: AnalysisReport, width_px: int = REPORT_WIDTH_PX, dpr: float = 1.0,
+                  dark: bool = False) -> Figure:
+    """How far apart the scores end (first mover minus second player) in the no-swap games."""
+    margins = [int(m) for m in (get_field(get_field(report, "raw"), "margins", None) or [])]
+    fig = _pixel_figure(width_px, 170, dpr)
+    ax = fig.add_subplot(111)
+    draw_margins(ax, [("S1 - S2", margins)], zero_colour=(DARK if dark else LIGHT)["zero"])
+    ax.set_title("Score margin, first mover minus second\n(0 = a tie: the last to place wins it)", fontsize=FONT)
+    ax.set_xlabel("symbols", fontsize=FONT - 1)
+    ax.set_ylabel("games", fontsize=FONT - 1)
+    ax.tick_params(labelsize=FONT - 1)
+    apply_theme(fig, dark)
+    return fig
+
+
+PANEL_CHARTS = (openings_chart, raw_chart, margins_chart)
+"""The panel's charts in the order it shows them."""
 
 
 def apply_theme(fig: Figure, dark: bool) -> None:
@@ -254,4 +275,8 @@ def apply_theme(fig: Figure, dark: bool) -> None:
             for text in legend.get_texts():
                 text.set_color(ink)
         for text in ax.texts:
+            text.set_color(ink)
+    for legend in fig.legends:
+        legend.get_frame().set_facecolor(face)
+        for text in legend.get_texts():
             text.set_color(ink)

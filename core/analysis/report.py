@@ -34,7 +34,8 @@ def _seat_difference(report: AnalysisReport, board: Board) -> Figure:
 
 
 CHARTS: dict[str, tuple[str, ChartFn]] = {
-    "winrates": ("Win rates against the fair band", lambda r, b: charts.win_rates_figure(r)),
+    "winrates": ("Win rates against the fair band", lambda r, b: charts.openings_chart(r)),
+    "raw": ("Without a swap", lambda r, b: charts.raw_chart(r)),
     "openings": ("Tested openings (swap map)", charts.openings_figure),
     "coverage": ("Coverage by seat", lambda r, b: charts.heatmaps_figure(
         [("covered by S1's pieces", r.coverage_s1), ("covered by S2's pieces", r.coverage_s2)], b)),

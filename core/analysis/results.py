@@ -14,7 +14,7 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from core.analysis.config import AnalysisConfig
+from core.analysis.config import FAIR_BAND, AnalysisConfig
 from core.analysis.stats import MeanCI, mean_ci, wilson
 
 Verdict = Literal["balanced", "lopsided", "inconclusive"]
@@ -234,6 +234,76 @@ def _grid_json(grid: FloatGrid) -> list[list[float | None]]:
 
 def pct(x: float) -> str:
     return f"{100 * x:.0f}%"
+
+
+# -- reading a report that may be the dataclasses or their to_json() dict -------------------------
+def get_field(obj: Any, name: str, default: Any = None) -> Any:
+    """Read a report field from the dataclasses above or from a plain dict (a loaded JSON report)."""
+    if isinstance(obj, dict):
+        return obj.get(name, default)
+    return getattr(obj, name, default)
+
+
+def as_number(value: Any) -> float | None:
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return None
+    return None if math.isnan(number) else number
+
+
+@dataclass
+class OpeningView:
+    """One first placement that was played out, as the charts and the panel show it."""
+
+    cells: list[str]
+    rate: float
+    ci: tuple[float, float]
+    games: int
+    status: str
+
+    @property
+    def label(self) -> str:
+        return " ".join(self.cells)
+
+
+def openings(report: Any) -> list[OpeningView]:
+    """The tested openings with a result, closest to even first."""
+    out: list[OpeningView] = []
+    for op in get_field(get_field(report, "pie"), "openings", None) or []:
+        games = int(get_field(op, "games", 0) or 0)
+        rate = as_number(get_field(op, "v"))
+        if not games or rate is None:
+            continue
+        ci = get_field(op, "ci95") or (rate, rate)
+        names = get_field(op, "names") or get_field(op, "cells") or []
+        out.append(OpeningView([str(n) for n in names], rate, (float(ci[0]), float(ci[1])), games,
+                               str(get_field(op, "status", "undecided"))))
+    out.sort(key=lambda o: abs(o.rate - 0.5))
+    return out
+
+
+def raw_rate(report: Any) -> tuple[float, tuple[float, float] | None, int] | None:
+    """The first mover's no-swap rate, its 95% interval and games (None when no games were reported)."""
+    raw = get_field(report, "raw")
+    rate = as_number(get_field(raw, "s1_win_rate"))
+    if rate is None:
+        return None
+    ci = get_field(raw, "ci95")
+    interval = (float(ci[0]), float(ci[1])) if ci is not None and len(ci) == 2 else None
+    return rate, interval, int(get_field(raw, "games", 0) or 0)
+
+
+def fair_band(report: Any) -> tuple[float, float]:
+    """The band the report was judged against (the default band for a report without its config)."""
+    cfg = get_field(report, "config")
+    low, high = as_number(get_field(cfg, "fair_low")), as_number(get_field(cfg, "fair_high"))
+    return (low, high) if low is not None and high is not None else FAIR_BAND
+
+
+def band_text(band: tuple[float, float] = FAIR_BAND) -> str:
+    """``40-60%``: the fair band in words."""
+    return f"{100 * band[0]:.0f}-{pct(band[1])}"
 
 
 def ci_pct(low: float, high: float) -> str:

@@ -7,6 +7,8 @@ imported on the worker when the start-up warm-up has not loaded it yet, progress
 most ten times a second, and the charts are drawn by matplotlib on a second runner into images
 (:mod:`designer.panels.analysis_charts`), so matplotlib is not even imported until a result is shown.
 The progress bar only appears when a run takes longer than half a second, so quick runs do not flash.
+With a cluster address (``local:N`` or ``tcp://host:port``) the games run on a dask cluster instead of this
+machine's process pool (:mod:`core.selfplay.cluster`); the seeds make the verdict the same either way.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QSettings, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QPixmap, QResizeEvent
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -27,6 +29,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QMessageBox,
     QProgressBar,
     QPushButton,
@@ -36,8 +39,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.analysis import config as analysis_config
 from core.board.fileio import atomic_write_text
 from core.board.model import Board
+from core.selfplay.cluster import ClusterError, ClusterSpec, DaskSession, parse_cluster
 from designer.document.document import Document
 from designer.panels.analysis_text import HEATMAP_TIPS, HostSummary, heatmaps, parse_agents, summarise
 from designer.workers import BackgroundRunner, JobControl
@@ -46,11 +51,12 @@ PROGRESS_DELAY_MS = 500
 PROGRESS_INTERVAL_S = 0.1
 """Progress reaches the GUI at most this often: the engine reports every game, thousands a second."""
 CHART_DEBOUNCE_MS = 150
-DEFAULT_AGENTS = "greedy + mcts:1000"
-DEFAULT_GAMES = 160
-"""The command line's defaults (``lits analyze``): a test checks them against ``AnalysisConfig``.
-They are repeated here because importing ``core.analysis.run`` loads numba, which the window must not
-wait for at start-up."""
+DEFAULT_AGENTS = " + ".join(analysis_config.DEFAULT_AGENTS)
+DEFAULT_GAMES = analysis_config.DEFAULT_GAMES
+"""The command line's defaults (``lits analyze``), from ``core.analysis.config`` (plain Python: importing
+``core.analysis.run`` loads numba, which the window must not wait for at start-up)."""
+CLUSTER_SETTING = "analysis/cluster"
+"""QSettings key of the last cluster address (empty: this machine)."""
 AGENTS: tuple[str, ...] = (DEFAULT_AGENTS, "greedy", "random", "mcts:200", "mcts:1000", "mcts:3000")
 ENGINE_MODULE = "core.analysis.run"
 
@@ -60,9 +66,25 @@ Engine = Callable[[], tuple[AnalyzeFn, type[Any], type[BaseException]]]
 
 def default_analyze() -> tuple[AnalyzeFn, type[Any], type[BaseException]]:
     """The real engine: ``(analyze, AnalysisConfig, AnalysisCancelled)``, imported on first use (it loads numba)."""
-    from core.analysis.run import AnalysisCancelled, AnalysisConfig, analyze
+    from core.analysis.config import AnalysisCancelled, AnalysisConfig
+    from core.analysis.run import analyze
 
     return analyze, AnalysisConfig, AnalysisCancelled
+
+
+def cluster_spec(text: str) -> ClusterSpec | None:
+    """The cluster the panel's field names: None for this machine (empty), else ``local:N`` or an address.
+
+    Raises :class:`ClusterError` with a one-line message for anything else."""
+    return parse_cluster(text) if text.strip() else None
+
+
+def run_on(spec: ClusterSpec | None, analyze: AnalyzeFn, board: Board, cfg: Any, **kwargs: Any) -> Any:
+    """``analyze`` on this machine's process pool, or on the dask cluster ``spec`` (opened and closed here)."""
+    if spec is None:
+        return analyze(board, cfg, **kwargs)
+    with DaskSession(spec) as session:
+        return analyze(board, cfg, executor=session.executor, executor_workers=session.worker_count(), **kwargs)
 
 
 def make_config(config_type: type[Any], agents: str | list[str], games: int, quick: bool = False) -> Any:
@@ -73,11 +95,10 @@ def make_config(config_type: type[Any], agents: str | list[str], games: int, qui
 
 def quick_effect(agents: list[str], games: int) -> str | None:
     """What Quick changes, in words, from the engine's own ``effective()`` (None until the engine is loaded)."""
-    run = sys.modules.get(ENGINE_MODULE)
-    if run is None:
+    if ENGINE_MODULE not in sys.modules:
         return None
     try:
-        config = run.AnalysisConfig(agents=agents, games=games, quick=True)
+        config = analysis_config.AnalysisConfig(agents=agents, games=games, quick=True)
         config.check()
         quick = config.effective()
     except ValueError:
@@ -200,6 +221,16 @@ class AnalysisPanel(QWidget):
         self.quick_note = QLabel()
         self.quick_note.setWordWrap(True)
         self.quick_note.setVisible(False)
+        self.cluster = QLineEdit()
+        self.cluster.setPlaceholderText("this machine")
+        self.cluster.setClearButtonEnabled(True)
+        self.cluster.setToolTip("Where the test games run: empty for this machine, local:N for a dask cluster of "
+                                "N worker processes here, or tcp://host:8786 for a running dask scheduler "
+                                "(keep it on a private network: a scheduler runs whatever its clients send).")
+        self.cluster_error = QLabel()
+        self.cluster_error.setWordWrap(True)
+        self.cluster_error.setStyleSheet("color: #b3261e;")
+        self.cluster_error.setVisible(False)
         self.run_button = QPushButton("Analyse")
         self.run_button.setToolTip("Play test games on a copy of the board (Ctrl+Shift+A); you can keep editing")
         self.cancel_button = QPushButton("Cancel")
@@ -242,6 +273,8 @@ class AnalysisPanel(QWidget):
         form.addRow("Games", self.games)
         form.addRow(self.quick)
         form.addRow(self.quick_note)
+        form.addRow("Cluster", self.cluster)
+        form.addRow(self.cluster_error)
         buttons = QHBoxLayout()
         buttons.addWidget(self.run_button)
         buttons.addWidget(self.cancel_button)
@@ -287,6 +320,9 @@ class AnalysisPanel(QWidget):
         document.cellsChanged.connect(lambda _cells: self._check_stale())
         document.paramsChanged.connect(self._check_stale)
         self._update_quick_note()
+        self.cluster.setText(str(QSettings().value(CLUSTER_SETTING, "") or ""))
+        self.cluster.textChanged.connect(self._on_cluster_changed)
+        self._on_cluster_changed(self.cluster.text())
 
     # -- settings ----------------------------------------------------------------------
     def _update_quick_note(self) -> None:
@@ -298,6 +334,22 @@ class AnalysisPanel(QWidget):
         self.quick.setToolTip(general if effect is None else f"{general}\nWith these settings: {effect}.")
         self.quick_note.setText(f"Quick plays: {effect}." if effect else "")
         self.quick_note.setVisible(self.quick.isChecked() and bool(effect))
+
+    def cluster_problem(self) -> str | None:
+        """Why the cluster field cannot be used (None when it is empty or a valid address)."""
+        try:
+            cluster_spec(self.cluster.text())
+        except ClusterError as exc:
+            return str(exc)
+        return None
+
+    def _on_cluster_changed(self, text: str) -> None:
+        problem = self.cluster_problem()
+        self.cluster_error.setText(problem or "")
+        self.cluster_error.setVisible(problem is not None)
+        self.run_button.setEnabled(not self._running and problem is None)
+        if problem is None:
+            QSettings().setValue(CLUSTER_SETTING, text.strip())
 
     def engine_ready(self) -> None:
         """The start-up warm-up has loaded the engine: the Quick note can now give exact figures."""
@@ -315,6 +367,11 @@ class AnalysisPanel(QWidget):
         text = self.agent.currentText()
         agents = parse_agents(text)
         games, quick = self.games.value(), self.quick.isChecked()
+        try:
+            cluster = cluster_spec(self.cluster.text())
+        except ClusterError as exc:
+            self._reject(f"Cluster: {exc}")
+            return False
         engine = self.engine
         config: Any = None
         if not agents:
@@ -344,9 +401,12 @@ class AnalysisPanel(QWidget):
                 except (TypeError, ValueError) as exc:
                     return _Rejected(f"Agent {text.strip()!r} with {games} games: {exc}")
             try:
-                report = analyze(board, cfg, progress=_Throttle(control.progress), cancel=control.cancelled)
+                report = run_on(cluster, analyze, board, cfg, progress=_Throttle(control.progress),
+                                cancel=control.cancelled)
             except cancelled_type:
                 return _Cancelled()
+            except ClusterError as exc:  # dask missing, or no scheduler at the address: say how to fix it
+                return _Rejected(f"Cluster: {exc}")
             if control.cancelled.is_set():
                 return _Cancelled()
             summary = summarise(report, quick=quick, games=games, pie_rule=board.params.pie)
@@ -405,7 +465,7 @@ class AnalysisPanel(QWidget):
         self._running = False
         self.progress_bar.setVisible(False)
         self.progress_label.setVisible(False)
-        self.run_button.setEnabled(True)
+        self.run_button.setEnabled(self.cluster_problem() is None)
         self.cancel_button.setEnabled(False)
         self.runningChanged.emit(False)
 

@@ -2,17 +2,19 @@
 
 The engine's own reasons are written for the command line and for statisticians ("S1", "v(m)", SPRTs).
 The panel rebuilds the explanation from the report's figures instead, so it can say "the player who moves
-first", give each rate as "47% (likely 38-57%)" and end with what to do next.  Plain Python (numpy is
-imported only where a heatmap is built), so it is tested without Qt and costs nothing at start-up.
+first", give each rate as "47% (likely 38-57%)" and end with what to do next.  No Qt, so it is tested
+without it; the readers of a report (dataclasses or JSON dict) live in ``core.analysis.results``, shared
+with the charts.
 """
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+
+from core.analysis.results import as_number, band_text, get_field, openings, pct, raw_rate
 
 if TYPE_CHECKING:
     import numpy as np
@@ -22,7 +24,7 @@ if TYPE_CHECKING:
 
 FIRST = "the player who moves first"
 SECOND = "the second player"
-FAIR_BAND_TEXT = "40-60%"
+FAIR_BAND_TEXT = band_text()
 
 COVERAGE_FIRST = "Covered by the player who moves first"
 COVERAGE_SECOND = "Covered by the second player"
@@ -36,25 +38,6 @@ HEATMAP_TIPS: dict[str, str] = {
     OPENINGS: "For the first placements tried: the first mover's chance of winning after them, averaged over "
               "the placements covering each cell (bright = the first mover wins more often).",
 }
-
-
-def _get(obj: Any, name: str, default: Any = None) -> Any:
-    """Read a report field from the engine's dataclasses or from a plain dict (a loaded JSON report)."""
-    if isinstance(obj, dict):
-        return obj.get(name, default)
-    return getattr(obj, name, default)
-
-
-def _num(value: Any) -> float | None:
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        return None
-    return None if math.isnan(number) else number
-
-
-def pct(x: float) -> str:
-    return f"{100 * x:.0f}%"
 
 
 def with_range(rate: float, ci: Sequence[float] | None) -> str:
@@ -77,37 +60,6 @@ def describe_agent(spec: str) -> str:
 
 
 @dataclass
-class OpeningView:
-    """One first placement that was played out, as the panel shows it."""
-
-    cells: list[str]
-    rate: float
-    ci: tuple[float, float]
-    games: int
-    status: str
-
-    @property
-    def label(self) -> str:
-        return " ".join(self.cells)
-
-
-def openings(report: Any) -> list[OpeningView]:
-    """The tested openings with a result, closest to even first."""
-    out: list[OpeningView] = []
-    for op in _get(_get(report, "pie"), "openings", None) or []:
-        games = int(_get(op, "games", 0) or 0)
-        rate = _num(_get(op, "v"))
-        if not games or rate is None:
-            continue
-        ci = _get(op, "ci95") or (rate, rate)
-        names = _get(op, "names") or _get(op, "cells") or []
-        out.append(OpeningView([str(n) for n in names], rate, (float(ci[0]), float(ci[1])), games,
-                               str(_get(op, "status", "undecided"))))
-    out.sort(key=lambda o: abs(o.rate - 0.5))
-    return out
-
-
-@dataclass
 class HostSummary:
     """The verdict as the panel writes it; ``next_step`` is always the last line shown."""
 
@@ -122,7 +74,7 @@ class HostSummary:
 
 
 def _needed(report: Any) -> int:
-    return int(_get(_get(report, "config"), "min_fair_openings", 3) or 3)
+    return int(get_field(get_field(report, "config"), "min_fair_openings", 3) or 3)
 
 
 def summarise(report: Any, quick: bool | None = None, games: int | None = None,
@@ -132,15 +84,15 @@ def summarise(report: Any, quick: bool | None = None, games: int | None = None,
     ``quick`` and ``games`` are the settings the run used (default: the report's own config);
     ``pie_rule`` is whether the analysed board offers the swap.
     """
-    verdict = str(_get(report, "verdict", "inconclusive"))
-    config = _get(report, "config")
-    quick = bool(_get(config, "quick", False)) if quick is None else quick
-    games = int(_get(config, "games", 0) or 0) if games is None else games
-    pie = _get(report, "pie")
+    verdict = str(get_field(report, "verdict", "inconclusive"))
+    config = get_field(report, "config")
+    quick = bool(get_field(config, "quick", False)) if quick is None else quick
+    games = int(get_field(config, "games", 0) or 0) if games is None else games
+    pie = get_field(report, "pie")
     tried = openings(report)
     fair = [o for o in tried if o.status == "fair"]
     needed = _needed(report)
-    agent = str(_get(report, "agent", "") or _get(pie, "agent", "") or "")
+    agent = str(get_field(report, "agent", "") or get_field(pie, "agent", "") or "")
     total = sum(o.games for o in tried)
     played_by = f"Played by {describe_agent(agent)}, {total} games." if agent and total else ""
     summary: HostSummary
@@ -166,7 +118,7 @@ def summarise(report: Any, quick: bool | None = None, games: int | None = None,
             summary.next_step = "Change the symbols and analyse again."
     else:
         summary = HostSummary(verdict, "Not decided yet", "?")
-        screened = int(_get(pie, "screened", 0) or 0)
+        screened = int(get_field(pie, "screened", 0) or 0)
         if not tried and pie is not None and screened == 0:
             summary.lines.append("No first placement is possible on this board.")
             summary.next_step = "Give the players pieces (Properties ▸ Supply) and analyse again."
@@ -196,7 +148,7 @@ def summarise(report: Any, quick: bool | None = None, games: int | None = None,
 def _finish(summary: HostSummary, report: Any, played_by: str, pie_rule: bool) -> HostSummary:
     if played_by:
         summary.lines.append(played_by)
-    summary.warnings = [plain(str(w)) for w in _get(report, "warnings", None) or []]
+    summary.warnings = [plain(str(w)) for w in get_field(report, "warnings", None) or []]
     summary.raw_line = raw_meaning(report, pie_rule)
     return summary
 
@@ -214,16 +166,6 @@ def plain(text: str) -> str:
     for pattern, replacement in _TERMS:
         text = re.sub(pattern, replacement, text)
     return text[:1].upper() + text[1:]
-
-
-def raw_rate(report: Any) -> tuple[float, tuple[float, float] | None, int] | None:
-    raw = _get(report, "raw")
-    rate = _num(_get(raw, "s1_win_rate"))
-    if rate is None:
-        return None
-    ci = _get(raw, "ci95")
-    interval = (float(ci[0]), float(ci[1])) if ci is not None and len(ci) == 2 else None
-    return rate, interval, int(_get(raw, "games", 0) or 0)
 
 
 def raw_meaning(report: Any, pie_rule: bool = True) -> str:
@@ -245,7 +187,7 @@ def heatmaps(report: Any, size: int) -> dict[str, FloatGrid]:
 
     out: dict[str, FloatGrid] = {}
     for key, label in (("coverage_s1", COVERAGE_FIRST), ("coverage_s2", COVERAGE_SECOND), ("survival", SURVIVAL)):
-        value = _get(report, key)
+        value = get_field(report, key)
         if value is None:
             continue
         arr = np.asarray(value, dtype=float)
@@ -266,15 +208,15 @@ def opening_map(report: Any, size: int) -> FloatGrid | None:
     """Per cell: the mean first-mover win rate over the tested openings that cover it (the swap map)."""
     import numpy as np
 
-    pie = _get(report, "pie")
-    ops = (_get(pie, "openings") or _get(pie, "per_opening")) if pie is not None else None
+    pie = get_field(report, "pie")
+    ops = (get_field(pie, "openings") or get_field(pie, "per_opening")) if pie is not None else None
     if not ops:
         return None
     total = np.zeros((size, size))
     count = np.zeros((size, size))
     for op in ops:
-        cells = _get(op, "cells")
-        v = _num(_get(op, "v"))
+        cells = get_field(op, "cells")
+        v = as_number(get_field(op, "v"))
         if cells is None or v is None:
             continue
         for c in cells:

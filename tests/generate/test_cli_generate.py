@@ -71,7 +71,7 @@ def test_json_contract_files_and_reproducibility(tmp_path: Path) -> None:
     (["--count", "0"], "--count 0: give 1..50 boards"),
     (["--time", "0"], "--time 0.0: give a positive number of seconds"),
     (["--rounds", "0"], "--rounds 0: give 1..100000"),
-    (["--level", "wizard"], "--level: unknown level 'wizard': give an agent spec: random, greedy"),
+    (["--level", "wizard"], "--level: unknown level 'wizard': give an agent spec or a level: random, greedy"),
     (["--level", "mcts:0"], "--level: unknown level 'mcts:0'"),
     (["--cluster", "nowhere"], "--cluster: cannot use cluster 'nowhere'"),
 ])

@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pytest
@@ -550,3 +550,97 @@ def test_heatmap_caption_fits_the_board(window: MainWindow, qtbot: QtBot) -> Non
     assert text == OPENINGS  # not elided
     assert QFontMetricsF(font).horizontalAdvance(text) <= width
     assert font.pixelSize() >= 8
+
+
+# -- the cluster field (issue 14) -------------------------------------------------------------------
+def test_cluster_field_refuses_a_bad_address_and_remembers_a_good_one(window: MainWindow, dialogs: Any) -> None:
+    from PySide6.QtCore import QSettings
+
+    from designer.panels.analysis_panel import CLUSTER_SETTING
+
+    panel = window.analysis
+    assert panel.cluster.text() == "" and panel.run_button.isEnabled()  # empty: this machine
+    assert panel.cluster_error.isHidden()
+    for bad in ("http://host:8786", "local:0", "my cluster"):
+        panel.cluster.setText(bad)
+        assert not panel.cluster_error.isHidden(), bad
+        assert "local:N" in panel.cluster_error.text() or "1..256" in panel.cluster_error.text(), bad
+        assert not panel.run_button.isEnabled(), bad
+        assert panel.start() is False  # the shortcut cannot start it either
+        assert not panel.running
+    assert [c[0] for c in dialogs.calls] == ["warning"] * 3
+    for good in ("local:2", "tcp://10.0.0.5:8786", "  "):
+        panel.cluster.setText(good)
+        assert panel.cluster_error.isHidden() and panel.run_button.isEnabled(), good
+    panel.cluster.setText("tcp://10.0.0.5:8786")
+    assert QSettings().value(CLUSTER_SETTING) == "tcp://10.0.0.5:8786"
+    again = AnalysisPanel(window.document)  # a new window starts with the address last used
+    assert again.cluster.text() == "tcp://10.0.0.5:8786"
+    again.deleteLater()
+
+
+class FakeSession:
+    """Stands in for core.selfplay.cluster.DaskSession: no dask, no processes."""
+
+    opened: ClassVar[list[Any]] = []
+    closed: ClassVar[list[Any]] = []
+    executor = object()
+
+    def __init__(self, spec: Any) -> None:
+        self.spec = spec
+        FakeSession.opened.append(spec)
+
+    def worker_count(self) -> int:
+        return 6
+
+    def __enter__(self) -> FakeSession:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        FakeSession.closed.append(self.spec)
+
+
+def test_cluster_run_passes_the_sessions_executor_to_analyze(window: MainWindow, qtbot: QtBot,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    from designer.panels import analysis_panel
+
+    seen: list[dict[str, Any]] = []
+
+    def analyze(board: Board, config: FakeConfig, **kwargs: Any) -> Any:
+        seen.append(kwargs)
+        return fake_report(board.size)
+
+    monkeypatch.setattr(analysis_panel, "DaskSession", FakeSession)
+    monkeypatch.setattr(FakeSession, "opened", [])
+    monkeypatch.setattr(FakeSession, "closed", [])
+    panel = window.analysis
+    panel.engine = lambda: (analyze, FakeConfig, FakeCancelled)
+    panel.cluster.setText("local:2")
+    assert panel.start()
+    qtbot.waitUntil(lambda: not panel.running, timeout=10_000)
+    (kwargs,) = seen
+    assert kwargs["executor"] is FakeSession.executor and kwargs["executor_workers"] == 6
+    assert [s.local_workers for s in FakeSession.opened] == [2] and FakeSession.closed == FakeSession.opened
+    assert "Balanced" in panel.verdict.text()
+    panel.cluster.setText("")  # this machine again: no session, no executor
+    assert panel.start()
+    qtbot.waitUntil(lambda: not panel.running, timeout=10_000)
+    assert "executor" not in seen[1] and len(FakeSession.opened) == 1
+
+
+def test_cluster_without_dask_says_how_to_install_it(window: MainWindow, qtbot: QtBot, dialogs: Any,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    from core.selfplay import cluster
+
+    def missing() -> Any:
+        raise cluster.ClusterError(f"dask.distributed is not installed; {cluster.INSTALL_HINT}")
+
+    monkeypatch.setattr(cluster, "_import_distributed", missing)
+    panel = window.analysis
+    panel.engine = lambda: (lambda board, config, **kw: fake_report(board.size), FakeConfig, FakeCancelled)
+    panel.cluster.setText("local:2")
+    assert panel.start()
+    qtbot.waitUntil(lambda: not panel.running, timeout=10_000)
+    (call,) = [c for c in dialogs.calls if c[0] == "warning"]
+    assert "not installed" in call[2] and cluster.INSTALL_HINT in call[2]
+    assert panel.run_button.isEnabled() and panel.report is None
