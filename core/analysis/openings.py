@@ -11,6 +11,7 @@ openings already in it are not played again.
 
 from __future__ import annotations
 
+import concurrent.futures as cf
 import hashlib
 import json
 import os
@@ -196,11 +197,11 @@ def checkpoint_header(board: Board, cfg: OpeningsConfig) -> dict[str, Any]:
 
 
 def _session(board: Board, cfg: OpeningsConfig, progress: ProgressFn | None,
-             cancel: threading.Event | None) -> Any:
+             cancel: threading.Event | None, executor: cf.Executor | None = None, executor_workers: int = 0) -> Any:
     from core.analysis.run import _Session
 
     acfg = AnalysisConfig(agents=[cfg.agent], seed=cfg.seed, workers=cfg.workers, inline=cfg.inline)
-    return _Session(board, acfg, progress, cancel)
+    return _Session(board, acfg, progress, cancel, executor, executor_workers)
 
 
 def top_openings(board: Board, k: int, cfg: OpeningsConfig, progress: ProgressFn | None = None,
@@ -226,8 +227,10 @@ def top_openings(board: Board, k: int, cfg: OpeningsConfig, progress: ProgressFn
 
 def play_openings(board: Board, placements: Sequence[int], cfg: OpeningsConfig,
                   progress: ProgressFn | None = None, cancel: threading.Event | None = None,
-                  checkpoint: str | Path | None = None) -> list[OpeningRecord]:
-    """Play each opening ``cfg.games`` times (both seats ``cfg.agent``, no swap), in the order given."""
+                  checkpoint: str | Path | None = None, executor: cf.Executor | None = None,
+                  executor_workers: int = 0) -> list[OpeningRecord]:
+    """Play each opening ``cfg.games`` times (both seats ``cfg.agent``, no swap), in the order given; on a
+    cluster when ``executor`` is given (the same records: every game's seed fixes it)."""
     from core.selfplay.runner import RunCancelled
 
     spec = cfg.check()
@@ -236,7 +239,7 @@ def play_openings(board: Board, placements: Sequence[int], cfg: OpeningsConfig,
     pending = [p for p in placements if p not in done]
     results = dict(done)
     if pending:
-        s = _session(board, cfg, progress, cancel)
+        s = _session(board, cfg, progress, cancel, executor, executor_workers)
         try:
             s.report("start", 0, 1, "starting worker processes and loading the compiled agents")
             s.runner.start(cancel)

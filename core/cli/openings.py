@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING
 
 from core.agents.spec import SPEC_HELP, AgentSpecError, parse_agent
 from core.analysis.config import DEFAULT_AGENTS, FAIR_BAND, MAX_GAMES, MIN_GAMES, AnalysisCancelled
-from core.cli import EXIT_OK, EXIT_PROBLEMS, CliError, load_board_arg, summary
+from core.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE, CliError, load_board_arg, summary
 from core.cli.analyze import MAX_WORKERS, _Bars
+from core.selfplay.cluster import CLUSTER_HELP
 
 if TYPE_CHECKING:
     from core.analysis.openings import OpeningRecord
@@ -43,6 +44,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--seed", type=int, default=0, metavar="S", help="master seed (default 0)")
     p.add_argument("--workers", type=int, default=0, metavar="K", help="worker processes (default 0 = all cores)")
     p.add_argument("--json", action="store_true", help="print one JSON object for machines")
+    p.add_argument("--cluster", metavar="ADDRESS", help=CLUSTER_HELP)
     p.add_argument("--checkpoint", metavar="FILE",
                    help="append each finished opening to FILE and skip the openings already in it (resume)")
     p.add_argument("--force", action="store_true", help="play a board that is not valid for a match as it is")
@@ -85,7 +87,14 @@ def run(args: argparse.Namespace) -> int:
             placements = top_openings(board, args.top, cfg, progress=bars)
         if not placements:
             raise CliError(f"{args.board}: the board has no legal first placement", EXIT_PROBLEMS)
-        records = play_openings(board, placements, cfg, progress=bars, checkpoint=args.checkpoint)
+        from core.selfplay.cluster import ClusterError, cluster_executor
+
+        try:
+            with cluster_executor(args.cluster) as (executor, executor_workers):
+                records = play_openings(board, placements, cfg, progress=bars, checkpoint=args.checkpoint,
+                                        executor=executor, executor_workers=executor_workers)
+        except ClusterError as exc:
+            raise CliError(str(exc), EXIT_UNREADABLE) from None
     except OpeningsError as exc:
         raise CliError(f"{args.board}: {exc}" if str(exc).startswith("opening") else str(exc), EXIT_PROBLEMS) from None
     except AnalysisCancelled:

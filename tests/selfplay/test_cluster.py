@@ -132,3 +132,14 @@ def test_duel_on_the_cluster_equals_the_process_pool(session: DaskSession) -> No
         return [(r.a_as_s1, r.a_as_s2, r.a_moves, r.b_moves) for r in pairs]  # the clocks may differ
 
     assert games(remote) == games(local) and len(local) == 6
+
+
+def test_openings_on_the_cluster_equal_the_process_pool(session: DaskSession) -> None:
+    from core.analysis.openings import OpeningsConfig, legal_openings, play_openings
+
+    board = Board.random(size=8, pairs=12, seed=6)
+    cfg = OpeningsConfig(agent="greedy:0.1", games=30, seed=2, workers=2)
+    openings = legal_openings(board)[:3]
+    local = play_openings(board, openings, cfg)
+    remote = play_openings(board, openings, cfg, executor=session.executor, executor_workers=session.worker_count())
+    assert [r.to_json() for r in remote] == [r.to_json() for r in local] and len(local) == 3
