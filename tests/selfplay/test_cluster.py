@@ -143,3 +143,21 @@ def test_openings_on_the_cluster_equal_the_process_pool(session: DaskSession) ->
     local = play_openings(board, openings, cfg)
     remote = play_openings(board, openings, cfg, executor=session.executor, executor_workers=session.worker_count())
     assert [r.to_json() for r in remote] == [r.to_json() for r in local] and len(local) == 3
+
+
+def test_a_checkpointed_swap_map_resumes_on_the_cluster(session: DaskSession, tmp_path: object) -> None:
+    """Half the openings on the process pool into a checkpoint, the rest resumed on the cluster: the same map."""
+    from pathlib import Path
+
+    from core.analysis.openings import OpeningsConfig, legal_openings, play_openings
+
+    board = Board.random(size=8, pairs=12, seed=6)
+    cfg = OpeningsConfig(agent="greedy:0.1", games=30, seed=3, workers=2)
+    openings = legal_openings(board)[:4]
+    fresh = play_openings(board, openings, cfg)
+    checkpoint = Path(str(tmp_path)) / "map.jsonl"
+    play_openings(board, openings[:2], cfg, checkpoint=checkpoint)
+    assert len(checkpoint.read_text().splitlines()) >= 2
+    resumed = play_openings(board, openings, cfg, checkpoint=checkpoint, executor=session.executor,
+                            executor_workers=session.worker_count())
+    assert [r.to_json() for r in resumed] == [r.to_json() for r in fresh]
