@@ -87,7 +87,9 @@ def _load_first_board(window: object, board_path: str | None) -> None:
 
     assert isinstance(window, MainWindow)
     default = default_board_path()
-    if board_path and board_path.lower().endswith(".lits-sealed"):
+    from core.seal.sealcheck import SEALED_SUFFIX
+
+    if board_path and board_path.lower().endswith(SEALED_SUFFIX):
         if window.load_path(board_path):  # a revealed sealed file opens as an untitled copy
             return
     elif board_path:

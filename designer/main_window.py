@@ -43,6 +43,7 @@ from PySide6.QtWidgets import (
 from core.board.boardfile import BoardFileError, save_board
 from core.board.geometry import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE
 from core.board.model import Board, Symbol, Transform
+from core.seal.sealcheck import SEALED_SUFFIX
 from designer.canvas.board_view import BoardView
 from designer.canvas.render import THEMES, RenderOptions
 from designer.dialogs.export import PictureDialog, SealDialog, TextGridDialog, export_picture
@@ -58,7 +59,6 @@ STATE_VERSION = 2
 """Bumped when the default dock layout changes, so a layout saved by an older version is not restored."""
 DOCK_WIDTH = (270, 380)
 """The panel column's width range; the board gets the rest of the window."""
-SEALED_SUFFIX = ".lits-sealed"
 ICON_STROKE = "#3b4252"
 
 

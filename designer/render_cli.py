@@ -15,8 +15,6 @@ from pathlib import Path
 from core.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE, CliError, load_board_arg, output_folder_problem
 
 FORMATS = (".png", ".svg")
-MIN_PX = 16
-MAX_PX = 10000
 INSTALL_HINT = "python3 -m pip install PySide6-Essentials"
 
 
@@ -46,8 +44,11 @@ def run(args: argparse.Namespace) -> int:
     if ext not in FORMATS:
         raise CliError(f"{args.output}: unknown picture type {ext or '(no extension)'!r}; use .png or .svg",
                        EXIT_PROBLEMS)
-    if not MIN_PX <= args.size <= MAX_PX:
-        raise CliError(f"--size {args.size}: a picture is {MIN_PX} to {MAX_PX} pixels wide", EXIT_PROBLEMS)
+    from designer.canvas.sizes import MAX_PICTURE_PX, MIN_PICTURE_PX
+
+    if not MIN_PICTURE_PX <= args.size <= MAX_PICTURE_PX:
+        raise CliError(f"--size {args.size}: a picture is {MIN_PICTURE_PX} to {MAX_PICTURE_PX} pixels wide",
+                       EXIT_PROBLEMS)
     folder = out.parent if str(out.parent) else Path(".")
     if not folder.is_dir():
         raise CliError(f"{args.output}: the folder {folder} does not exist", EXIT_UNREADABLE)

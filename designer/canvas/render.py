@@ -21,6 +21,7 @@ from PySide6.QtSvg import QSvgGenerator
 from core.board.fileio import atomic_write_bytes
 from core.board.geometry import COLUMN_LETTERS
 from core.board.model import Board, Symbol
+from designer.canvas.sizes import MAX_PICTURE_PX, MIN_PICTURE_PX
 
 THEMES: tuple[str, ...] = ("light", "dark")
 
@@ -426,8 +427,8 @@ def ensure_gui_app() -> QGuiApplication:
 
 def render_image(board: Board, options: RenderOptions, px: int, overlay: Overlay | None = None) -> QImage:
     """A square ``px`` x ``px`` picture of the board."""
-    if not 16 <= px <= 10000:
-        raise ValueError(f"picture size {px} px is outside 16..10000")
+    if not MIN_PICTURE_PX <= px <= MAX_PICTURE_PX:
+        raise ValueError(f"picture size {px} px is outside {MIN_PICTURE_PX}..{MAX_PICTURE_PX}")
     ensure_gui_app()
     image = QImage(px, px, QImage.Format.Format_ARGB32)
     image.fill(QColor(options.palette().background) if options.background else QColor(0, 0, 0, 0))
@@ -451,8 +452,8 @@ def png_bytes(board: Board, options: RenderOptions, px: int, overlay: Overlay | 
 
 
 def svg_bytes(board: Board, options: RenderOptions, px: int, overlay: Overlay | None = None) -> bytes:
-    if not 16 <= px <= 10000:
-        raise ValueError(f"picture size {px} px is outside 16..10000")
+    if not MIN_PICTURE_PX <= px <= MAX_PICTURE_PX:
+        raise ValueError(f"picture size {px} px is outside {MIN_PICTURE_PX}..{MAX_PICTURE_PX}")
     ensure_gui_app()
     data = QByteArray()
     buffer = QBuffer(data)

@@ -39,6 +39,7 @@ from core.board.boardfile import BoardFileError, load_board
 from core.board.geometry import COLUMN_LETTERS
 from core.board.model import PIECE_TYPES, Board
 from designer.canvas.render import THEMES, RenderOptions, render_png, render_svg
+from designer.canvas.sizes import MAX_PICTURE_PX, MIN_PICTURE_PX
 from designer.dialogs.wording import for_gui
 
 COPIED_MS = 2000
@@ -97,7 +98,7 @@ class PictureDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Export picture")
         self.px = QSpinBox()
-        self.px.setRange(64, 8000)
+        self.px.setRange(MIN_PICTURE_PX, MAX_PICTURE_PX)
         self.px.setValue(px)
         self.px.setSuffix(" px")
         self.grid = QCheckBox("Grid lines")
