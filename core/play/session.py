@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from core.agents.search import make_agent
+from core.agents.agent import make_agent
 from core.agents.spec import parse_agent
 from core.board.model import Board, Symbol
 from core.engine.record import RecordError, load_record, replay, save_record

@@ -74,7 +74,7 @@ def _warm_once() -> None:
     """Load the compiled kernels before the first timed move of this process."""
     if os.getpid() in _WARM:
         return
-    from core.agents.search import warm_up
+    from core.agents.agent import warm_up
 
     warm_up()
     _WARM.add(os.getpid())
@@ -82,7 +82,7 @@ def _warm_once() -> None:
 
 def play_duel_game(board: Board, s1: str, s2: str, seed_s1: int, seed_s2: int) -> tuple[GameLog, list[float]]:
     """One game without the pie swap; returns the log and [wall s1, cpu s1, moves s1, wall s2, cpu s2, moves s2]."""
-    from core.agents.search import make_agent
+    from core.agents.agent import make_agent
     from core.engine.kernels import k_apply, k_is_legal, k_new_state, k_score, k_winner, kernel_tables
 
     kt = kernel_tables(board)

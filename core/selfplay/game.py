@@ -11,7 +11,8 @@ import functools
 import numpy as np
 import numpy.typing as npt
 
-from core.agents.search import Agent, gain_for, k_screen, mirror_table
+from core.agents.agent import Agent
+from core.agents.search import gain_for, k_screen, mirror_table
 from core.agents.spec import parse_agent
 from core.board.model import PIECE_TYPES, Board, GameParams, Symbol
 from core.engine.kernels import (

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from core.selfplay.tasks import BoardSpec, GameResult, GameTask
 
 WarmUpProgress = Callable[[int, int, bool], None]
-"""``(work done, total work, compiled so far)``: see ``core.agents.search.warm_up``."""
+"""``(work done, total work, compiled so far)``: see ``core.agents.agent.warm_up``."""
 
 FIRST_WAIT_SECONDS = 1800.0
 """How long the other workers wait for the first one to compile before they go ahead on their own."""
@@ -66,7 +66,7 @@ def init_worker(progress_queue: Any = None, first_done: Any = None) -> None:
 
 def load_engine(progress: WarmUpProgress | None = None) -> bool:
     """Load (or compile) the kernels in this process; True when they had to be compiled."""
-    from core.agents.search import warm_up as load_kernels
+    from core.agents.agent import warm_up as load_kernels
 
     return load_kernels(progress)
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from core.agents.agent import make_agent
 from core.agents.search import (
     gain_table,
     k_solve,
-    make_agent,
     mirror_table,
 )
 from core.agents.spec import AgentKind, AgentSpecError, parse_agent

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from core.agents.agent import make_agent
 from core.agents.levels import LEVELS, resolve
 from core.agents.puct import (
     CHUNK_SECONDS,
@@ -20,7 +21,7 @@ from core.agents.puct import (
     gain_masks,
     parse_puct,
 )
-from core.agents.search import MAX_GAIN, gain_for, make_agent
+from core.agents.search import MAX_GAIN, gain_for
 from core.agents.spec import AgentKind, parse_agent
 from core.board.boardfile import load_board
 from core.board.model import Board

@@ -46,3 +46,13 @@ def test_a_wrong_import_breaks_the_build(tmp_path: Path, module: str, bad_import
     importer = module.removesuffix(".py").replace("/", ".")
     assert contract in report, report[-3000:]
     assert f"{importer} -> {bad_import}" in report, report[-3000:]
+
+
+def test_no_import_circle_anywhere() -> None:
+    """Not even inside one layer: no module imports (directly or through others) a module that imports it."""
+    grimp = pytest.importorskip("grimp")
+    graph = grimp.build_graph("core", "designer", cache_dir=None)
+    circles = sorted({tuple(sorted((m, dep))) for m in graph.modules
+                      for dep in graph.find_modules_directly_imported_by(m)
+                      if graph.find_shortest_chain(importer=dep, imported=m)})
+    assert circles == [], circles

@@ -21,7 +21,8 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from core.agents.search import gain_for, k_mcts, k_simple_move, warm_up  # noqa: E402
+from core.agents.agent import warm_up  # noqa: E402
+from core.agents.search import gain_for, k_mcts, k_simple_move  # noqa: E402
 from core.agents.spec import DEFAULT_C  # noqa: E402
 from core.board.boardfile import load_board  # noqa: E402
 from core.engine.kernels import k_apply, k_new_state, k_seed, kernel_tables  # noqa: E402

@@ -53,7 +53,7 @@ def test_cluster_games_equal_the_process_pool(session: DaskSession) -> None:
 
 
 def test_every_worker_loaded_the_engine_once_on_start(session: DaskSession) -> None:
-    loaded = session.client.run(lambda: "core.agents.search" in __import__("sys").modules)
+    loaded = session.client.run(lambda: "core.agents.agent" in __import__("sys").modules)
     assert len(loaded) == 2 and all(loaded.values())
     pids = session.client.run(os.getpid)
     assert len(set(pids.values())) == 2 and os.getpid() not in pids.values()
