@@ -355,6 +355,12 @@ def run() -> None:
     global _entry
     signal.signal(signal.SIGINT, _interrupted_at_start)  # before any further import
     _entry = True
+    # On Ctrl-C a command leaves at once (os._exit) while its process pool may still hold semaphores; the pool's
+    # resource tracker (a separate process, started later with this environment) then frees them itself and
+    # would print a leak warning under the one "interrupted" line. Silence only that warning.
+    quiet = "ignore::UserWarning:multiprocessing.resource_tracker"
+    if quiet not in os.environ.get("PYTHONWARNINGS", ""):
+        os.environ["PYTHONWARNINGS"] = ",".join(filter(None, (os.environ.get("PYTHONWARNINGS"), quiet)))
     try:
         _guard_streams()
         code = main()
