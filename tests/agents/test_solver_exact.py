@@ -17,33 +17,11 @@ from core.board.boardfile import load_board
 from core.board.model import Board, GameParams
 from core.engine.kernels import k_seed, kernel_tables
 from core.engine.rules import GameState, Placement
+from tests.minimax import side_to_move_wins
 from tests.paths import BOARDS
 
 
-def side_to_move_wins(state: GameState, memo: dict[frozenset[int], bool]) -> bool:
-    """Exhaustive minimax: does the player to move win with perfect play from here?"""
-    key = frozenset(p.index for p in state.placements)
-    if key in memo:
-        return memo[key]
-    moves = list(state.legal_placements())
-    if not moves:
-        result = state.result()
-        assert result is not None
-        value = result.winner is state.to_move
-    else:
-        value = False
-        for p in moves:
-            state.push(p)
-            opponent_wins = side_to_move_wins(state, memo)
-            state.pop()
-            if not opponent_wins:
-                value = True
-                break
-    memo[key] = value
-    return value
-
-
-def check_tree(board: Board, state: GameState, tree: PuctTree, memo: dict[frozenset[int], bool]) -> int:
+def check_tree(board: Board, state: GameState, tree: PuctTree, memo: dict[bytes, bool]) -> int:
     """Walk the tree along with the game state; every proof must match the minimax. Returns proofs checked."""
     checked = 0
 
@@ -89,7 +67,7 @@ def test_4x4_whole_games_are_proven_correctly() -> None:
     for seed in range(12):
         board = Board.random(size=4, pairs=3 + seed % 3, seed=seed)
         state = GameState(board)
-        memo: dict[frozenset[int], bool] = {}
+        memo: dict[bytes, bool] = {}
         tree = search(board, state, 3000, seed)
         checked += check_tree(board, state, tree, memo)
         roots_proven += tree.root_proof != 0
@@ -106,7 +84,7 @@ def test_6x6_positions_are_proven_correctly() -> None:
     for seed in range(8):
         board = Board.random(size=6, pairs=7, seed=100 + seed, params=GameParams(supply=(2, 2, 2, 2)))
         state = random_prefix(board, seed, plies=2)
-        memo: dict[frozenset[int], bool] = {}
+        memo: dict[bytes, bool] = {}
         tree = search(board, state, 20_000, seed)
         checked += check_tree(board, state, tree, memo)
         if tree.root_proof != 0:
@@ -119,7 +97,7 @@ def test_6x6_positions_are_proven_correctly() -> None:
 def test_6x6_from_the_start_is_proven_and_right() -> None:
     board = Board.random(size=6, pairs=6, seed=7, params=GameParams(supply=(1, 1, 1, 1)))
     state = GameState(board)
-    memo: dict[frozenset[int], bool] = {}
+    memo: dict[bytes, bool] = {}
     tree = search(board, state, 60_000, 3)
     assert tree.root_proof != 0
     assert (tree.root_proof == LOSS) == side_to_move_wins(state, memo)
@@ -137,7 +115,7 @@ def test_12x12_endgames_are_proven_correctly(seed: int) -> None:
         state.push(p)
     while state.legal_placements().count() > 40 and len(state.placements) < len(placements):
         state.push(placements[len(state.placements)])
-    memo: dict[frozenset[int], bool] = {}
+    memo: dict[bytes, bool] = {}
     tree = search(board, state, 5000, seed)
     assert tree.root_proof != 0, "a 12x12 position a few placements from the end is proven"
     assert (tree.root_proof == LOSS) == side_to_move_wins(state, memo)

@@ -13,29 +13,7 @@ from core.analysis.run import analyze
 from core.board.model import Board, GameParams
 from core.engine.rules import GameState
 from tests.analysis.simulated import SimulatedGames
-
-
-def mover_wins(state: GameState, memo: dict[bytes, bool]) -> bool:
-    """Plain negamax with a transposition table: does the side to move win with perfect play?"""
-    key = state.kernel_state().tobytes()
-    if key in memo:
-        return memo[key]
-    legal = list(state.legal_placements())
-    if not legal:
-        result = state.result()
-        assert result is not None
-        won = result.winner == state.to_move
-    else:
-        won = False
-        for p in legal:
-            state.push(p)
-            reply_wins = mover_wins(state, memo)
-            state.pop()
-            if not reply_wins:
-                won = True
-                break
-    memo[key] = won
-    return won
+from tests.minimax import side_to_move_wins
 
 
 def solve_openings(board: Board) -> dict[int, bool]:
@@ -45,7 +23,7 @@ def solve_openings(board: Board) -> dict[int, bool]:
     out: dict[int, bool] = {}
     for p in list(state.legal_placements()):
         state.push(p)
-        out[p.index] = not mover_wins(state, memo)
+        out[p.index] = not side_to_move_wins(state, memo)
         state.pop()
     return out
 
