@@ -144,7 +144,55 @@ class ProgressRow(QWidget):
         self.label.setText(" - ".join(x for x in (phase, p.message, eta_text(p.eta)) if x))
 
 
-class GenerateDialog(QDialog):
+class SearchDialog(QDialog):
+    """What the Generate and Improve dialogs share: one background run with progress, Cancel, and the
+    settings locked while it runs. Subclasses build ``progress``, ``start_button``, ``cancel_button`` and say
+    which inputs to lock and how a failure reads."""
+
+    failure = "The search failed"
+    progress: ProgressRow
+    start_button: QPushButton
+    cancel_button: QPushButton
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.runner = BackgroundRunner(self)
+        self.runner.finished.connect(self._on_finished)
+        self.runner.error.connect(self._on_error)
+        self.runner.progress.connect(self._on_progress)
+
+    def _inputs(self) -> tuple[QWidget, ...]:
+        return ()
+
+    def _on_finished(self, result: Any) -> None:
+        raise NotImplementedError
+
+    def _run(self, work: Callable[[JobControl], object]) -> None:
+        self._set_running(True)
+        self.progress.busy("Starting the worker processes…")
+        self.runner.request(work)
+
+    def cancel(self) -> None:
+        if self.runner.busy:
+            self.runner.cancel()
+            self._set_running(False)
+            self.progress.idle("Cancelled.")
+
+    def _set_running(self, running: bool) -> None:
+        self.start_button.setEnabled(not running)
+        self.cancel_button.setEnabled(running)
+        for w in self._inputs():
+            w.setEnabled(not running)
+
+    def _on_progress(self, p: Any) -> None:
+        self.progress.show_progress(p)
+
+    def _on_error(self, message: str) -> None:
+        self._set_running(False)
+        self.progress.idle(f"{self.failure}: {message}")
+
+
+class GenerateDialog(SearchDialog):
     """Settings, progress with ETA and Cancel, and a gallery of the generated boards."""
 
     openBoard = Signal(object)
@@ -156,10 +204,6 @@ class GenerateDialog(QDialog):
         self.setWindowTitle("Generate boards")
         self.engine = engine or default_engine()
         self.params_from = params_from
-        self.runner = BackgroundRunner(self)
-        self.runner.finished.connect(self._on_finished)
-        self.runner.error.connect(self._on_error)
-        self.runner.progress.connect(self._on_progress)
         self.result: Any = None
         self.shown: list[Any] = []
         self.level_used = ""
@@ -286,30 +330,14 @@ class GenerateDialog(QDialog):
         self.gallery.clear()
         self.details.clear()
         self.result = None
-        self._set_running(True)
-        self.progress.busy("Starting the worker processes…")
-        self.runner.request(work)
+        self._run(work)
         return True
 
-    def cancel(self) -> None:
-        if self.runner.busy:
-            self.runner.cancel()
-            self._set_running(False)
-            self.progress.idle("Cancelled.")
+    failure = "Generation failed"
 
-    def _set_running(self, running: bool) -> None:
-        self.start_button.setEnabled(not running)
-        self.cancel_button.setEnabled(running)
-        for w in (self.size_box, self.min_pairs, self.max_pairs, self.count_box, self.seed_box, self.time_box,
-                  self.level):
-            w.setEnabled(not running)
-
-    def _on_progress(self, p: Any) -> None:
-        self.progress.show_progress(p)
-
-    def _on_error(self, message: str) -> None:
-        self._set_running(False)
-        self.progress.idle(f"Generation failed: {message}")
+    def _inputs(self) -> tuple[QWidget, ...]:
+        return (self.size_box, self.min_pairs, self.max_pairs, self.count_box, self.seed_box, self.time_box,
+                self.level)
 
     def _on_finished(self, result: Any) -> None:
         self._set_running(False)

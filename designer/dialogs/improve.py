@@ -15,7 +15,6 @@ from typing import Any
 from PySide6.QtCore import QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QMouseEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import (
-    QDialog,
     QDialogButtonBox,
     QFormLayout,
     QGridLayout,
@@ -32,9 +31,9 @@ from core.board.geometry import cell_name, partner
 from core.board.model import Board, Symbol
 from core.generate.config import SearchConfig
 from designer.canvas.render import BoardGeometry, Overlay, RenderOptions, paint_board
-from designer.dialogs.generate import Engine, ProgressRow, board_pixmap, default_engine, level_box
+from designer.dialogs.generate import Engine, ProgressRow, SearchDialog, board_pixmap, default_engine, level_box
 from designer.document.document import Document
-from designer.workers import BackgroundRunner, JobControl
+from designer.workers import JobControl
 
 PROPOSALS = 3
 LOCK_COLOR = "#7a4cc2"
@@ -95,7 +94,7 @@ class LockBoard(QWidget):
             self.toggle(cell)
 
 
-class ImproveDialog(QDialog):
+class ImproveDialog(SearchDialog):
     """Lock cells, search small changes, compare figures, apply one as a single undo step."""
 
     applied = Signal(int)
@@ -107,10 +106,6 @@ class ImproveDialog(QDialog):
         self.setWindowTitle("Improve this board")
         self.document = document
         self.engine = engine or default_engine()
-        self.runner = BackgroundRunner(self)
-        self.runner.finished.connect(self._on_finished)
-        self.runner.error.connect(self._on_error)
-        self.runner.progress.connect(self._on_progress)
         self.result: Any = None
         self.base: Board | None = None
         """The snapshot the proposals were made from."""
@@ -231,29 +226,13 @@ class ImproveDialog(QDialog):
         self.result = None
         self._show_proposals([])
         self.original_label.clear()
-        self._set_running(True)
-        self.progress.busy("Starting the worker processes…")
-        self.runner.request(work)
+        self._run(work)
         return True
 
-    def cancel(self) -> None:
-        if self.runner.busy:
-            self.runner.cancel()
-            self._set_running(False)
-            self.progress.idle("Cancelled.")
+    failure = "Improve failed"
 
-    def _set_running(self, running: bool) -> None:
-        self.start_button.setEnabled(not running)
-        self.cancel_button.setEnabled(running)
-        for w in (self.level, self.time_box, self.changes_box, self.seed_box, self.lock_board):
-            w.setEnabled(not running)
-
-    def _on_progress(self, p: Any) -> None:
-        self.progress.show_progress(p)
-
-    def _on_error(self, message: str) -> None:
-        self._set_running(False)
-        self.progress.idle(f"Improve failed: {message}")
+    def _inputs(self) -> tuple[QWidget, ...]:
+        return (self.level, self.time_box, self.changes_box, self.seed_box, self.lock_board)
 
     def _on_finished(self, result: Any) -> None:
         self._set_running(False)
