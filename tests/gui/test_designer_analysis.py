@@ -23,7 +23,6 @@ from PySide6.QtWidgets import QFileDialog
 from pytestqt.qtbot import QtBot
 
 from core.board.model import Board, Symbol
-from designer.app import create_window
 from designer.main_window import MainWindow
 from designer.panels.analysis_panel import (
     DEFAULT_AGENTS,
@@ -36,6 +35,7 @@ from designer.panels.analysis_panel import (
 )
 from designer.panels.analysis_text import COVERAGE_FIRST, COVERAGE_SECOND, OPENINGS, SURVIVAL, summarise
 from designer.workers import BackgroundRunner
+from tests.gui.windows import open_window
 
 JARGON = re.compile(r"\bS1\b|\bS2\b|v\(m\)|given up early|SPRT|--[a-z]")
 
@@ -149,13 +149,7 @@ class Ticker:
 
 @pytest.fixture
 def window(qtbot: QtBot) -> MainWindow:
-    win = create_window(None)
-    assert isinstance(win, MainWindow)
-    qtbot.addWidget(win)
-    win.resize(1100, 800)
-    win.show()
-    qtbot.waitExposed(win)
-    return win
+    return open_window(qtbot)
 
 
 def test_run_in_background_keeps_event_loop_ticking(window: MainWindow, qtbot: QtBot) -> None:

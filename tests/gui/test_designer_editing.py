@@ -16,18 +16,12 @@ from core.board.model import Board, Symbol
 from designer.app import create_window
 from designer.canvas.board_view import line_cells
 from designer.main_window import MainWindow
+from tests.gui.windows import open_window
 
 
 @pytest.fixture
 def window(qtbot: QtBot) -> MainWindow:
-    win = create_window(None)
-    assert isinstance(win, MainWindow)
-    qtbot.addWidget(win)
-    win.resize(1100, 800)
-    win.show()
-    qtbot.waitExposed(win)
-    win.document.new_board(12)
-    return win
+    return open_window(qtbot, new_board=12)
 
 
 def at(win: MainWindow, name: str) -> QPoint:

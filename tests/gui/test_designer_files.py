@@ -21,17 +21,12 @@ from designer.app import create_window
 from designer.canvas.render import RenderOptions
 from designer.dialogs.export import SealDialog, TextGridDialog, text_grid
 from designer.main_window import MainWindow
+from tests.gui.windows import open_window
 
 
 @pytest.fixture
 def window(qtbot: QtBot) -> MainWindow:
-    win = create_window(None)
-    assert isinstance(win, MainWindow)
-    qtbot.addWidget(win)
-    win.resize(1000, 760)
-    win.show()
-    qtbot.waitExposed(win)
-    return win
+    return open_window(qtbot, 1000, 760)
 
 
 def test_default_board_opens_untitled(window: MainWindow) -> None:

@@ -16,22 +16,15 @@ from pytestqt.qtbot import QtBot
 
 from core.board.geometry import parse_cell
 from core.board.model import Symbol
-from designer.app import create_window
 from designer.dialogs.export import COPIED_MS, SealDialog, TextGridDialog
 from designer.dialogs.wording import for_gui
 from designer.main_window import MainWindow
+from tests.gui.windows import open_window
 
 
 @pytest.fixture
 def window(qtbot: QtBot) -> MainWindow:
-    win = create_window(None)
-    assert isinstance(win, MainWindow)
-    qtbot.addWidget(win)
-    win.resize(1100, 800)
-    win.show()
-    qtbot.waitExposed(win)
-    win.document.new_board(12)
-    return win
+    return open_window(qtbot, new_board=12)
 
 
 def focus_board(window: MainWindow, qtbot: QtBot) -> None:

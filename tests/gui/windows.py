@@ -1,0 +1,21 @@
+"""The designer window as GUI tests open it: shown offscreen at a given size, closed by pytest-qt."""
+
+from __future__ import annotations
+
+from pytestqt.qtbot import QtBot
+
+from designer.app import create_window
+from designer.main_window import MainWindow
+
+
+def open_window(qtbot: QtBot, width: int = 1100, height: int = 800, new_board: int | None = None) -> MainWindow:
+    """The default board (or a new empty board of ``new_board`` cells a side), exposed and ready for input."""
+    win = create_window(None)
+    assert isinstance(win, MainWindow)
+    qtbot.addWidget(win)
+    win.resize(width, height)
+    win.show()
+    qtbot.waitExposed(win)
+    if new_board is not None:
+        win.document.new_board(new_board)
+    return win
