@@ -14,6 +14,7 @@ from core.board.boardfile import save_board
 from core.board.geometry import cell_name
 from core.board.model import Board, GameParams, Symbol
 from core.cli import main
+from tests.lits_process import run_lits
 from tests.paths import REPO as ROOT
 
 
@@ -26,15 +27,8 @@ def board_file(tmp_path: Path) -> Path:
     return path
 
 
-def _run(args: list[str]) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
-    return subprocess.run([sys.executable, "-m", "core.cli", *args], capture_output=True, text=True, env=env,
-                          cwd=ROOT, timeout=600)
-
-
 def test_json_contract_and_quiet_pipe(board_file: Path) -> None:
-    proc = _run(["analyze", str(board_file), "--agent", "greedy", "--agent", "mcts:20", "--games", "30",
+    proc = run_lits(["analyze", str(board_file), "--agent", "greedy", "--agent", "mcts:20", "--games", "30",
                  "--workers", "1", "--quick", "--json", "--seed", "4"])
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""  # no progress bar when piped

@@ -17,6 +17,7 @@ from core.board.boardfile import save_board
 from core.board.model import Board, GameParams
 from core.cli import main
 from core.selfplay.duel import PairResult, run_duel
+from tests.lits_process import run_lits
 from tests.paths import REPO as ROOT
 
 KEYS = {"a", "b", "games", "a_wins", "score", "ci95", "elo", "elo_ci95", "s1_win_rate", "ms_per_move"}
@@ -30,13 +31,6 @@ def board_file(tmp_path: Path) -> Path:
     return path
 
 
-def _run(args: list[str]) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
-    return subprocess.run([sys.executable, "-m", "core.cli", *args], capture_output=True, text=True, env=env,
-                          cwd=ROOT, timeout=600)
-
-
 def _stable(data: dict[str, Any]) -> dict[str, Any]:
     """Everything but the timings, which differ from run to run."""
     return {k: v for k, v in data.items() if k not in ("ms_per_move", "cpu_ms_per_move")}
@@ -45,7 +39,7 @@ def _stable(data: dict[str, Any]) -> dict[str, Any]:
 def test_json_contract_and_the_same_answer_on_any_worker_count(board_file: Path) -> None:
     args = ["duel", str(board_file), "--agent", "puct:40", "--agent", "mcts:40", "--pairs", "6", "--seed", "3",
             "--json"]
-    one = _run([*args, "--workers", "1"])
+    one = run_lits([*args, "--workers", "1"])
     assert one.returncode == 0, one.stderr
     assert one.stderr == ""  # no progress bar when piped
     data = json.loads(one.stdout)
@@ -57,7 +51,7 @@ def test_json_contract_and_the_same_answer_on_any_worker_count(board_file: Path)
     assert set(data["ms_per_move"]) == {"puct:40", "mcts:40"}
     assert all(v > 0 for v in data["ms_per_move"].values())
     assert data["sprt"] is None and data["stopped_early"] is False
-    two = _run([*args, "--workers", "2"])
+    two = run_lits([*args, "--workers", "2"])
     assert two.returncode == 0, two.stderr
     assert _stable(json.loads(two.stdout)) == _stable(data)
 
