@@ -8,16 +8,23 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
+import time
+from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from core.board.geometry import DEFAULT_SIZE, SizeError, check_size
 from core.cli import EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE, CliError, summary
 from core.generate.config import DEFAULT_TIME, MAX_COUNT, GenerateCancelled, SearchConfig
 from core.generate.layout import DEFAULT_DENSITY, LayoutError, PairRange, parse_pair_range
+from core.generate.plan import TOLERANCE_MIN, TOLERANCE_SHARE
 
 MAX_WORKERS = 64
 MAX_ROUNDS = 100_000
+_clock: Callable[[], float] = time.monotonic
+"""What --time is measured with (tests put a simulated clock here)."""
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -29,7 +36,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                     "local moves (move, add or remove a symbol pair) around the best, then the full analysis at "
                     "--level for the finalists. Writes the --count best boards the analysis calls balanced, "
                     "ranked by the score the README documents, each with its figures in the notes and a JSON "
-                    "report beside it. The same --seed and --rounds give the same boards on any worker count.",
+                    "report beside it. The same --seed and --rounds give the same boards on any worker count; a "
+                    "run planned by --time depends on this machine's speed and load.",
     )
     p.add_argument("--size", type=int, default=DEFAULT_SIZE, metavar="N",
                    help=f"board size, even, 4..26 (default {DEFAULT_SIZE})")
@@ -41,13 +49,18 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                    help=f"boards to write, 1..{MAX_COUNT} (default {defaults.count})")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="master seed (default 0)")
     p.add_argument("--time", type=float, default=DEFAULT_TIME, metavar="SECONDS",
-                   help=f"time for the whole run (default {DEFAULT_TIME:.0f}); about half screens candidates, the "
-                        "rest judges the finalists, which can run over: a finalist's full analysis takes "
-                        "minutes of one core at strong levels")
+                   help=f"time for the whole run (default {DEFAULT_TIME:.0f}). The run times a few games of "
+                        "--level first, then sizes the screening, the number of finalists and each finalist's "
+                        "analysis to the time left, and ends at most max("
+                        f"{100 * TOLERANCE_SHARE:.0f}%%, {TOLERANCE_MIN:.0f} s) after SECONDS (earlier when the "
+                        "work is done); analyses still running then are cancelled and the boards judged so far "
+                        "are written. A budget that cannot judge even one finalist at --level is refused after "
+                        "the timing (exit 1) with the budget that would. The boards then depend on the machine's "
+                        "speed")
     p.add_argument("--rounds", type=int, metavar="N",
-                   help=f"screen exactly N rounds of {defaults.batch} layouts instead of planning by --time: "
-                        "the same seed and rounds give the same boards on any machine (the JSON gives the rounds "
-                        "a timed run did)")
+                   help=f"screen exactly N rounds of {defaults.batch} layouts and give every finalist its full "
+                        "analysis, with no time limit (--time is ignored): the same seed and rounds give the same "
+                        "boards on any machine (the JSON gives the rounds a timed run screened)")
     p.add_argument("--level", metavar="LEVEL",
                    help="strength at which the verdict must hold: an agent spec (greedy, greedy:EPS, mcts:N, "
                         "mcts:N:greedy) or, when this version has them, a named level (casual, club, expert); "
@@ -120,21 +133,10 @@ class _Bar:
             self.bar = None
 
 
-def run(args: argparse.Namespace) -> int:
-    cfg = _config(args)
-    from core.generate.evaluate import DEFAULT_LEVEL, AnalysisEvaluator, LevelError, ScreenEvaluator, resolve_level
-    from core.generate.output import OutputError, prepare_out_dir, search_info, write_results
+def _components(args: argparse.Namespace, cfg: SearchConfig, level: str) -> tuple[Any, Any, Any, Any]:
+    """The screen, the judge, the pool and the dask session (or None) a run uses."""
+    from core.generate.evaluate import AnalysisEvaluator, ScreenEvaluator
     from core.generate.pool import BoardPool, ExecutorPool, RunnerPool
-    from core.generate.search import generate
-
-    try:
-        level = resolve_level(args.level) if args.level is not None else DEFAULT_LEVEL
-    except LevelError as exc:
-        raise CliError(f"--level: {exc}", EXIT_UNREADABLE) from None
-    try:
-        planned = prepare_out_dir(args.out, cfg.seed, cfg.count, args.force)
-    except OutputError as exc:
-        raise CliError(str(exc), EXIT_UNREADABLE) from None
 
     session: Any = None
     pool: BoardPool
@@ -148,8 +150,28 @@ def run(args: argparse.Namespace) -> int:
         pool = ExecutorPool(session.executor, session.worker_count())
     else:
         pool = RunnerPool(workers=args.workers)
-    screen = ScreenEvaluator(seed=cfg.seed)
-    judge = AnalysisEvaluator(level=level, seed=cfg.seed)
+    return ScreenEvaluator(seed=cfg.seed), AnalysisEvaluator(level=level, seed=cfg.seed), pool, session
+
+
+def run(args: argparse.Namespace) -> int:
+    clock = _clock
+    started = clock()
+    cfg = _config(args)
+    from core.generate.evaluate import DEFAULT_LEVEL, LevelError, resolve_level
+    from core.generate.output import OutputError, prepare_out_dir, search_info, write_results
+    from core.generate.plan import BudgetTooSmall
+    from core.generate.search import generate
+
+    try:
+        level = resolve_level(args.level) if args.level is not None else DEFAULT_LEVEL
+    except LevelError as exc:
+        raise CliError(f"--level: {exc}", EXIT_UNREADABLE) from None
+    try:
+        planned = prepare_out_dir(args.out, cfg.seed, cfg.count, args.force)
+    except OutputError as exc:
+        raise CliError(str(exc), EXIT_UNREADABLE) from None
+
+    screen, judge, pool, session = _components(args, cfg, level)
     bar = _Bar(sys.stderr.isatty())
 
     def stop() -> None:
@@ -159,39 +181,70 @@ def run(args: argparse.Namespace) -> int:
             session.close()
 
     interrupted = False
+    too_short: BudgetTooSmall | None = None
+    startup = clock() - started
+    if cfg.time_budget is not None:  # --time counts from the command's start
+        cfg = replace(cfg, time_budget=max(1e-3, cfg.time_budget - startup))
     try:
-        result = generate(cfg, screen, pool, judge=judge, progress=bar)
+        result = generate(cfg, screen, pool, judge=judge, progress=bar, clock=clock)
     except (KeyboardInterrupt, GenerateCancelled):
         # the pool is closed below, once the interrupted frames (which still hold its queues) are released,
         # so its semaphores are freed before `lits` leaves with os._exit and nothing warns about them
         interrupted = True
+    except BudgetTooSmall as exc:
+        too_short = exc
     except BaseException:
         stop()
         raise
     stop()
     if interrupted:
         raise CliError("interrupted", EXIT_INTERRUPTED)
+    if too_short is not None:
+        return _too_short(args, level, too_short, startup)
     chosen = result.balanced()[: cfg.count]
     search = search_info(result, level)
     try:
         entries = write_results(chosen, planned, cfg.seed, search)
     except OutputError as exc:
         raise CliError(str(exc), EXIT_UNREADABLE) from None
+    timed = args.rounds is None
     if args.json:
         print(json.dumps({"boards": entries, "requested": cfg.count, "level": level, "seed": cfg.seed,
+                          "time_budget": args.time if timed else None,
                           **{k: v for k, v in search.items() if k != "level"},
                           "judged": [_judged(c) for c in result.candidates]}, indent=2))
     else:
+        repeat = (f"a --time run depends on this machine's speed; --seed {cfg.seed} --rounds {result.rounds} "
+                  "screens the same layouts without a time limit" if timed
+                  else f"repeat exactly: --seed {cfg.seed} --rounds {result.rounds}")
         print(f"{len(entries)} of {cfg.count} boards balanced at {level}: {result.screened} layouts screened in "
-              f"{result.rounds} rounds, {len(result.candidates)} judged, {result.elapsed:.0f} s "
-              f"(repeat exactly: --seed {cfg.seed} --rounds {result.rounds})")
+              f"{result.rounds} rounds, {len(result.candidates)} judged, {result.elapsed + startup:.0f} s "
+              f"({repeat})")
         for e in entries:
             print(f"  {e['file']}: {e['verdict']}, score {e['score']:.3f}, {len(e['fair_openings'])} fair openings, "
                   f"{e['pairs']} pairs")
+    if result.cut:
+        print(f"lits generate: the --time deadline cancelled work still running; the {len(result.candidates)} "
+              "finalists judged before it were kept", file=sys.stderr)
     if len(entries) < cfg.count:
-        print(f"lits generate: only {len(entries)} of the {len(result.candidates)} finalists are balanced at {level}; "
-              "give more --time or a wider --pairs range for more", file=sys.stderr)
+        hint = ("give more --time (each finalist then gets a longer analysis), a weaker --level or a wider --pairs "
+                "range for more" if timed else "give more --rounds or a wider --pairs range for more")
+        print(f"lits generate: {len(entries)} of the {cfg.count} boards asked for: {len(result.balanced())} of the "
+              f"{len(result.candidates)} finalists judged are balanced at {level}; {hint}", file=sys.stderr)
     return EXIT_OK if entries else EXIT_PROBLEMS
+
+
+def _too_short(args: argparse.Namespace, level: str, exc: Any, startup: float) -> int:
+    """--time cannot judge one finalist at --level: say so with the budget that would (exit 1, nothing written)."""
+    minimum = None if exc.minimum is None else 10 * math.ceil((exc.minimum + startup) / 10)
+    weaker = ", or a weaker --level" if exc.level_bound else ""
+    advice = f"give --time {minimum:.0f} or more{weaker}" if minimum is not None else "give a longer --time"
+    if args.json:
+        print(json.dumps({"boards": [], "requested": args.count, "level": level, "time_budget": args.time,
+                          "too_short": {"minimum_time": minimum, "reason": exc.detail}}, indent=2))
+    print(f"lits generate: --time {args.time:g} is too short for --level {level} on this machine now: "
+          f"{exc.detail}; {advice}", file=sys.stderr)
+    return EXIT_PROBLEMS
 
 
 def _judged(c: Any) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from core.board.model import GameParams
 from core.generate.layout import PairRange
 
 DEFAULT_TIME = 300.0
-"""Seconds for a whole ``lits generate`` run when no ``rounds`` are given (the finalists' analyses can run over)."""
+"""Seconds for a whole ``lits generate`` run when no ``rounds`` are given (``core.generate.plan`` holds it)."""
 MAX_COUNT = 50
 
 
@@ -32,7 +32,8 @@ class SearchConfig:
     rounds: int | None = None
     time_budget: float | None = DEFAULT_TIME
     screen_share: float = 0.5
-    """Share of ``time_budget`` for screening; the finalists' full analyses get the rest."""
+    """Most of ``time_budget`` that screening may take; it takes less when the finalists' analyses need more
+    (``core.generate.plan``), and the run ends early when cheap finalists are done."""
     batch: int = 16
     """New layouts screened per round (fixed: it must not depend on the worker count)."""
     elite: int = 6

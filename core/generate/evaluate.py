@@ -8,7 +8,9 @@ of known optimum instead.
 - :class:`ScreenEvaluator`: a greedy-only analysis with small budgets (a 30-simulation opening screen, 100 games
   per question, 8 candidate openings), played inside one worker: about half a second of one core on 12x12.
 - :class:`AnalysisEvaluator`: ``core.analysis`` at the deciding level (``greedy`` beside it, as ``lits analyze``
-  does, so strength dependence is reported), also inside one worker: finalists are judged side by side.
+  does, so strength dependence is reported), also inside one worker: finalists are judged side by side.  A timed
+  run gives each finalist a time budget (:meth:`AnalysisEvaluator.timed`) and first measures the level's cost
+  with :class:`LevelProbe` (:meth:`AnalysisEvaluator.probe`).
 
 Levels: an agent spec (``greedy``, ``mcts:N``, ... as ``lits analyze --agent`` takes) or, once
 ``core.agents.levels`` exists, a named level (``casual``, ``club``, ``expert``), looked up at run time.
@@ -20,21 +22,26 @@ import math
 import time
 import zlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from core.agents.spec import SPEC_HELP, AgentSpecError, parse_agent
+from core.analysis.config import MIN_TIME, TIME_SIDE_SHARE
 from core.analysis.results import AnalysisReport
 from core.analysis.run import AnalysisConfig, analyze
+from core.analysis.stats import pair_expected_remaining
+from core.analysis.verdict import sprt_pair
 from core.board.model import Board
 from core.generate.figures import Figures, play_score
 from core.generate.layout import grid_key, layout_of, pairs_of
-from core.selfplay.tasks import derive_seed
+from core.generate.plan import ProbeResult
+from core.selfplay.tasks import BoardSpec, GameTask, derive_seed
+from core.selfplay.worker import play_games
 
 Evaluator = Callable[[Board], Figures]
 
-_SCREEN_KEY, _JUDGE_KEY = 11, 12
+_SCREEN_KEY, _JUDGE_KEY, _PROBE_KEY = 11, 12, 13
 DEFAULT_LEVEL = AnalysisConfig().agents[-1]
 """The agent that decides ``lits analyze`` by default decides here too."""
 
@@ -114,6 +121,8 @@ class AnalysisEvaluator:
     inline: bool = True
     """Play inside the calling process: the generator judges several finalists at once, one per worker."""
     workers: int = 1
+    time_budget: float = 0.0
+    """Seconds each board's analysis may take (``AnalysisConfig.time_budget``); 0 leaves the game caps in charge."""
 
     def agents(self) -> list[str]:
         spec = parse_agent(self.level)
@@ -121,9 +130,52 @@ class AnalysisEvaluator:
 
     def config(self, board: Board) -> AnalysisConfig:
         return AnalysisConfig(agents=self.agents(), seed=board_seed(self.seed, _JUDGE_KEY, board), games=self.games,
-                              inline=self.inline, workers=self.workers)
+                              inline=self.inline, workers=self.workers, time_budget=self.time_budget)
+
+    def timed(self, seconds: float) -> AnalysisEvaluator:
+        """The same judge with a time budget per board (never below what the analysis accepts)."""
+        return replace(self, time_budget=max(MIN_TIME, seconds))
+
+    def probe(self, games: int) -> LevelProbe:
+        return LevelProbe(self, games)
+
+    def games_needed(self) -> float:
+        """Level games the quickest decided ``balanced`` verdict takes: the openings it needs shown fair, each at
+        the SPRTs' expected games for an opening at exactly 50%, and the share a timed analysis leaves to the
+        seat-advantage and mirror games."""
+        cfg = AnalysisConfig(agents=self.agents(), games=self.games)
+        per_opening = pair_expected_remaining(sprt_pair(cfg), 0.5)
+        return cfg.min_fair_openings * per_opening / (1.0 - TIME_SIDE_SHARE)
 
     def __call__(self, board: Board) -> Figures:
         start = time.monotonic()
         report = analyze(board, self.config(board))
         return figures_from_report(report, board, time.monotonic() - start, keep_analysis=True)
+
+
+@dataclass(frozen=True)
+class LevelProbe:
+    """Measures, inside one worker, what a finalist's analysis at the judge's level costs here and now: its fixed
+    part (the analysis with the weaker agent only: opening screen, ``greedy`` games) and ``games`` timed games of
+    the level.  The generator runs one per worker at once, so the machine's load is in the figures."""
+
+    judge: AnalysisEvaluator
+    games: int
+
+    def __call__(self, board: Board) -> ProbeResult:
+        spec = parse_agent(self.judge.level)
+        base = replace(self.judge, time_budget=0.0)
+        agents = [spec.text] if spec.cheap else ["greedy"]
+        cfg = AnalysisConfig(agents=agents, seed=board_seed(base.seed, _PROBE_KEY, board), games=base.games,
+                             inline=True, workers=1)
+        start = time.monotonic()
+        analyze(board, cfg)
+        overhead = time.monotonic() - start
+        spec_text = spec.text
+        tasks = [GameTask(BoardSpec.from_board(board), derive_seed(base.seed, _PROBE_KEY, i), spec_text, spec_text,
+                          pie=board.params.pie) for i in range(self.games)]
+        start = time.monotonic()
+        play_games(tasks)
+        per_game = (time.monotonic() - start) / max(1, len(tasks))
+        return ProbeResult(overhead=overhead, game_seconds=per_game, games=len(tasks),
+                           games_needed=base.games_needed(), min_budget=MIN_TIME)

@@ -89,8 +89,12 @@ def report_json(c: Candidate, seed: int, rank: int, file_name: str, search: dict
 
 
 def search_info(result: SearchResult, level: str) -> dict[str, Any]:
-    return {"rounds": result.rounds, "screened": result.screened, "pairs": result.pair_range.text(),
-            "level": level, "elapsed_s": round(result.elapsed, 1), "time_limited": result.time_limited}
+    info: dict[str, Any] = {"rounds": result.rounds, "screened": result.screened, "pairs": result.pair_range.text(),
+                            "level": level, "elapsed_s": round(result.elapsed, 1), "time_limited": result.time_limited,
+                            "cut": result.cut}
+    if result.plan is not None:
+        info["plan"] = result.plan
+    return info
 
 
 def write_results(chosen: list[Candidate], planned: list[Planned], seed: int, search: dict[str, Any]) -> list[

@@ -2,20 +2,27 @@
 
 from __future__ import annotations
 
+import concurrent.futures as cf
 import json
 import os
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from core.board.boardfile import load_board
+from core.board.model import Board
 from core.board.validation import Severity, validate
 from core.cli import main
 from core.generate.layout import layout_of, pairs_of
+from core.generate.pool import ExecutorPool
+from tests.generate.timing import FakeClock, Judge, Screen
 from tests.paths import REPO as ROOT
 
 
@@ -134,3 +141,98 @@ def test_ctrl_c_exits_130_with_one_line(tmp_path: Path) -> None:
     assert proc.returncode == 130, err
     assert err.strip().splitlines() == ["lits generate: interrupted"]
     assert not list((tmp_path / "out").glob("*.yaml"))
+
+
+# -- timed runs, in-process on a simulated clock -----------------------------------------------------------------
+
+TARGET = layout_of(Board.random(6, 6, seed=5))
+TIMED = ["generate", "--size", "6", "--pairs", "4..4", "--count", "2", "--seed", "1", "--json"]
+
+
+@dataclass
+class Simulated:
+    """What ``lits generate`` runs on instead of the engine: a simulated clock, the screen, and the judge a test
+    sets (a simulated level); two worker threads."""
+
+    clock: FakeClock
+    judge: Judge | None = None
+
+
+@pytest.fixture
+def simulated(monkeypatch: pytest.MonkeyPatch) -> Iterator[Simulated]:
+    import core.cli.generate as command
+
+    sim = Simulated(FakeClock())
+    with cf.ThreadPoolExecutor(max_workers=2) as ex:
+        def components(_args: object, _cfg: object, _level: str) -> tuple[object, ...]:
+            assert sim.judge is not None
+            return Screen(sim.clock, TARGET, cost=0.5, workers=2), sim.judge, ExecutorPool(ex, 2), None
+
+        monkeypatch.setattr(command, "_components", components)
+        monkeypatch.setattr(command, "_clock", sim.clock)
+        try:
+            yield sim
+        finally:
+            if sim.judge is not None:
+                sim.judge.release.set()
+
+
+def _complete_files(out: Path, entries: list[dict[str, Any]]) -> None:
+    """Every listed board file loads and its report parses; nothing else (no temporary file) is left."""
+    names = set()
+    for e in entries:
+        assert set(e) >= {"file", "verdict", "score", "fair_openings", "pairs"}
+        board = load_board(e["file"])
+        assert board.is_antisymmetric() and pairs_of(layout_of(board)) == e["pairs"] == 4
+        report = json.loads(Path(e["file"]).with_suffix(".json").read_text())
+        assert report["grid"] == board.rows() and report["verdict"] == e["verdict"] == "balanced"
+        names |= {Path(e["file"]).name, Path(e["file"]).with_suffix(".json").name}
+    assert {p.name for p in out.iterdir()} == names
+
+
+def test_timed_run_keeps_the_json_contract_and_reports_its_plan(
+        simulated: Simulated, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    clock = simulated.clock
+    simulated.judge = Judge(clock, need=3.0, game=0.005, overhead=4.0, workers=2)
+    t0 = clock()
+    code = main([*TIMED, "--time", "300", "--out", str(tmp_path / "out")])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    data = json.loads(captured.out)
+    assert len(data["boards"]) == 2 and data["time_budget"] == 300
+    assert data["plan"]["finalists"] == 3 and data["plan"]["budget_s"] == 300
+    assert data["time_limited"] and not data["cut"]
+    _complete_files(tmp_path / "out", data["boards"])
+    assert clock() - t0 <= 300
+
+
+def test_the_deadline_cancels_work_in_flight_and_the_judged_boards_are_written(
+        simulated: Simulated, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # the first wave (two finalists side by side) is judged; the analyses of the second run past the deadline
+    simulated.judge = Judge(simulated.clock, need=10.0, game=0.1, overhead=2.0, games_needed=50.0, workers=2,
+                            hang_after=2, hang_jump=1000.0)
+    code = main([*TIMED, "--count", "3", "--time", "120", "--out", str(tmp_path / "out")])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    data = json.loads(captured.out)
+    assert data["cut"] and len(data["judged"]) == 2 and len(data["boards"]) == 2
+    assert "the --time deadline cancelled work still running; the 2 finalists judged before it were kept" \
+        in captured.err
+    assert "2 of the 3 boards asked for: 2 of the 2 finalists judged are balanced at" in captured.err
+    _complete_files(tmp_path / "out", data["boards"])
+
+
+def test_too_short_a_budget_exits_1_at_once_with_the_budget_that_would_do(
+        simulated: Simulated, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    clock = simulated.clock
+    simulated.judge = Judge(clock, need=3000.0, game=6.0, overhead=4.0, workers=2)
+    t0 = clock()
+    code = main([*TIMED, "--level", "expert", "--time", "300", "--out", str(tmp_path / "out")])
+    captured = capsys.readouterr()
+    assert code == 1
+    assert clock() - t0 == pytest.approx(16.5)  # the timing only: in each worker two games, the fixed part, a screen
+    data = json.loads(captured.out)
+    assert data["boards"] == [] and data["too_short"]["minimum_time"] == 1550
+    assert captured.err.startswith("lits generate: --time 300 is too short for --level expert on this machine now:")
+    assert "give --time 1550 or more, or a weaker --level" in captured.err and "Traceback" not in captured.err
+    assert list((tmp_path / "out").iterdir()) == []

@@ -17,6 +17,7 @@ from core.generate.figures import DENSITY_PENALTY, MARGIN_SPREAD_FULL, Figures, 
 from core.generate.layout import Layout, Locks, PairRange, distance, layout_of, pairs_of
 from core.generate.pool import ExecutorPool, RunnerPool
 from core.generate.search import Candidate, GenerateProgress, generate, improve
+from tests.generate.timing import FakeClock, Screen
 
 
 @dataclass
@@ -139,10 +140,13 @@ def test_improve_proposes_small_changes_that_keep_locks() -> None:
 
 
 def test_time_budget_and_progress_with_eta() -> None:
+    """A plain scoring function as the judge: planned like a screen (``tests/generate/test_timed.py`` has the
+    real judge's interface); the clock is simulated, each evaluation spends a twentieth of a second."""
     seen: list[GenerateProgress] = []
-    cfg = SearchConfig(size=4, pairs=PairRange(1, 4), count=1, seed=0, time_budget=0.05, screen_share=1.0)
-    result = generate(cfg, Target(_target(4, 2, seed=1)), inline(), judge=Target(_target(4, 2, seed=1)),
-                      progress=seen.append)
+    clock = FakeClock()
+    cfg = SearchConfig(size=4, pairs=PairRange(1, 4), count=1, seed=0, time_budget=20.0, screen_share=1.0)
+    result = generate(cfg, Screen(clock, _target(4, 2, seed=1), cost=0.05), inline(),
+                      judge=Screen(clock, _target(4, 2, seed=1), cost=0.05), progress=seen.append, clock=clock)
     assert result.rounds >= 1 and result.time_limited in (True, False)
     phases = [p.phase for p in seen]
     assert phases[0] == "screen" and phases[-1] == "done" and "finals" in phases

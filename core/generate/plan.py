@@ -1,0 +1,160 @@
+"""Planning a timed ``lits generate`` run: how long to screen, how many finalists, how long each one's analysis.
+
+Plain arithmetic on costs the run measures itself, so tests assert the planner's decisions exactly (no clock).
+
+The costs (:class:`Costs`): a few timed games of the level and the analysis's fixed part in every worker at once
+(:class:`ProbeResult`, so the machine's current load is in them), and the wall time of each screening round.
+
+- One finalist's analysis needs at least :meth:`Costs.slot_min` seconds of one worker: its fixed part (the
+  opening screen and the weaker agent), the level games the quickest ``balanced`` verdict needs (the openings a
+  verdict needs, each at the SPRTs' expected games at 50%, plus the seat-advantage and mirror games' share) and one
+  game it may overrun.  It is given up to ``WANT_FACTOR`` times that when time allows: openings that turn out
+  unfair cost games too.
+- Finalists run in waves, one per worker.  :func:`plan_finals` keeps as many of the wanted finalists as fit at
+  their minimum, each with as much of the wanted time as the waves leave.
+- Screening gets what the finals do not want, at most ``screen_cap`` and at least ``screen_floor`` seconds (the
+  floor gives way when the finals would not fit at their minimum otherwise).
+- All of it ends :func:`slack` before the deadline; work still running at the deadline is cancelled, so a run
+  ends at most :func:`tolerance` after ``--time`` (stopping the workers and writing the files take a few seconds).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+WANT_FACTOR = 2.0
+"""A finalist's analysis is given up to this many times its minimum when time allows."""
+SCREEN_FLOOR = 0.25
+"""Share of the time budget that screening keeps when the finals would want it all (unless they then do not fit)."""
+SLACK_SHARE, SLACK_MAX = 0.03, 10.0
+"""Planned work ends this share of the budget (at most ``SLACK_MAX`` seconds) before the deadline."""
+TOLERANCE_SHARE, TOLERANCE_MIN = 0.05, 10.0
+"""The promise: a timed run ends at most max(5% of --time, 10 s) after --time."""
+
+
+def slack(budget: float) -> float:
+    """Seconds between the planned end of the work and the deadline (for measurement error and overruns)."""
+    return min(SLACK_MAX, SLACK_SHARE * budget)
+
+
+def tolerance(budget: float) -> float:
+    """How far past ``budget`` a timed run may end: cancelling work in flight, stopping workers, writing files."""
+    return max(TOLERANCE_SHARE * budget, TOLERANCE_MIN)
+
+
+class BudgetTooSmall(ValueError):
+    """The time budget cannot finish even one finalist at the level; ``minimum`` is the budget that would
+    (None when the time ran out before the costs could be measured), ``detail`` says why without the budget."""
+
+    def __init__(self, message: str, minimum: float | None, detail: str = "", level_bound: bool = False) -> None:
+        super().__init__(message)
+        self.minimum = minimum
+        self.detail = detail or message
+        self.level_bound = level_bound
+        """The level's games are most of what a finalist needs (a weaker level would need much less)."""
+
+
+@dataclass(frozen=True)
+class ProbeResult:
+    """What one worker measured: the analysis's fixed part and the level's seconds per game."""
+
+    overhead: float
+    """Seconds of a finalist's analysis that do not depend on the level (opening screen, weaker agent)."""
+    game_seconds: float
+    """Seconds per game of the level, both seats at the level."""
+    games: int
+    """Games timed for ``game_seconds``."""
+    games_needed: float = 0.0
+    """Level games the quickest decided ``balanced`` verdict takes (raw and mirror games included)."""
+    min_budget: float = 0.0
+    """The smallest time budget the judge accepts (the analysis refuses less than its ``MIN_TIME``)."""
+
+
+@dataclass(frozen=True)
+class Costs:
+    """Measured costs, in seconds of one worker."""
+
+    overhead: float
+    game: float
+    games_needed: float = 0.0
+    min_budget: float = 0.0
+
+    @classmethod
+    def from_probes(cls, probes: list[ProbeResult]) -> Costs:
+        """Means over the workers (they measured at the same time, under the same load)."""
+        if not probes:
+            raise ValueError("no measurements")
+        games = sum(p.games for p in probes)
+        game = sum(p.game_seconds * p.games for p in probes) / games if games else 0.0
+        return cls(overhead=sum(p.overhead for p in probes) / len(probes), game=game,
+                   games_needed=max(p.games_needed for p in probes), min_budget=max(p.min_budget for p in probes))
+
+    @property
+    def overrun(self) -> float:
+        """How far past its budget one analysis may run: it stops between games."""
+        return self.game
+
+    def slot_min(self) -> float:
+        """Wall seconds of one worker that the quickest decided verdict needs."""
+        return max(self.min_budget, self.overhead + self.games_needed * self.game) + self.overrun
+
+    def slot_want(self) -> float:
+        return WANT_FACTOR * self.slot_min()
+
+    def budget(self, slot: float) -> float:
+        """The analysis's own time budget inside a slot (its possible overrun kept back)."""
+        return max(self.min_budget, slot - self.overrun)
+
+
+@dataclass(frozen=True)
+class FinalsPlan:
+    finalists: int
+    waves: int
+    slot: float
+    """Wall seconds of one wave: every finalist's analysis gets ``Costs.budget(slot)``."""
+
+    @property
+    def seconds(self) -> float:
+        return self.waves * self.slot
+
+
+@dataclass(frozen=True)
+class Plan:
+    screen: float
+    """More seconds of screening from now."""
+    finals: FinalsPlan
+
+    @property
+    def seconds(self) -> float:
+        return self.screen + self.finals.seconds
+
+
+def plan_finals(seconds: float, workers: int, want: int, costs: Costs) -> FinalsPlan | None:
+    """As many of ``want`` finalists as fit in ``seconds`` at their minimum, in whole waves of ``workers``;
+    None when not even one fits."""
+    workers = max(1, workers)
+    for waves in range(math.ceil(max(1, want) / workers), 0, -1):
+        slot = min(costs.slot_want(), seconds / waves)
+        if slot >= costs.slot_min():
+            return FinalsPlan(finalists=min(max(1, want), waves * workers), waves=waves, slot=slot)
+    return None
+
+
+def plan_run(left: float, workers: int, want: int, costs: Costs, screen_cap: float, screen_floor: float) -> Plan:
+    """Split ``left`` seconds between more screening and the finals (see the module notes).
+
+    Raises :class:`BudgetTooSmall` (``minimum`` = the seconds that would fit one finalist) when not even one
+    finalist fits."""
+    wanted_finals = math.ceil(max(1, want) / max(1, workers)) * costs.slot_want()
+    screen = max(0.0, min(screen_cap, left - wanted_finals))
+    if screen < screen_floor and plan_finals(left - screen_floor, workers, want, costs) is not None:
+        screen = screen_floor
+    finals = plan_finals(left - screen, workers, want, costs)
+    if finals is None:
+        screen = 0.0
+        finals = plan_finals(left, workers, want, costs)
+    if finals is None:
+        raise BudgetTooSmall(f"one finalist needs {costs.slot_min():.0f} s, {left:.0f} s are left",
+                             costs.slot_min())
+    return Plan(screen=screen, finals=finals)

@@ -1,0 +1,105 @@
+"""The planner of timed runs, on given costs: what it decides for cheap and expensive levels, and when it refuses."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.generate.plan import (
+    WANT_FACTOR,
+    BudgetTooSmall,
+    Costs,
+    FinalsPlan,
+    ProbeResult,
+    plan_finals,
+    plan_run,
+    slack,
+    tolerance,
+)
+
+# seconds of one worker, about what this machine measured: greedy games cost milliseconds, expert ones seconds
+CHEAP = Costs(overhead=4.0, game=0.005, games_needed=250.0, min_budget=5.0)
+CLUB = Costs(overhead=4.4, game=0.13, games_needed=250.0, min_budget=5.0)
+EXPERT = Costs(overhead=4.4, game=6.3, games_needed=250.0, min_budget=5.0)
+
+
+def test_a_finalists_minimum_is_its_fixed_part_its_games_and_one_game_of_overrun() -> None:
+    assert CLUB.slot_min() == pytest.approx(4.4 + 250 * 0.13 + 0.13)
+    assert EXPERT.slot_min() == pytest.approx(4.4 + 250 * 6.3 + 6.3)
+    assert CHEAP.slot_min() == pytest.approx(max(5.0, 4.0 + 250 * 0.005) + 0.005)
+    assert CLUB.slot_want() == pytest.approx(WANT_FACTOR * CLUB.slot_min())
+    assert EXPERT.budget(2000.0) == pytest.approx(2000.0 - 6.3)  # the overrun is kept back
+    assert CHEAP.budget(1.0) == 5.0  # never below what the analysis accepts
+
+
+def test_costs_from_probes_are_means_over_the_workers() -> None:
+    probes = [ProbeResult(overhead=4.0, game_seconds=6.0, games=2, games_needed=250, min_budget=5),
+              ProbeResult(overhead=6.0, game_seconds=7.0, games=2, games_needed=250, min_budget=5)]
+    c = Costs.from_probes(probes)
+    assert (c.overhead, c.game, c.games_needed, c.min_budget) == (5.0, 6.5, 250, 5)
+    with pytest.raises(ValueError):
+        Costs.from_probes([])
+
+
+def test_cheap_levels_screen_up_to_the_cap_and_finals_get_what_they_want() -> None:
+    plan = plan_run(left=280.0, workers=2, want=4, costs=CHEAP, screen_cap=140.0, screen_floor=65.0)
+    assert plan.screen == 140.0
+    assert plan.finals == FinalsPlan(finalists=4, waves=2, slot=CHEAP.slot_want())
+    assert plan.seconds < 280.0  # done early: the rest of the budget is not needed
+
+
+def test_club_finals_take_what_they_want_and_screening_the_rest() -> None:
+    left = 210.0
+    plan = plan_run(left=left, workers=2, want=4, costs=CLUB, screen_cap=100.0, screen_floor=40.0)
+    assert plan.finals.finalists == 4 and plan.finals.waves == 2
+    assert plan.finals.slot == pytest.approx(CLUB.slot_want())
+    assert plan.screen == pytest.approx(left - 2 * CLUB.slot_want())
+    assert plan.seconds == pytest.approx(left)
+
+
+def test_screening_keeps_its_floor_while_the_finals_still_fit_at_their_minimum() -> None:
+    left = 200.0
+    plan = plan_run(left=left, workers=2, want=4, costs=CLUB, screen_cap=100.0, screen_floor=60.0)
+    assert plan.screen == 60.0
+    assert plan.finals.waves == 2 and plan.finals.finalists == 4
+    assert plan.finals.slot == pytest.approx((left - 60.0) / 2)
+    assert CLUB.slot_min() <= plan.finals.slot < CLUB.slot_want()
+
+
+def test_fewer_finalists_when_the_time_fits_fewer_waves() -> None:
+    # two waves at the minimum do not fit, one does: two finalists (one per worker), each with all the time
+    left = 1.5 * CLUB.slot_min()
+    plan = plan_run(left=left, workers=2, want=4, costs=CLUB, screen_cap=100.0, screen_floor=0.0)
+    assert plan.finals == FinalsPlan(finalists=2, waves=1, slot=left)
+    assert plan.screen == 0.0
+
+
+def test_an_expensive_level_gives_up_the_screening_floor_for_one_finalist() -> None:
+    left = 1700.0
+    plan = plan_run(left=left, workers=2, want=4, costs=EXPERT, screen_cap=850.0, screen_floor=420.0)
+    assert plan.screen == 0.0
+    assert plan.finals == FinalsPlan(finalists=2, waves=1, slot=left)
+    assert EXPERT.budget(plan.finals.slot) >= EXPERT.slot_min() - EXPERT.overrun
+
+
+def test_too_small_a_budget_is_refused_with_what_one_finalist_needs() -> None:
+    with pytest.raises(BudgetTooSmall) as exc:
+        plan_run(left=280.0, workers=2, want=4, costs=EXPERT, screen_cap=140.0, screen_floor=65.0)
+    assert exc.value.minimum == pytest.approx(EXPERT.slot_min())
+    assert plan_finals(EXPERT.slot_min(), 2, 4, EXPERT) == FinalsPlan(2, 1, EXPERT.slot_min())
+    assert plan_finals(EXPERT.slot_min() - 1.0, 2, 4, EXPERT) is None
+
+
+def test_as_many_finalists_as_fit_at_their_minimum() -> None:
+    """More finalists at their minimum rather than fewer with more time each; more workers judge more."""
+    seconds = 2 * CLUB.slot_want()  # four minimums
+    assert plan_finals(seconds, 1, 6, CLUB) == FinalsPlan(4, 4, seconds / 4)
+    assert plan_finals(seconds, 2, 6, CLUB) == FinalsPlan(6, 3, seconds / 3)
+    assert plan_finals(seconds, 8, 6, CLUB) == FinalsPlan(6, 1, CLUB.slot_want())
+    assert plan_finals(seconds, 2, 2, CLUB) == FinalsPlan(2, 1, CLUB.slot_want())  # no more than wanted
+
+
+def test_slack_and_tolerance() -> None:
+    assert slack(100.0) == pytest.approx(3.0) and slack(3600.0) == 10.0
+    assert tolerance(100.0) == 10.0 and tolerance(600.0) == pytest.approx(30.0)
+    for budget in (30.0, 240.0, 300.0, 3600.0):
+        assert slack(budget) < tolerance(budget)

@@ -1,0 +1,133 @@
+"""Timed runs on a simulated clock: the search sizes its screening and finalists to the budget for cheap and
+expensive levels, refuses a budget too small for one finalist at once, cancels work still running at the
+deadline and keeps what was judged, and screens the same layouts as an untimed run of as many rounds."""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+from collections.abc import Iterator
+
+import pytest
+
+from core.board.model import Board
+from core.generate.config import SearchConfig
+from core.generate.layout import PairRange, layout_of
+from core.generate.plan import BudgetTooSmall, Costs, slack
+from core.generate.pool import ExecutorPool, RunnerPool
+from core.generate.search import EXTRA_FACTOR, GenerateProgress, SearchResult, generate
+from tests.generate.timing import FakeClock, Judge, Screen
+
+SIZE = 6
+TARGET = layout_of(Board.random(SIZE, 6, seed=5))
+
+
+@pytest.fixture
+def two_workers() -> Iterator[ExecutorPool]:
+    with cf.ThreadPoolExecutor(max_workers=2) as ex:
+        yield ExecutorPool(ex, 2)
+
+
+def _run(budget: float, judge: Judge, pool: ExecutorPool | RunnerPool, clock: FakeClock, count: int = 3,
+         pairs: PairRange | None = None, progress: list[GenerateProgress] | None = None,
+         screen: Screen | None = None) -> SearchResult:
+    cfg = SearchConfig(size=SIZE, pairs=pairs or PairRange(3, 9), count=count, seed=2, time_budget=budget)
+    screen = screen or Screen(clock, TARGET, cost=0.5, workers=pool.workers)
+    return generate(cfg, screen, pool, judge=judge, clock=clock,
+                    progress=progress.append if progress is not None else None)
+
+
+def test_a_cheap_level_screens_up_to_half_the_budget_and_gives_each_finalist_what_it_wants(
+        two_workers: ExecutorPool) -> None:
+    clock = FakeClock()
+    t0 = clock()
+    judge = Judge(clock, need=3.0, game=0.005, overhead=4.0, workers=2)
+    costs = Costs(overhead=4.0, game=0.005, games_needed=250.0, min_budget=5.0)
+    progress: list[GenerateProgress] = []
+    result = _run(300.0, judge, two_workers, clock, progress=progress)
+    # screening stopped at the cap (half the budget) rather than leaving the time to finalists that need seconds
+    assert result.time_limited and 30 <= result.rounds <= 37
+    assert result.plan is not None and result.plan["finalists"] == 4 and result.plan["waves"] == 2
+    # every finalist got the time it wants (twice its minimum, less one game of overrun), not the whole rest;
+    # after the four planned, the time left judged the next best, up to four times as many
+    assert len(judge.boards) == EXTRA_FACTOR * 4 == len(set(judge.boards))
+    assert judge.budgets == [pytest.approx(costs.budget(costs.slot_want()))] * 16
+    # cheap finalists (3 s each here) are done before the deadline: the run ends early
+    assert clock() - t0 < 0.6 * 300
+    assert not result.cut and len(result.candidates) == 16
+    timed = [p for p in progress if p.phase != "done"]
+    assert [p.phase for p in progress][:1] == ["measure"] and "finals" in {p.phase for p in progress}
+    assert all(p.eta is not None and p.eta <= 300 for p in timed)
+
+
+def test_an_expensive_level_gives_the_finalists_the_time_and_ends_before_the_deadline(
+        two_workers: ExecutorPool) -> None:
+    clock = FakeClock()
+    t0 = clock()
+    judge = Judge(clock, need=3000.0, game=6.0, overhead=4.0, workers=2)
+    budget = 1800.0
+    result = _run(budget, judge, two_workers, clock)
+    assert result.rounds == 1  # the screening gave way: one finalist's analysis needs 1,510 s
+    assert result.plan is not None and result.plan["finalists"] == 2 and result.plan["waves"] == 1
+    # two finalists side by side, each with all the time left but one game of overrun
+    assert len(judge.budgets) == 2 and judge.budgets[0] == judge.budgets[1]
+    # the budget less the slack, the timing (two games, the fixed part and a screen in each worker), one round
+    # of screening and one game of overrun
+    assert judge.budgets[0] == pytest.approx(budget - slack(budget) - (4.0 + 2 * 6.0 + 0.5) - 4.0 - 6.0)
+    assert clock() - t0 <= budget
+    assert [c.figures.verdict for c in result.candidates] == ["inconclusive"] * 2  # they needed more: no boards
+    assert result.balanced() == []
+
+
+def test_too_small_a_budget_is_refused_after_the_timing_with_the_budget_that_works(
+        two_workers: ExecutorPool) -> None:
+    clock = FakeClock()
+    screen = Screen(clock, TARGET, cost=0.5, workers=2)
+    judge = Judge(clock, need=3000.0, game=6.0, overhead=4.0, workers=2)
+    with pytest.raises(BudgetTooSmall) as exc:
+        _run(300.0, judge, two_workers, clock, screen=screen)
+    # refused before any screening or analysis: the two screens are the timing's, one in each worker
+    assert len(screen.seen) == 2 and judge.boards == []
+    minimum = exc.value.minimum
+    assert minimum is not None and minimum % 10 == 0
+    # the timing 16.5 s + a round from the screens timed (8 x 0.5 s) + the finalist's 1,510 s + the slack, rounded up
+    assert minimum == 1550
+    assert "1510 s of one worker" in str(exc.value) and "6.00 s per game" in str(exc.value)
+    clock = FakeClock()
+    with pytest.raises(BudgetTooSmall):
+        _run(minimum - 10, Judge(clock, need=3000.0, game=6.0, overhead=4.0, workers=2), two_workers, clock)
+    clock = FakeClock()
+    judge = Judge(clock, need=3000.0, game=6.0, overhead=4.0, workers=2)
+    result = _run(minimum, judge, two_workers, clock)
+    assert len(result.candidates) == 2 and judge.budgets[0] >= 1510 - 6.0
+
+
+def test_the_deadline_cancels_an_analysis_in_flight_and_keeps_the_finalists_judged() -> None:
+    clock = FakeClock()
+    t0 = clock()
+    judge = Judge(clock, need=10.0, game=0.1, overhead=2.0, games_needed=50.0, hang_after=1, hang_jump=1000.0)
+    with cf.ThreadPoolExecutor(max_workers=1) as ex:
+        try:
+            result = _run(120.0, judge, ExecutorPool(ex, 1), clock, count=2, pairs=PairRange(4, 4))
+        finally:
+            judge.release.set()
+    assert len(judge.boards) == 2  # the second finalist's analysis was running when the deadline came
+    assert result.cut
+    assert [layout_of(c.board) for c in result.candidates] == judge.boards[:1]
+    assert [c.figures.verdict for c in result.balanced()] == ["balanced"]
+    assert clock() - t0 > 120.0  # the clock jumped past the deadline while the analysis ran
+
+
+def test_a_timed_run_screens_what_an_untimed_run_of_as_many_rounds_screens() -> None:
+    clock = FakeClock()
+    judge = Judge(clock, need=3.0, game=0.005, overhead=4.0)
+    timed_screen = Screen(clock, TARGET, cost=0.5)
+    timed = _run(120.0, judge, RunnerPool(workers=1, inline=True), clock, screen=timed_screen)
+    assert timed.time_limited and timed.rounds >= 2
+    untimed_screen = Screen(FakeClock(), TARGET, cost=0.5)
+    cfg = SearchConfig(size=SIZE, pairs=PairRange(3, 9), count=3, seed=2, rounds=timed.rounds, time_budget=None)
+    plain = Judge(FakeClock(), need=3.0, game=0.005, overhead=4.0)
+    generate(cfg, untimed_screen, RunnerPool(workers=1, inline=True), judge=plain)
+    assert untimed_screen.seen == timed_screen.seen[1:]  # the first was the timing's board
+    assert plain.budgets == [0.0] * cfg.finalist_count  # no time budgets without --time
+    # the timed run judged the untimed run's finalists first, in the same order
+    assert judge.boards[:cfg.finalist_count] == plain.boards
