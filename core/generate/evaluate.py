@@ -136,8 +136,8 @@ class AnalysisEvaluator:
         """The same judge with a time budget per board (never below what the analysis accepts)."""
         return replace(self, time_budget=max(MIN_TIME, seconds))
 
-    def probe(self, games: int) -> LevelProbe:
-        return LevelProbe(self, games)
+    def probe(self, games: int, limit: float = math.inf) -> LevelProbe:
+        return LevelProbe(self, games, limit)
 
     def games_needed(self) -> float:
         """Level games the quickest decided ``balanced`` verdict takes: the openings it needs shown fair, each at
@@ -155,27 +155,39 @@ class AnalysisEvaluator:
 
 @dataclass(frozen=True)
 class LevelProbe:
-    """Measures, inside one worker, what a finalist's analysis at the judge's level costs here and now: its fixed
-    part (the analysis with the weaker agent only: opening screen, ``greedy`` games) and ``games`` timed games of
-    the level.  The generator runs one per worker at once, so the machine's load is in the figures."""
+    """Measures, inside one worker, what a finalist's analysis at the judge's level costs here and now: ``games``
+    timed games of the level, then its fixed part (the analysis with the weaker agent only: opening screen,
+    ``greedy`` games).  The generator runs one per worker at once, so the machine's load is in the figures.
+    When the games already show that one finalist cannot fit in ``limit`` seconds, it stops there (the fixed
+    part is then left out: the answer is a refusal either way, and it comes sooner)."""
 
     judge: AnalysisEvaluator
     games: int
+    limit: float = math.inf
 
     def __call__(self, board: Board) -> ProbeResult:
         spec = parse_agent(self.judge.level)
         base = replace(self.judge, time_budget=0.0)
-        agents = [spec.text] if spec.cheap else ["greedy"]
-        cfg = AnalysisConfig(agents=agents, seed=board_seed(base.seed, _PROBE_KEY, board), games=base.games,
-                             inline=True, workers=1)
-        start = time.monotonic()
-        analyze(board, cfg)
-        overhead = time.monotonic() - start
+        needed = base.games_needed()
         spec_text = spec.text
         tasks = [GameTask(BoardSpec.from_board(board), derive_seed(base.seed, _PROBE_KEY, i), spec_text, spec_text,
-                          pie=board.params.pie) for i in range(self.games)]
+                          pie=board.params.pie) for i in range(max(1, self.games))]
         start = time.monotonic()
-        play_games(tasks)
-        per_game = (time.monotonic() - start) / max(1, len(tasks))
-        return ProbeResult(overhead=overhead, game_seconds=per_game, games=len(tasks),
-                           games_needed=base.games_needed(), min_budget=MIN_TIME)
+        played = 0
+        for task in tasks:
+            play_games([task])
+            played += 1
+            if (time.monotonic() - start) / played * needed > self.limit:
+                break
+        per_game = (time.monotonic() - start) / played
+        complete = per_game * needed <= self.limit
+        overhead = 0.0
+        if complete:
+            agents = [spec.text] if spec.cheap else ["greedy"]
+            cfg = AnalysisConfig(agents=agents, seed=board_seed(base.seed, _PROBE_KEY, board), games=base.games,
+                                 inline=True, workers=1)
+            start = time.monotonic()
+            analyze(board, cfg)
+            overhead = time.monotonic() - start
+        return ProbeResult(overhead=overhead, game_seconds=per_game, games=played, games_needed=needed,
+                           min_budget=MIN_TIME, complete=complete)

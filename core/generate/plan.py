@@ -69,6 +69,8 @@ class ProbeResult:
     """Level games the quickest decided ``balanced`` verdict takes (raw and mirror games included)."""
     min_budget: float = 0.0
     """The smallest time budget the judge accepts (the analysis refuses less than its ``MIN_TIME``)."""
+    complete: bool = True
+    """False when the probe stopped after games that already could not fit (``overhead`` then not measured)."""
 
 
 @dataclass(frozen=True)
@@ -79,6 +81,8 @@ class Costs:
     game: float
     games_needed: float = 0.0
     min_budget: float = 0.0
+    complete: bool = True
+    """False when the fixed part was not measured (the level's games alone were too many): a lower bound."""
 
     @classmethod
     def from_probes(cls, probes: list[ProbeResult]) -> Costs:
@@ -87,8 +91,10 @@ class Costs:
             raise ValueError("no measurements")
         games = sum(p.games for p in probes)
         game = sum(p.game_seconds * p.games for p in probes) / games if games else 0.0
-        return cls(overhead=sum(p.overhead for p in probes) / len(probes), game=game,
-                   games_needed=max(p.games_needed for p in probes), min_budget=max(p.min_budget for p in probes))
+        done = [p for p in probes if p.complete]
+        overhead = sum(p.overhead for p in done) / len(done) if done else 0.0
+        return cls(overhead=overhead, game=game, games_needed=max(p.games_needed for p in probes),
+                   min_budget=max(p.min_budget for p in probes), complete=len(done) == len(probes))
 
     @property
     def overrun(self) -> float:

@@ -87,8 +87,9 @@ class TimedJudge(Protocol):
     def timed(self, seconds: float) -> Evaluator:
         """The same judge, each board's evaluation held to ``seconds``."""
 
-    def probe(self, games: int) -> Callable[[Board], ProbeResult]:
-        """A picklable function that measures the judge's costs on a board in a worker."""
+    def probe(self, games: int, limit: float) -> Callable[[Board], ProbeResult]:
+        """A picklable function that measures the judge's costs on a board in a worker (and may stop early
+        when they already show that one board's evaluation cannot fit in ``limit`` seconds)."""
 
 
 @dataclass(frozen=True)
@@ -100,7 +101,8 @@ class _Probe:
     screen: Evaluator
 
     def __call__(self, board: Board) -> tuple[ProbeResult, float]:
-        return self.probe(board), self.screen(board).seconds
+        result = self.probe(board)
+        return result, self.screen(board).seconds if result.complete else 0.0
 
 
 class _Stop(threading.Event):
@@ -324,7 +326,8 @@ class _Search:
             self.report("measure", len(results), len(boards), message, None)
 
         self.report("measure", 0, len(boards), message, None)
-        if not self.map(_Probe(judge.probe(games), self.screen_fn), boards, on):
+        limit = self.work_end - self.clock()
+        if not self.map(_Probe(judge.probe(games, limit), self.screen_fn), boards, on):
             detail = (f"the time ran out while starting the workers and timing the level "
                       f"({self.clock() - self.t0:.0f} s)")
             raise BudgetTooSmall(f"the {self.budget:g} s budget is too short: {detail}", None, detail)
@@ -354,9 +357,10 @@ class _Search:
         need = (self.clock() - self.t0) + (self.round_estimate() if one_round else 0.0) + c.slot_min()
         minimum = need + slack(need / (1.0 - SLACK_SHARE))
         minimum = ROUND_UP * math.ceil(minimum / ROUND_UP)
-        detail = (f"one finalist's full analysis needs about {c.slot_min():.0f} s of one worker here "
-                  f"({c.game:.2f} s per game of the level measured now, about {c.games_needed:.0f} games for the "
-                  f"quickest balanced verdict, {c.overhead:.0f} s for the rest of the analysis)")
+        rest = f"{c.overhead:.0f} s for the rest of the analysis" if c.complete else "and the rest of the analysis"
+        detail = (f"one finalist's full analysis needs {'about' if c.complete else 'more than'} "
+                  f"{c.slot_min():.0f} s of one worker here ({c.game:.2f} s per game of the level measured now, "
+                  f"about {c.games_needed:.0f} games for the quickest balanced verdict, {rest})")
         return BudgetTooSmall(f"the {self.budget:g} s budget is too short: {detail}; a budget of at least "
                               f"{minimum:.0f} s would judge one finalist", minimum, detail,
                               level_bound=c.games_needed * c.game > c.overhead)

@@ -6,6 +6,8 @@ import pytest
 
 from core.agents.levels import LEVELS
 from core.agents.spec import parse_agent
+from core.analysis.config import MIN_TIME, TIME_SIDE_SHARE
+from core.board.model import Board
 from core.generate.evaluate import AnalysisEvaluator, LevelError, resolve_level
 
 
@@ -25,3 +27,23 @@ def test_named_levels_resolve_to_their_agent() -> None:
 def test_unknown_level_lists_what_is_accepted() -> None:
     with pytest.raises(LevelError, match=r"unknown level 'grandmaster'.*mcts:N.*casual, club, expert"):
         resolve_level("grandmaster")
+
+
+def test_the_judge_takes_a_time_budget_per_board() -> None:
+    judge = AnalysisEvaluator(level="club", seed=3)
+    board = Board.random(6, 5, seed=1)
+    assert judge.config(board).time_budget == 0.0  # untimed: the game caps decide
+    assert judge.timed(42.0).config(board).time_budget == 42.0
+    assert judge.timed(1.0).time_budget == MIN_TIME  # never below what the analysis accepts
+    # three openings shown fair at the SPRTs' expected 70 games each at 50%, plus the side games' share
+    assert judge.games_needed() == pytest.approx(3 * 69.9 / (1 - TIME_SIDE_SHARE), rel=0.01)
+
+
+def test_the_level_probe_times_games_and_the_fixed_part_and_stops_early_when_hopeless() -> None:
+    board = Board.random(6, 5, seed=1)
+    judge = AnalysisEvaluator(level="greedy", seed=3)
+    full = judge.probe(2)(board)
+    assert full.complete and full.games == 2 and full.game_seconds > 0 and full.overhead > 0
+    assert full.games_needed == judge.games_needed() and full.min_budget == MIN_TIME
+    hopeless = judge.probe(2, limit=1e-9)(board)  # one game already shows nothing fits: no more is measured
+    assert not hopeless.complete and hopeless.games == 1 and hopeless.overhead == 0.0

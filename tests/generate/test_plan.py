@@ -38,6 +38,10 @@ def test_costs_from_probes_are_means_over_the_workers() -> None:
     assert (c.overhead, c.game, c.games_needed, c.min_budget) == (5.0, 6.5, 250, 5)
     with pytest.raises(ValueError):
         Costs.from_probes([])
+    # a worker that stopped after its games (hopeless already) did not measure the fixed part
+    stopped = ProbeResult(overhead=0.0, game_seconds=9.0, games=1, games_needed=250, min_budget=5, complete=False)
+    c = Costs.from_probes([probes[0], stopped])
+    assert not c.complete and c.overhead == 4.0 and c.game == pytest.approx((12.0 + 9.0) / 3)
 
 
 def test_cheap_levels_screen_up_to_the_cap_and_finals_get_what_they_want() -> None:

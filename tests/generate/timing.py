@@ -89,7 +89,7 @@ class Judge:
     def timed(self, seconds: float) -> Judge:
         return replace(self, budget=max(self.min_budget, seconds))
 
-    def probe(self, games: int) -> Probe:
+    def probe(self, games: int, limit: float) -> Probe:
         return Probe(self, games)
 
 
