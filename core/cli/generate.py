@@ -115,7 +115,7 @@ class _Bar:
             self.phase = p.phase
             if p.phase == "done":
                 return
-            unit = "layout" if p.phase == "screen" else "board"
+            unit = {"screen": "layout", "measure": "worker"}.get(p.phase, "board")
             self.bar = tqdm(total=max(p.total, 1), unit=unit, leave=False, file=sys.stderr, dynamic_ncols=True,
                             bar_format="{desc}: {n_fmt}/{total_fmt} {unit}s |{bar}| {postfix}")
         if self.bar is not None:

@@ -14,7 +14,7 @@ from core.generate.config import SearchConfig
 from core.generate.layout import PairRange, layout_of
 from core.generate.plan import BudgetTooSmall, Costs, slack
 from core.generate.pool import ExecutorPool, RunnerPool
-from core.generate.search import EXTRA_FACTOR, GenerateProgress, SearchResult, generate
+from core.generate.search import EXTRA_FACTOR, GenerateProgress, SearchResult, generate, improve
 from tests.generate.timing import FakeClock, Judge, Screen
 
 SIZE = 6
@@ -131,3 +131,17 @@ def test_a_timed_run_screens_what_an_untimed_run_of_as_many_rounds_screens() -> 
     assert plain.budgets == [0.0] * cfg.finalist_count  # no time budgets without --time
     # the timed run judged the untimed run's finalists first, in the same order
     assert judge.boards[:cfg.finalist_count] == plain.boards
+
+
+def test_a_timed_improve_judges_the_hosts_board_first_within_the_budget(two_workers: ExecutorPool) -> None:
+    clock = FakeClock()
+    t0 = clock()
+    host = Board.random(SIZE, 6, seed=21)
+    judge = Judge(clock, need=40.0, game=0.1, overhead=4.0, workers=2)
+    cfg = SearchConfig(count=3, seed=4, time_budget=200.0, max_changes=3)
+    result = improve(host, cfg, Screen(clock, TARGET, cost=0.5, workers=2), two_workers, judge=judge, clock=clock)
+    assert judge.boards[0] == layout_of(host)  # the host's board, judged by the same judge for comparison
+    assert result.start is not None and result.start.final is not None
+    assert 1 <= len(result.candidates) <= 3 and all(c.final is not None for c in result.candidates)
+    assert all(b > 0 for b in judge.budgets)
+    assert clock() - t0 <= 200.0
