@@ -12,7 +12,7 @@ import math
 import zlib
 from dataclasses import dataclass, replace
 
-from core.agents.levels import LEVELS
+from core.agents.levels import LEVELS, resolve
 
 
 class AgentKind(enum.IntEnum):
@@ -89,6 +89,10 @@ class AgentSpec:
         return zlib.crc32(self.text.encode())
 
     def with_sims(self, sims: int) -> AgentSpec:
+        """The same agent with another simulation budget (a level becomes the plain spec it stood for)."""
+        if self.kind is AgentKind.PUCT:
+            ps = parse_puct(resolve(self.text))
+            return parse_agent(PuctSpec(PuctBudget(sims, ps.budget.seconds), ps.options).text)
         return replace(self, sims=sims)
 
 
