@@ -435,8 +435,9 @@ class MainWindow(QMainWindow):
             self.openings_layer = None
             self._openings_key = None
         else:
-            board = self.document.board
-            self.openings_layer = layer_from_report(report, board.size, board.params.first.value)
+            board = self.document.board  # the analysed board's size is the panel's (the board may be new since)
+            size = self.analysis.report_size or board.size
+            self.openings_layer = layer_from_report(report, size, board.params.first.value)
             self._openings_key = self.analysis.analysed  # the board the panel says this report is about
             self.openings_action.setChecked(True)
         self.openings_action.setEnabled(self.openings_layer is not None)

@@ -120,6 +120,41 @@ def test_report_turns_the_layer_on_and_draws_it_into_the_cached_picture(window: 
     assert window.openings_action in view_menu.actions()
 
 
+def test_a_finished_analysis_run_brings_the_layer(window: MainWindow, qtbot: QtBot) -> None:
+    """Through the panel's own run (engine replaced by one that returns a report at once), not a hand-made signal."""
+    from dataclasses import dataclass, field
+
+    @dataclass
+    class Config:
+        agents: list[str] = field(default_factory=lambda: ["greedy"])
+        games: int = 100
+        quick: bool = False
+
+        def check(self) -> None:
+            pass
+
+    panel = window.analysis
+    panel.engine = lambda: (lambda board, config, **kw: make_report(board.size), Config, RuntimeError)
+    window.openings_action.setChecked(False)  # a new report turns the layer on again
+    with qtbot.waitSignal(panel.reportReady, timeout=10_000):
+        assert panel.start()
+    assert window.openings_action.isChecked() and window.view.visible_openings() is not None
+    assert not window.openings_stale
+
+
+def test_a_report_about_another_board_size_is_not_drawn(window: MainWindow) -> None:
+    """New board while the analysis ran: the report describes the 12x12 board, the window shows an 8x8 one."""
+    analysed = window.document.snapshot()
+    window.document.new_board(8)
+    report = make_report(12)
+    window.analysis.show_report(report, 12, 1.0, analysed)
+    window.analysis.reportReady.emit(report)
+    assert window.openings_layer is not None and window.openings_layer.size == 12
+    assert window.view.visible_openings() is None
+    QTest.mouseClick(window.view, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, at(window, "C3"))
+    assert window.view.opening_selected is None and window.document.board[parse_cell("C3", 8)] is Symbol.O
+
+
 def test_status_colours_are_colour_blind_safe_and_readable_on_both_themes() -> None:
     def luminance(hex_colour: str) -> float:
         rgb = [int(hex_colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
