@@ -8,12 +8,13 @@ The costs (:class:`Costs`): a few timed games of the level and the analysis's fi
 - One finalist's analysis needs at least :meth:`Costs.slot_min` seconds of one worker: its fixed part (the
   opening screen and the weaker agent), the level games the quickest ``balanced`` verdict needs (the openings a
   verdict needs, each at the SPRTs' expected games at 50%, plus the seat-advantage and mirror games' share) and one
-  game it may overrun.  It is given up to ``WANT_FACTOR`` times that when time allows: openings that turn out
-  unfair cost games too.
-- Finalists run in waves, one per worker.  :func:`plan_finals` keeps as many of the wanted finalists as fit at
-  their minimum, each with as much of the wanted time as the waves leave.
-- Screening gets what the finals do not want, at most ``screen_cap`` and at least ``screen_floor`` seconds (the
-  floor gives way when the finals would not fit at their minimum otherwise).
+  game it may overrun.  Less cannot show a board balanced; the run refuses a budget without room for it.
+- A finalist wants ``WANT_FACTOR`` times that (:meth:`Costs.slot_want`): openings that turn out unfair or stay
+  undecided cost games too.  A verdict is worth far more than a finalist left inconclusive, so
+  :func:`plan_finals` plans waves (one finalist per worker) at the wanted time, as many as fit, at least one with
+  whatever is left above the minimum.
+- Screening gets what the finals do not take, at most ``screen_cap`` and at least ``screen_floor`` seconds (the
+  floor gives way when not even one wave fits beside it).
 - All of it ends :func:`slack` before the deadline; work still running at the deadline is cancelled, so a run
   ends at most :func:`tolerance` after ``--time`` (stopping the workers and writing the files take a few seconds).
 """
@@ -23,8 +24,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-WANT_FACTOR = 2.0
-"""A finalist's analysis is given up to this many times its minimum when time allows."""
+WANT_FACTOR = 2.5
+"""A finalist's analysis is given up to this many times its minimum when time allows: a typical verdict took
+about that (603 ``club`` games for a generated 12x12 board, 3 of the 8 openings tried shown fair, where the
+quickest verdict takes 247)."""
 SCREEN_FLOOR = 0.25
 """Share of the time budget that screening keeps when the finals would want it all (unless they then do not fit)."""
 SLACK_SHARE, SLACK_MAX = 0.03, 10.0
@@ -137,14 +140,16 @@ class Plan:
 
 
 def plan_finals(seconds: float, workers: int, want: int, costs: Costs) -> FinalsPlan | None:
-    """As many of ``want`` finalists as fit in ``seconds`` at their minimum, in whole waves of ``workers``;
-    None when not even one fits."""
-    workers = max(1, workers)
-    for waves in range(math.ceil(max(1, want) / workers), 0, -1):
-        slot = min(costs.slot_want(), seconds / waves)
-        if slot >= costs.slot_min():
-            return FinalsPlan(finalists=min(max(1, want), waves * workers), waves=waves, slot=slot)
-    return None
+    """Up to ``want`` finalists in waves of ``workers``: as many waves as ``seconds`` hold at the wanted time per
+    finalist (rounded to the nearest, each at least the minimum), at least one; None when not even one finalist
+    fits its minimum."""
+    workers, want = max(1, workers), max(1, want)
+    if seconds < costs.slot_min():
+        return None
+    waves = min(math.ceil(want / workers), max(1, round(seconds / costs.slot_want())))
+    while waves > 1 and seconds / waves < costs.slot_min():
+        waves -= 1
+    return FinalsPlan(finalists=min(want, waves * workers), waves=waves, slot=min(costs.slot_want(), seconds / waves))
 
 
 def plan_run(left: float, workers: int, want: int, costs: Costs, screen_cap: float, screen_floor: float) -> Plan:
@@ -152,15 +157,13 @@ def plan_run(left: float, workers: int, want: int, costs: Costs, screen_cap: flo
 
     Raises :class:`BudgetTooSmall` (``minimum`` = the seconds that would fit one finalist) when not even one
     finalist fits."""
-    wanted_finals = math.ceil(max(1, want) / max(1, workers)) * costs.slot_want()
-    screen = max(0.0, min(screen_cap, left - wanted_finals))
-    if screen < screen_floor and plan_finals(left - screen_floor, workers, want, costs) is not None:
-        screen = screen_floor
-    finals = plan_finals(left - screen, workers, want, costs)
-    if finals is None:
-        screen = 0.0
+    floor = min(screen_floor, screen_cap)
+    finals = plan_finals(left - floor, workers, want, costs)
+    if finals is None:  # the floor gives way to one finalist
         finals = plan_finals(left, workers, want, costs)
-    if finals is None:
-        raise BudgetTooSmall(f"one finalist needs {costs.slot_min():.0f} s, {left:.0f} s are left",
-                             costs.slot_min())
-    return Plan(screen=screen, finals=finals)
+        if finals is None:
+            raise BudgetTooSmall(f"one finalist needs {costs.slot_min():.0f} s, {left:.0f} s are left",
+                                 costs.slot_min())
+    elif left - finals.seconds > screen_cap:  # more than screening may take: the finals get the rest
+        finals = plan_finals(left - screen_cap, workers, want, costs) or finals
+    return Plan(screen=max(0.0, min(screen_cap, left - finals.seconds)), finals=finals)

@@ -52,11 +52,10 @@ def test_cheap_levels_screen_up_to_the_cap_and_finals_get_what_they_want() -> No
 
 
 def test_club_finals_take_what_they_want_and_screening_the_rest() -> None:
-    left = 210.0
+    left = 2 * CLUB.slot_want() + 60.0
     plan = plan_run(left=left, workers=2, want=4, costs=CLUB, screen_cap=100.0, screen_floor=40.0)
-    assert plan.finals.finalists == 4 and plan.finals.waves == 2
-    assert plan.finals.slot == pytest.approx(CLUB.slot_want())
-    assert plan.screen == pytest.approx(left - 2 * CLUB.slot_want())
+    assert plan.finals == FinalsPlan(finalists=4, waves=2, slot=CLUB.slot_want())
+    assert plan.screen == pytest.approx(60.0)
     assert plan.seconds == pytest.approx(left)
 
 
@@ -67,6 +66,9 @@ def test_screening_keeps_its_floor_while_the_finals_still_fit_at_their_minimum()
     assert plan.finals.waves == 2 and plan.finals.finalists == 4
     assert plan.finals.slot == pytest.approx((left - 60.0) / 2)
     assert CLUB.slot_min() <= plan.finals.slot < CLUB.slot_want()
+    # less time: the floor gives way to one wave that gets all of it
+    short = plan_run(left=CLUB.slot_min() + 10.0, workers=2, want=4, costs=CLUB, screen_cap=100.0, screen_floor=60.0)
+    assert short.screen == 0.0 and short.finals == FinalsPlan(2, 1, CLUB.slot_min() + 10.0)
 
 
 def test_fewer_finalists_when_the_time_fits_fewer_waves() -> None:
@@ -93,13 +95,18 @@ def test_too_small_a_budget_is_refused_with_what_one_finalist_needs() -> None:
     assert plan_finals(EXPERT.slot_min() - 1.0, 2, 4, EXPERT) is None
 
 
-def test_as_many_finalists_as_fit_at_their_minimum() -> None:
-    """More finalists at their minimum rather than fewer with more time each; more workers judge more."""
-    seconds = 2 * CLUB.slot_want()  # four minimums
-    assert plan_finals(seconds, 1, 6, CLUB) == FinalsPlan(4, 4, seconds / 4)
-    assert plan_finals(seconds, 2, 6, CLUB) == FinalsPlan(6, 3, seconds / 3)
-    assert plan_finals(seconds, 8, 6, CLUB) == FinalsPlan(6, 1, CLUB.slot_want())
-    assert plan_finals(seconds, 2, 2, CLUB) == FinalsPlan(2, 1, CLUB.slot_want())  # no more than wanted
+def test_finalists_get_the_time_they_want_rather_than_more_finalists_less() -> None:
+    """A verdict is worth more than an inconclusive finalist: waves at the wanted time, as many as fit."""
+    want = CLUB.slot_want()
+    assert plan_finals(2 * want, 1, 6, CLUB) == FinalsPlan(2, 2, want)
+    assert plan_finals(2 * want, 2, 6, CLUB) == FinalsPlan(4, 2, want)
+    assert plan_finals(2 * want, 8, 6, CLUB) == FinalsPlan(6, 1, want)  # more workers judge more at once
+    assert plan_finals(2 * want, 2, 2, CLUB) == FinalsPlan(2, 1, want)  # no more than wanted
+    # between whole waves the count is rounded: 1.6 waves' time makes two shorter waves, 1.4 one full one
+    assert plan_finals(1.6 * want, 2, 6, CLUB) == FinalsPlan(4, 2, 0.8 * want)
+    assert plan_finals(1.4 * want, 2, 6, CLUB) == FinalsPlan(2, 1, want)
+    # less than the wanted time: one wave with all of it, down to the minimum
+    assert plan_finals(CLUB.slot_min(), 2, 6, CLUB) == FinalsPlan(2, 1, CLUB.slot_min())
 
 
 def test_slack_and_tolerance() -> None:
