@@ -236,12 +236,23 @@ def run(args: argparse.Namespace) -> int:
 
 def _too_short(args: argparse.Namespace, level: str, exc: Any, startup: float) -> int:
     """--time cannot judge one finalist at --level: say so with the budget that would (exit 1, nothing written)."""
-    minimum = None if exc.minimum is None else 10 * math.ceil((exc.minimum + startup) / 10)
+
+    def total(seconds: float | None) -> int | None:
+        return None if seconds is None else 10 * math.ceil((seconds + startup) / 10)
+
+    minimum, typical = total(exc.minimum), total(exc.typical)
     weaker = ", or a weaker --level" if exc.level_bound else ""
-    advice = f"give --time {minimum:.0f} or more{weaker}" if minimum is not None else "give a longer --time"
+    if minimum is None:
+        advice = "give a longer --time"
+    else:
+        advice = f"give --time {minimum} or more"
+        if typical is not None and typical > minimum:
+            advice += f" ({typical} gives the finalist the time a typical verdict takes)"
+        advice += weaker
     if args.json:
         print(json.dumps({"boards": [], "requested": args.count, "level": level, "time_budget": args.time,
-                          "too_short": {"minimum_time": minimum, "reason": exc.detail}}, indent=2))
+                          "too_short": {"minimum_time": minimum, "typical_time": typical, "reason": exc.detail}},
+                         indent=2))
     print(f"lits generate: --time {args.time:g} is too short for --level {level} on this machine now: "
           f"{exc.detail}; {advice}", file=sys.stderr)
     return EXIT_PROBLEMS

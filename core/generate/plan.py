@@ -50,9 +50,12 @@ class BudgetTooSmall(ValueError):
     """The time budget cannot finish even one finalist at the level; ``minimum`` is the budget that would
     (None when the time ran out before the costs could be measured), ``detail`` says why without the budget."""
 
-    def __init__(self, message: str, minimum: float | None, detail: str = "", level_bound: bool = False) -> None:
+    def __init__(self, message: str, minimum: float | None, detail: str = "", level_bound: bool = False,
+                 typical: float | None = None) -> None:
         super().__init__(message)
         self.minimum = minimum
+        self.typical = typical
+        """The budget that gives the finalist the time a typical verdict takes (``Costs.slot_want``)."""
         self.detail = detail or message
         self.level_bound = level_bound
         """The level's games are most of what a finalist needs (a weaker level would need much less)."""

@@ -350,20 +350,26 @@ class _Search:
         return math.ceil(self.cfg.batch / self.workers) * self.screen_probe
 
     def too_small(self, one_round: bool) -> BudgetTooSmall:
-        """The budget that would fit one finalist: the time used so far, a round of screening when none was
-        done, one finalist's analysis and the slack, rounded up."""
+        """The budgets that would fit one finalist at its minimum and at the time a typical verdict takes: the
+        time used so far, a round of screening when none was done, the finalist's analysis and the slack, rounded
+        up."""
         assert self.costs is not None
         c = self.costs
-        need = (self.clock() - self.t0) + (self.round_estimate() if one_round else 0.0) + c.slot_min()
-        minimum = need + slack(need / (1.0 - SLACK_SHARE))
-        minimum = ROUND_UP * math.ceil(minimum / ROUND_UP)
+        used = (self.clock() - self.t0) + (self.round_estimate() if one_round else 0.0)
+
+        def budget_for(slot: float) -> float:
+            need = used + slot
+            return ROUND_UP * math.ceil((need + slack(need / (1.0 - SLACK_SHARE))) / ROUND_UP)
+
+        minimum, typical = budget_for(c.slot_min()), budget_for(c.slot_want())
         rest = f"{c.overhead:.0f} s for the rest of the analysis" if c.complete else "and the rest of the analysis"
         detail = (f"one finalist's full analysis needs {'about' if c.complete else 'more than'} "
                   f"{c.slot_min():.0f} s of one worker here ({c.game:.2f} s per game of the level measured now, "
                   f"about {c.games_needed:.0f} games for the quickest balanced verdict, {rest})")
         return BudgetTooSmall(f"the {self.budget:g} s budget is too short: {detail}; a budget of at least "
-                              f"{minimum:.0f} s would judge one finalist", minimum, detail,
-                              level_bound=c.games_needed * c.game > c.overhead)
+                              f"{minimum:.0f} s would judge one finalist, {typical:.0f} s would give it the time a "
+                              "typical verdict takes", minimum, detail,
+                              level_bound=c.games_needed * c.game > c.overhead, typical=typical)
 
     def make_plan(self) -> None:
         if self.costs is None:  # a plain judge: it costs what one screen costs

@@ -233,6 +233,8 @@ def test_too_short_a_budget_exits_1_at_once_with_the_budget_that_would_do(
     assert clock() - t0 == pytest.approx(16.5)  # the timing only: in each worker two games, the fixed part, a screen
     data = json.loads(captured.out)
     assert data["boards"] == [] and data["too_short"]["minimum_time"] == 1550
+    assert data["too_short"]["typical_time"] == 3810  # the finalist at 2.5 times its minimum
     assert captured.err.startswith("lits generate: --time 300 is too short for --level expert on this machine now:")
-    assert "give --time 1550 or more, or a weaker --level" in captured.err and "Traceback" not in captured.err
+    assert ("give --time 1550 or more (3810 gives the finalist the time a typical verdict takes), or a weaker "
+            "--level") in captured.err and "Traceback" not in captured.err
     assert list((tmp_path / "out").iterdir()) == []

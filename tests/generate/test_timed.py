@@ -91,6 +91,7 @@ def test_too_small_a_budget_is_refused_after_the_timing_with_the_budget_that_wor
     assert minimum is not None and minimum % 10 == 0
     # the timing 16.5 s + a round from the screens timed (8 x 0.5 s) + the finalist's 1,510 s + the slack, rounded up
     assert minimum == 1550
+    assert exc.value.typical == 3810  # with the time a typical verdict takes: 2.5 times the minimum
     assert "1510 s of one worker" in str(exc.value) and "6.00 s per game" in str(exc.value)
     clock = FakeClock()
     with pytest.raises(BudgetTooSmall):
