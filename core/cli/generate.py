@@ -55,8 +55,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         f"{100 * TOLERANCE_SHARE:.0f}%%, {TOLERANCE_MIN:.0f} s) after SECONDS (earlier when the "
                         "work is done); analyses still running then are cancelled and the boards judged so far "
                         "are written. A budget that cannot judge even one finalist at --level is refused after "
-                        "the timing (exit 1) with the budget that would. The boards then depend on the machine's "
-                        "speed")
+                        "the timing (exit 1) with the budget that would. A run planned by --time depends on the "
+                        "machine's speed and load (--rounds does not)")
     p.add_argument("--rounds", type=int, metavar="N",
                    help=f"screen exactly N rounds of {defaults.batch} layouts and give every finalist its full "
                         "analysis, with no time limit (--time is ignored): the same seed and rounds give the same "
