@@ -374,7 +374,8 @@ class _Search:
     def make_plan(self) -> None:
         if self.costs is None:  # a plain judge: it costs what one screen costs
             screened = max(1, len(self.seen))
-            self.costs = Costs(overhead=self.round_walls[0] * self.workers / screened, game=0.0)
+            first = self.round_walls[0] if self.round_walls else 0.0
+            self.costs = Costs(overhead=first * self.workers / screened, game=0.0)
         cfg = self.cfg
         now = self.clock()
         cap = max(0.0, self.t0 + cfg.screen_share * self.budget - now)
