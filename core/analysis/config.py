@@ -26,7 +26,7 @@ FAIR_BAND = (0.4, 0.6)
 """P(S1 wins) after the first placement within this band counts as fair."""
 DEFAULT_AGENTS = ("greedy", "club")
 """``club`` decides: the strongest level whose games fit :data:`DEFAULT_TIME` on 2 cores (about 0.15 s of one
-core per game; ``expert`` costs ~25 times more, so it decides only with a longer ``--time`` or a cluster)."""
+core per game; ``expert`` costs ~8 times more, so it decides only with a longer ``--time`` or a cluster)."""
 DEFAULT_TIME = 120.0
 """Seconds a host's analysis may take by default (``lits analyze``, the designer): a verdict reached
 earlier ends the run; only a run cut by the clock depends on the machine's speed."""

@@ -121,7 +121,7 @@ class OpeningsLayer:
 
 
 def decided_by(report: Any) -> str:
-    """``expert level (puct:64000:t=2)`` or the plain spec: the agent whose games decided the statuses."""
+    """``expert level (puct:16000:t=2)`` or the plain spec: the agent whose games decided the statuses."""
     from core.agents.levels import LEVELS
     from core.analysis.results import get_field
 

@@ -20,6 +20,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QMenu, QToolTip
 from pytestqt.qtbot import QtBot
 
+from core.agents.levels import LEVELS
 from core.analysis.config import AnalysisConfig
 from core.analysis.results import AgentResult, AnalysisReport, OpeningResult, PieResult, RawResult
 from core.analysis.stats import wilson
@@ -44,7 +45,7 @@ OPENINGS = [  # cells, S1 wins, games, status
 ]
 
 
-def make_report(size: int = 12, agent: str = "puct:64000:t=2") -> AnalysisReport:
+def make_report(size: int = 12, agent: str = LEVELS["expert"].spec) -> AnalysisReport:
     ops = []
     for i, (names, wins, games, status) in enumerate(OPENINGS):
         cells = [parse_cell(n, size) for n in names.split()]
@@ -181,7 +182,7 @@ def test_hover_tooltip_gives_the_openings_figures(window: MainWindow) -> None:
     assert "Opening H4 I4 J4 K4: fair" in text
     assert "won 51 of 100 games: 51%" in text
     assert f"95% interval {100 * low:.0f}-{100 * high:.0f}%" in text
-    assert "Decided by expert level (puct:64000:t=2)" in text
+    assert f"Decided by expert level ({LEVELS['expert'].spec})" in text
     assert "openings here" not in text  # J4 lies in one opening only
     assert tooltip_at(window, at(window, "A12")) == ""  # no opening there: no tooltip
     assert "undecided" in tooltip_at(window, at(window, "L11"))
