@@ -158,7 +158,7 @@ class Candidate:
 @dataclass
 class GenerateProgress:
     phase: str
-    """``screen``, ``finals`` or ``done``."""
+    """``measure`` (timing the level), ``screen``, ``finals`` or ``done``."""
     done: int
     total: int
     message: str

@@ -114,6 +114,11 @@ def level_box(current: str = DEFAULT_LEVEL_CHOICE) -> QComboBox:
     return box
 
 
+PHASES = {"measure": "Timing the level", "screen": "Screening", "finals": "Full analysis of the finalists",
+          "done": "Done"}
+"""The host's words for the generator's progress phases (``core.generate.search`` reports them)."""
+
+
 class ProgressRow(QWidget):
     """Progress bar plus a line with the phase and the ETA."""
 
@@ -138,8 +143,7 @@ class ProgressRow(QWidget):
         self.label.setText(text)
 
     def show_progress(self, p: Any) -> None:
-        phase = {"screen": "Screening", "finals": "Full analysis of the finalists", "done": "Done"}.get(p.phase,
-                                                                                                    p.phase)
+        phase = PHASES.get(p.phase, p.phase)
         self.bar.setVisible(True)
         self.bar.setRange(0, max(1, p.total))
         self.bar.setValue(min(p.done, p.total))
@@ -223,8 +227,11 @@ class GenerateDialog(SearchDialog):
         self.seed_box.setRange(0, 2**31 - 1)
         self.time_box = QSpinBox()
         self.time_box.setRange(10, 24 * 3600)
-        self.time_box.setValue(300)
+        self.time_box.setValue(600)
         self.time_box.setSuffix(" s")
+        self.time_box.setToolTip("How long the search may take. It first times the level on this machine and says at "
+                                 "once when the time cannot judge even one board at that level (club needs a few "
+                                 "minutes, expert most of an hour on two cores).")
         self.level = level_box()
         self._sync_pairs()
         self.size_box.valueChanged.connect(self._sync_pairs)

@@ -223,3 +223,21 @@ def test_main_window_tools_menu_opens_both_dialogs(qtbot: QtBot) -> None:
     assert isinstance(improve, ImproveDialog) and improve.document is window.document
     generate.reject()
     improve.reject()
+
+
+def test_every_phase_the_generator_reports_has_words_for_the_host(qtbot: QtBot) -> None:
+    """The progress line showed a raw phase id ("measure") when the timed planner added it: read every phase
+    the search can report from its source and require a translation for each."""
+    import inspect
+    import re
+
+    import core.generate.search as search
+    from designer.dialogs.generate import PHASES, ProgressRow
+
+    reported = set(re.findall(r'report\(\s*"(\w+)"', inspect.getsource(search)))
+    assert {"measure", "screen", "finals"} <= reported
+    assert reported <= set(PHASES), reported - set(PHASES)
+    row = ProgressRow()
+    qtbot.addWidget(row)
+    row.show_progress(search.GenerateProgress("measure", 1, 2, "timing club", None))
+    assert row.label.text().startswith("Timing the level - timing club")
