@@ -18,6 +18,8 @@ import concurrent.futures as cf
 import multiprocessing
 import os
 import threading
+from collections.abc import Callable
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -120,23 +122,37 @@ class ChartProcess:
                                                     initializer=_start, initargs=(self.nice,))
             return self._pool
 
+    def _submit(self, fn: Callable[..., Any], *args: Any) -> tuple[cf.Future[Any], cf.ProcessPoolExecutor]:
+        """Submit to the process, starting a new one when the old one is known to be dead."""
+        pool = self._executor()
+        try:
+            return pool.submit(fn, *args), pool
+        except BrokenProcessPool:
+            self._forget(pool)
+        pool = self._executor()
+        return pool.submit(fn, *args), pool
+
+    def _forget(self, pool: cf.ProcessPoolExecutor) -> None:
+        with self._lock:
+            if self._pool is pool:
+                self._pool = None
+
     def prepare(self) -> None:
         """Start the process and let it import matplotlib now (returns at once; call it off the GUI thread,
         since starting a process takes a few milliseconds)."""
-        self._executor().submit(_load)
+        self._submit(_load)
 
     def draw(self, data: dict[str, Any], width_px: int, dpr: float, dark: bool) -> Drawn:
         """Draw the charts of ``data`` (:func:`chart_data`) in the process and wait for them (call it on a
         worker thread)."""
-        pool = self._executor()
+        future, pool = self._submit(draw, data, width_px, dpr, dark)
         try:
-            return pool.submit(draw, data, width_px, dpr, dark).result()
-        except cf.process.BrokenProcessPool:
-            with self._lock:
-                if self._pool is pool:
-                    self._pool = None
+            result: Drawn = future.result()
+        except BrokenProcessPool:
+            self._forget(pool)
             raise RuntimeError("the chart drawing process stopped unexpectedly; it is restarted for the next "
                                "result") from None
+        return result
 
     def pids(self) -> list[int]:
         """Process ids of the chart process (none before the first use)."""
