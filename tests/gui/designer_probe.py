@@ -29,6 +29,7 @@ import json  # noqa: E402
 import os  # noqa: E402
 import sys  # noqa: E402
 import tempfile  # noqa: E402
+from typing import Any  # noqa: E402
 
 if not os.environ.get("QT_QPA_PLATFORM"):
     os.environ["QT_QPA_PLATFORM"] = "offscreen"
@@ -108,7 +109,7 @@ class StallWatch:
         self.stat_path = f"/proc/self/task/{self.main_tid}/schedstat"
         self.samples: dict[float, list[str]] = {}
         self.watch_late: list[tuple[float, int, str]] = []
-        self.stalls: list[dict[str, object]] = []
+        self.stalls: list[dict[str, Any]] = []
         self.last_stat = self._stat()
         self.active = True
         self.collections: list[tuple[float, float, int]] = []  # (start, seconds, generation) of each slow gc
@@ -119,6 +120,18 @@ class StallWatch:
         gaps.on_tick.append(self._tick)
         self.thread = threading.Thread(target=self._watch, name="stall-watch", daemon=True)
         self.thread.start()
+
+    def causes(self, since: float, over: float = 0.05) -> dict[str, int]:
+        """Stalls longer than ``over`` since ``since`` by what took most of them: the GUI thread's own work
+        (``gui_busy``), waiting for a CPU (``cpu_wait``: other processes) or blocked (``blocked``: the GIL or a
+        lock held by another thread)."""
+        out = {"gui_busy": 0, "cpu_wait": 0, "blocked": 0}
+        for stall in self.stalls:
+            if stall["start"] >= since and stall["gap_ms"] > over * 1000:
+                parts = {"gui_busy": stall["gui_cpu_ms"], "cpu_wait": stall["runqueue_ms"],
+                         "blocked": stall["blocked_ms"]}
+                out[max(parts, key=lambda k: int(parts[k]))] += 1
+        return out
 
     def _gc(self, phase: str, info: dict[str, int]) -> None:
         now = time.monotonic()
@@ -141,8 +154,8 @@ class StallWatch:
         self.last_stat = stat
         gap = now - start
         if gap > self.threshold:
-            self.stalls.append({"at": round(start - STARTED, 2), "gap_ms": round(gap * 1000), "gui_cpu_ms":
-                                round(cpu * 1000), "runqueue_ms": round(wait * 1000),
+            self.stalls.append({"start": start, "at": round(start - STARTED, 2), "gap_ms": round(gap * 1000),
+                                "gui_cpu_ms": round(cpu * 1000), "runqueue_ms": round(wait * 1000),
                                 "blocked_ms": round((gap - cpu - wait) * 1000),
                                 "gc_ms": [(round(d * 1000), g) for t, d, g in self.collections if start <= t < now],
                                 "samples": self.samples.pop(start, [])})
@@ -196,7 +209,7 @@ def switch_off(fixes: set[str]) -> None:
     from designer.panels import analysis_charts, analysis_panel
 
     if "nice" in fixes:
-        analysis_panel.HELPER_NICE = 0  # type: ignore[misc]
+        analysis_panel.HELPER_NICE = 0  # type: ignore[attr-defined,misc]
         analysis_charts.CHART_PROCESS.nice = 0
     if "gc-freeze" in fixes:
         warmup.imports = contextlib.nullcontext  # type: ignore[assignment]
@@ -306,6 +319,8 @@ def main() -> int:
     result["longest_gap_during_warmup_s"] = round(gaps.longest, 3)
     result.update(gaps.figures("warmup_gap"))
     result["matplotlib_in_window_process"] = "matplotlib" in sys.modules
+    if watch is not None:
+        result["warmup_stalls_over_50ms_by_cause"] = watch.causes(0.0)
     gaps.reset()
     spin(3.0)  # the machine's own noise: the longest gap of an idle window
     result["longest_gap_idle_s"] = round(gaps.longest, 3)
@@ -351,6 +366,8 @@ def main() -> int:
         result["longest_gap_during_analysis_s"] = round(gaps.longest, 3)
         result.update(gaps.figures("analysis_gap"))
         result.update(games.figures("games_gap"))
+        if watch is not None:
+            result["analysis_stalls_over_50ms_by_cause"] = watch.causes(t0)
         result["nice"] = priorities
         result["cpu_s_by_thread"] = cpu_by_thread(cpu_before, thread_cpu())
         result["ticks"] = gaps.ticks
@@ -360,6 +377,7 @@ def main() -> int:
     if watch is not None:
         watch.active = False
         for stall in watch.stalls:
+            stall.pop("start")
             print(json.dumps(stall), file=sys.stderr)
         print("slow collections (at s, ms, generation):",
               [(round(t - STARTED, 2), round(d * 1000), g) for t, d, g in watch.collections], file=sys.stderr)

@@ -91,7 +91,8 @@ def test_chart_data_draws_exactly_what_the_report_draws(make: Any) -> None:
         direct = chart_process.draw_figures(report, 300, 1.0, dark)
         via_data = chart_process.draw_figures(data, 300, 1.0, dark)
         for a, b in zip(direct, via_data, strict=True):
-            assert np.array_equal(np.asarray(a.canvas.buffer_rgba()), np.asarray(b.canvas.buffer_rgba()))
+            pixels = [np.asarray(f.canvas.buffer_rgba()) for f in (a, b)]  # type: ignore[attr-defined]
+            assert np.array_equal(pixels[0], pixels[1])
 
 
 def test_a_dead_chart_process_is_reported_and_replaced(window: MainWindow, qtbot: QtBot) -> None:
@@ -226,11 +227,11 @@ def test_lowering_the_priority_is_quiet_where_it_cannot_be_done(monkeypatch: pyt
         calls.append(steps)
         raise PermissionError("not allowed here")
 
-    monkeypatch.setattr(worker.os, "nice", refuse)
+    monkeypatch.setattr(os, "nice", refuse)
     worker.lower_priority(5)
     worker.lower_priority(0)
     assert calls == [5]
-    monkeypatch.delattr(worker.os, "nice")  # no nice levels at all (Windows)
+    monkeypatch.delattr(os, "nice")  # no nice levels at all (Windows)
     worker.lower_priority(5)
 
 
@@ -267,7 +268,7 @@ def test_warm_up_imports_pause_the_collector_and_freeze_what_they_load() -> None
     try:
         with warmup.imports():
             assert not gc.isenabled()
-            loaded = [[] for _ in range(10)]  # lists: objects the collector tracks
+            loaded: list[list[int]] = [[] for _ in range(10)]  # lists: objects the collector tracks
             gc.collect(0)  # allowed by hand; what matters is that no pass starts by itself
         assert gc.isenabled()
         assert gc.get_freeze_count() >= before + len(loaded)
