@@ -44,7 +44,8 @@ from core.board.boardfile import BoardFileError, save_board
 from core.board.geometry import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE
 from core.board.model import Board, Symbol, Transform
 from core.seal.sealcheck import SEALED_SUFFIX
-from designer.canvas.board_view import BoardView
+from designer.canvas.board_view import LOCK_BRUSH, BoardView
+from designer.canvas.openings import OpeningsLayer, layer_from_report
 from designer.canvas.render import THEMES, RenderOptions
 from designer.dialogs.export import PictureDialog, SealDialog, TextGridDialog, export_picture
 from designer.dialogs.help import WorkflowDialog
@@ -163,7 +164,7 @@ class MainWindow(QMainWindow):
 
         self.view.hovered.connect(self._on_hover)
         self.view.cursorMoved.connect(self._on_hover)
-        self.view.brushRequested.connect(lambda symbol: self.set_brush(symbol) if isinstance(symbol, Symbol) else None)
+        self.view.brushRequested.connect(self._on_brush_requested)
         self.validation.statusChanged.connect(self.valid_label.setText)
         self.valid_label.setText(self.validation.status.text())
         # The hovered cell's symbol changes under a still mouse too (paint, undo, tools, a new board).
@@ -172,6 +173,15 @@ class MainWindow(QMainWindow):
         self.validation.cellSelected.connect(self._on_problem_selected)
         self.properties.newBoardRequested.connect(self.new_board)
         self.analysis.heatChanged.connect(self.view.set_heat)
+        self.openings_layer: OpeningsLayer | None = None
+        """The fair openings of the latest report (None: no report, or one about a board no longer open)."""
+        self._openings_key: object = None
+        self.openings_stale = False
+        self.analysis.reportReady.connect(self.show_openings)
+        self.document.cellsChanged.connect(lambda _cells: self._refresh_openings())
+        self.document.paramsChanged.connect(self._refresh_openings)
+        self.document.boardReplaced.connect(lambda: self.show_openings(None))
+        self.view.openingSelected.connect(self._on_opening_selected)
         self.document.fileChanged.connect(self._update_title)
         self.document.paramsChanged.connect(self._update_title)
         self.document.boardReplaced.connect(self._update_title)
@@ -279,6 +289,14 @@ class MainWindow(QMainWindow):
             act.setCheckable(True)
             self.brush_group.addAction(act)
             self.brush_actions[symbol] = act
+        self.lock_action = self._action("&Lock brush", lambda: self.set_brush(LOCK_BRUSH), "L", "lock",
+                                        "Click or drag to lock cells (each with its partner) that Improve this "
+                                        "board must keep; start on a locked cell or use the right button to "
+                                        "unlock. Locks are kept while the designer runs, not in the board file")
+        self.lock_action.setCheckable(True)
+        self.brush_group.addAction(self.lock_action)
+        self.clear_locks_action = self._action("Clear loc&ks", self.document.clear_locks, None, None,
+                                               "Unlock every cell (undoable)")
         self.clear_action = self._action("C&lear board", self.document.clear, None, "clear",
                                          "Remove every symbol (undoable)")
         self.random_action = self._action("&Random fill…", lambda: self.random_fill(None), "Ctrl+R", "random")
@@ -305,6 +323,12 @@ class MainWindow(QMainWindow):
         self.coords_action = self._action("&Coordinates", self._toggle_view_options)
         self.coords_action.setCheckable(True)
         self.coords_action.setChecked(self.view.options.coordinates)
+        self.openings_action = self._action(
+            "&Fair openings", self._refresh_openings, "Ctrl+Shift+F", None,
+            "Each opening the last analysis tried, on the board: blue solid = fair, orange hatched = unfair, "
+            "grey dashed = undecided, with the first mover's win rate; hover or click one for its figures")
+        self.openings_action.setCheckable(True)
+        self.openings_action.setEnabled(False)
         self.theme_group = QActionGroup(self)
         self.theme_actions: dict[str, QAction] = {}
         for theme in THEMES:
@@ -342,9 +366,9 @@ class MainWindow(QMainWindow):
         edit = bar.addMenu("&Edit")
         edit.addActions([self.undo_action, self.redo_action])
         edit.addSeparator()
-        edit.addActions(list(self.brush_actions.values()))
+        edit.addActions([*self.brush_actions.values(), self.lock_action])
         edit.addSeparator()
-        edit.addActions([self.clear_action, self.random_action])
+        edit.addActions([self.clear_action, self.clear_locks_action, self.random_action])
         transform = edit.addMenu("&Transform")
         transform.addActions(self.transform_actions)
         edit.addAction(self.repair_action)
@@ -352,7 +376,7 @@ class MainWindow(QMainWindow):
         view = bar.addMenu("&View")
         view.addActions([self.zoom_in_action, self.zoom_out_action, self.zoom_reset_action])
         view.addSeparator()
-        view.addActions([self.grid_action, self.coords_action])
+        view.addActions([self.grid_action, self.coords_action, self.openings_action])
         view.addSeparator()
         view.addActions(list(self.theme_actions.values()))
         view.addSeparator()
@@ -372,7 +396,7 @@ class MainWindow(QMainWindow):
         tb.addSeparator()
         tb.addActions([self.undo_action, self.redo_action])
         tb.addSeparator()
-        tb.addActions(list(self.brush_actions.values()))
+        tb.addActions([*self.brush_actions.values(), self.lock_action])
         tb.addSeparator()
         tb.addActions([self.clear_action, self.random_action, self.transform_actions[0], self.transform_actions[2]])
         tb.addSeparator()
@@ -387,10 +411,56 @@ class MainWindow(QMainWindow):
             if shiboken6.isValid(action):  # the stack outlives the window's actions while it closes
                 _tooltip_with_keys(action)
 
-    def set_brush(self, symbol: Symbol) -> None:
-        self.view.set_brush(symbol)
-        self.brush_actions[symbol].setChecked(True)
-        self.brush_label.setText("Brush: " + ("eraser" if symbol is Symbol.EMPTY else symbol.value))
+    def set_brush(self, brush: Symbol | str) -> None:
+        """A symbol brush (O, X, Symbol.EMPTY for the eraser) or LOCK_BRUSH."""
+        if brush == LOCK_BRUSH:
+            self.view.set_lock_brush()
+            self.lock_action.setChecked(True)
+            self.brush_label.setText("Brush: lock")
+            return
+        if not isinstance(brush, Symbol):
+            raise ValueError(f"unknown brush {brush!r}")
+        self.view.set_brush(brush)
+        self.brush_actions[brush].setChecked(True)
+        self.brush_label.setText("Brush: " + ("eraser" if brush is Symbol.EMPTY else brush.value))
+
+    def _on_brush_requested(self, brush: object) -> None:
+        if isinstance(brush, Symbol) or brush == LOCK_BRUSH:
+            self.set_brush(brush)  # type: ignore[arg-type]
+
+    # -- fair openings layer -----------------------------------------------------------
+    def show_openings(self, report: object) -> None:
+        """Put the openings of a new report on the board and turn the layer on (None: drop the layer)."""
+        if report is None:
+            self.openings_layer = None
+            self._openings_key = None
+        else:
+            board = self.document.board  # the analysed board's size is the panel's (the board may be new since)
+            size = self.analysis.report_size or board.size
+            self.openings_layer = layer_from_report(report, size, board.params.first.value)
+            self._openings_key = self.analysis.analysed  # the board the panel says this report is about
+            self.openings_action.setChecked(True)
+        self.openings_action.setEnabled(self.openings_layer is not None)
+        self.view.set_openings(self.openings_layer)
+        self._refresh_openings()
+
+    def _refresh_openings(self) -> None:
+        """Hide the layer while the board differs from the analysed one (as the heatmap does); undo brings
+        it back.  Called on every edit, the View menu toggle and a new report."""
+        layer = self.openings_layer
+        stale = layer is not None and (self.analysis.analysed != self._openings_key or self.analysis.stale)
+        if stale and not self.openings_stale and self.openings_action.isChecked():
+            self.statusBar().showMessage("Fair openings hidden: the board changed since the analysis "
+                                         "(undo the change or analyse again).", 6000)
+        self.openings_stale = stale
+        self.view.set_openings_shown(layer is not None and self.openings_action.isChecked() and not stale)
+
+    def _on_opening_selected(self, index: object) -> None:
+        layer = self.openings_layer
+        if isinstance(index, int) and layer is not None and 0 <= index < len(layer.marks):
+            self.statusBar().showMessage(layer.status_line(index))
+        elif self.statusBar().currentMessage().startswith("Opening "):
+            self.statusBar().clearMessage()
 
     def _on_hover(self, cell: object) -> None:
         self.hover_label.setText(self.view.describe(cell if isinstance(cell, int) else None))
@@ -734,6 +804,7 @@ class MainWindow(QMainWindow):
                     continue
                 source = recovery.source if recovery.source and os.path.exists(recovery.source) else None
                 self.document.replace_board(board, source)
+                self.document.restore_locks(recovery.lock_cells(board.size))
                 self.document.mark_unsaved()
                 self.statusBar().showMessage(f"Recovered {recovery.describe()}; it is not saved yet.", 10000)
                 recovered = True

@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,6 +45,7 @@ from core.engine.kernels import (
     k_rand,
     k_rand_below,
     k_random_playout,
+    k_seed,
     k_winner,
     popcount64,
 )
@@ -506,7 +508,9 @@ class PuctSearch:
         if unknown:
             raise ValueError(f"unknown search parameters {sorted(unknown)}")
         self._params = np.array([p["c"], p["tau"], p["fpu"], p["play"], p["eps"], p["solver"]], dtype=np.float64)
-        self._reuse = p["reuse"] > 0.5
+        self.threads = int(p["threads"])
+        self._reuse = p["reuse"] > 0.5 and self.threads == 1
+        self._helpers: list[PuctSearch] = []
         self._prev: tuple[PuctTree, npt.NDArray[np.uint64], int] | None = None
         self._expg = prior_table(self.gain, p["tau"])
         self._gmask = gain_masks(self.kt, self.gain)
@@ -530,13 +534,37 @@ class PuctSearch:
             if res == 1:
                 self.last_value = 1.0
                 return int(best)
-        tree = self.search(state, start)
         noise = int(state[H_NPLACED]) < self.noise_plies
+        if self.threads > 1:
+            ti, tf = self._search_parallel(state, start)
+            move, value = k_puct_pick(ti, tf, noise, self.rng)
+            self.last_value = float(value)
+            return int(move)
+        tree = self.search(state, start)
         move, value = k_puct_pick(tree.ti, tree.tf, noise, self.rng)
         self.last_value = float(value)
         if self._reuse:
             self._prev = (tree, state.copy(), int(move))
         return int(move)
+
+    def _search_parallel(self, state: npt.NDArray[np.uint64],
+                         start: float) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float64]]:
+        """Root parallel: ``threads`` independent searches of the whole budget at once (the kernels release the
+        GIL, so each gets a core), merged into one root whose children sum their visits and wins.
+
+        Each helper searcher draws its random stream from this one's when first needed, so with a simulation
+        budget the merged root, and the move, depend only on the seed, never on how the threads interleave.
+        """
+        while len(self._helpers) < self.threads - 1:
+            self._helpers.append(PuctSearch(self.kt, self.gain, k_seed(int(k_rand(self.rng)) >> 1), self.budget,
+                                            params={**self.params, "threads": 1.0}, noise_plies=self.noise_plies,
+                                            clock=self.clock))
+        searchers = [self, *self._helpers]
+        with ThreadPoolExecutor(max_workers=len(searchers)) as pool:
+            trees = list(pool.map(lambda sr: sr.search(state.copy(), start), searchers))
+        ti, tf = merge_roots(trees)
+        self.last_sims = int(ti[0, F_NVIS])
+        return ti, tf
 
     def _reused(self, state: npt.NDArray[np.uint64], extra: int) -> PuctTree | None:
         """The subtree of the last search that starts at ``state`` (our move and one reply later), or None."""
@@ -612,6 +640,39 @@ class PuctSearch:
         return self.last_value < 0.5
 
 
+def merge_roots(trees: list[PuctTree]) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float64]]:
+    """One root whose children are the union of the trees' root children, visits and wins summed (a proof is
+    exact, so any tree's proof of a move or of the root holds for all), in the layout ``k_puct_pick`` reads."""
+    moves: dict[int, list[int]] = {}
+    wins: dict[int, float] = {}
+    root_proof = UNPROVEN
+    for tree in trees:
+        if int(tree.ti[0, F_PROOF]) != UNPROVEN:
+            root_proof = int(tree.ti[0, F_PROOF])
+        c = int(tree.ti[0, F_FIRST])
+        while c >= 0:
+            m = int(tree.ti[c, F_MOVE])
+            entry = moves.setdefault(m, [0, UNPROVEN])
+            entry[0] += int(tree.ti[c, F_NVIS])
+            if int(tree.ti[c, F_PROOF]) != UNPROVEN:
+                entry[1] = int(tree.ti[c, F_PROOF])
+            wins[m] = wins.get(m, 0.0) + float(tree.tf[c, G_WINS])
+            c = int(tree.ti[c, F_SIB])
+    order = sorted(moves)
+    ti = np.full((len(order) + 1, NI), -1, dtype=np.int32)
+    tf = np.zeros((len(order) + 1, NF), dtype=np.float64)
+    ti[0, F_FIRST] = 1 if order else -1
+    ti[0, F_NVIS] = sum(int(t.ti[0, F_NVIS]) for t in trees)
+    tf[0, G_WINS] = sum(float(t.tf[0, G_WINS]) for t in trees)
+    ti[0, F_PROOF] = root_proof
+    for i, m in enumerate(order, start=1):
+        ti[i, F_MOVE] = m
+        ti[i, F_NVIS], ti[i, F_PROOF] = moves[m]
+        ti[i, F_SIB] = i + 1 if i < len(order) else -1
+        tf[i, G_WINS] = wins[m]
+    return ti, tf
+
+
 def _child_with_move(ti: npt.NDArray[np.int32], node: int, move: int) -> int:
     c = int(ti[node, F_FIRST])
     while c >= 0:
@@ -635,4 +696,4 @@ def k_puct_warm_up(kt: KTables, gain: npt.NDArray[np.int64], root: npt.NDArray[n
         s.choose(root)
 
 
-__all__ = ["DEFAULT_PARAMS", "PuctBudget", "PuctSearch", "PuctTree", "parse_puct", "puct_search"]
+__all__ = ["DEFAULT_PARAMS", "PuctBudget", "PuctSearch", "PuctTree", "merge_roots", "parse_puct", "puct_search"]

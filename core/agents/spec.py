@@ -12,7 +12,7 @@ import math
 import zlib
 from dataclasses import dataclass, replace
 
-from core.agents.levels import LEVELS
+from core.agents.levels import LEVELS, resolve
 
 
 class AgentKind(enum.IntEnum):
@@ -40,7 +40,8 @@ PLAYOUT_EPS = 0.15
 MAX_SIMS = 1_000_000
 """Upper limit for ``mcts:N``."""
 
-PUCT_DEFAULTS = {"c": 4.0, "tau": 0.5, "fpu": 0.0, "play": 1.0, "eps": 0.15, "solver": 1.0, "reuse": 0.0}
+PUCT_DEFAULTS = {"c": 4.0, "tau": 0.5, "fpu": 0.0, "play": 1.0, "eps": 0.15, "solver": 1.0, "reuse": 0.0,
+                 "threads": 1.0}
 """The puct search's parameters, tuned by duels (README: "How strong are the agents?")."""
 
 SPEC_HELP = ("agent specs: random, greedy, greedy:EPS (0-1), mcts:N (N simulations per move), mcts:N:greedy, "
@@ -89,6 +90,10 @@ class AgentSpec:
         return zlib.crc32(self.text.encode())
 
     def with_sims(self, sims: int) -> AgentSpec:
+        """The same agent with another simulation budget (a level becomes the plain spec it stood for)."""
+        if self.kind is AgentKind.PUCT:
+            ps = parse_puct(resolve(self.text))
+            return parse_agent(PuctSpec(PuctBudget(sims, ps.budget.seconds), ps.options).text)
         return replace(self, sims=sims)
 
 
@@ -155,7 +160,9 @@ class PuctBudget:
 
 
 PUCT_HELP = ("puct:N (N simulations per move), puct:t=S (S seconds per move), puct:N:t=S (whichever ends first); "
-             "tuning options c=, tau=, fpu=, eps=, play=random|greedy, solver=0|1, reuse=0|1")
+             "tuning options c=, tau=, fpu=, eps=, play=random|greedy, solver=0|1, reuse=0|1; threads=K runs K "
+             "searches of the budget at once on K cores and plays the move their summed root visits prefer")
+MAX_THREADS = 256
 MAX_PUCT_SIMS = 10_000_000
 MAX_PUCT_SECONDS = 600.0
 
@@ -181,6 +188,18 @@ class PuctSpec:
         for k, v in self.options:
             parts.append(f"play={'greedy' if v else 'random'}" if k == "play" else f"{k}={v:g}")
         return ":".join(parts)
+
+
+def with_threads(text: str, threads: int) -> str:
+    """``text`` searching on ``threads`` cores at once (root parallel) when it is a ``puct`` spec or a level
+    that stands for one; other agents are returned unchanged (they search on one core)."""
+    spec = parse_agent(text)
+    if spec.kind is not AgentKind.PUCT or threads <= 1:
+        return spec.text
+    ps = parse_puct(resolve(spec.text))
+    options = dict(ps.options)
+    options["threads"] = float(min(threads, MAX_THREADS))
+    return PuctSpec(ps.budget, tuple(sorted(options.items()))).text
 
 
 def parse_puct(text: str) -> PuctSpec:
@@ -223,11 +242,13 @@ def parse_puct(text: str) -> PuctSpec:
         except ValueError:
             raise AgentSpecError(f"agent {text!r}: {key}={value!r} is not a number") from None
         limits = {"c": (0.0, 100.0), "tau": (0.0, 100.0), "fpu": (-1.0, 1.0), "eps": (0.0, 1.0),
-                  "solver": (0.0, 1.0), "reuse": (0.0, 1.0)}[key]
+                  "solver": (0.0, 1.0), "reuse": (0.0, 1.0), "threads": (1.0, float(MAX_THREADS))}[key]
         if not limits[0] <= number <= limits[1]:
             raise AgentSpecError(f"agent {text!r}: {key} must be within {limits[0]:g}..{limits[1]:g}")
         if key in ("solver", "reuse") and number not in (0.0, 1.0):
             raise AgentSpecError(f"agent {text!r}: {key} is 0 or 1")
+        if key == "threads" and not number.is_integer():
+            raise AgentSpecError(f"agent {text!r}: threads is a whole number")
         options[key] = number
     if not sims and not seconds:
         raise AgentSpecError(f"agent {text!r}: give simulations or seconds per move, e.g. puct:1000 or puct:t=2")

@@ -19,11 +19,17 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field, replace
 
+from core.agents.levels import LEVELS
 from core.agents.spec import AgentKind, parse_agent
 
 FAIR_BAND = (0.4, 0.6)
 """P(S1 wins) after the first placement within this band counts as fair."""
-DEFAULT_AGENTS = ("greedy", "mcts:1000")
+DEFAULT_AGENTS = ("greedy", "club")
+"""``club`` decides: the strongest level whose games fit :data:`DEFAULT_TIME` on 2 cores (about 0.15 s of one
+core per game; ``expert`` costs ~8 times more, so it decides only with a longer ``--time`` or a cluster)."""
+DEFAULT_TIME = 120.0
+"""Seconds a host's analysis may take by default (``lits analyze``, the designer): a verdict reached
+earlier ends the run; only a run cut by the clock depends on the machine's speed."""
 DEFAULT_GAMES = 160
 MIN_GAMES = 10
 """Fewer games per question than this support no statistic at all."""
@@ -57,6 +63,9 @@ class QuickBudget:
     """The caps quick mode puts on an :class:`AnalysisConfig` (a first look in seconds)."""
 
     sims: int = 100
+    """Simulations cap for ``mcts`` and ``puct`` agents (``club`` becomes ``casual``, ``puct:100``)."""
+    seconds: float = 20.0
+    """The time budget of quick mode (unless ``--time`` says otherwise)."""
     games: int = 120
     max_candidates: int = 8
     screen_sims: int = 60
@@ -91,6 +100,16 @@ class AnalysisProgress:
     message: str
     eta: float | None = None
     """Seconds until the analysis ends at the latest (under a time budget), else None."""
+
+
+def quick_agent(text: str) -> str:
+    """An agent under quick mode's cap: searches get at most ``QUICK.sims`` simulations a move (a level
+    becomes the plain spec it stands for, e.g. ``club`` -> ``puct:100``, the ``casual`` level)."""
+    spec = parse_agent(text)
+    if spec.kind in (AgentKind.MCTS, AgentKind.PUCT):
+        capped = spec.with_sims(min(spec.sims or QUICK.sims, QUICK.sims)).text
+        return next((lv.name for lv in LEVELS.values() if lv.spec == capped), capped)
+    return spec.text
 
 
 @dataclass
@@ -143,11 +162,7 @@ class AnalysisConfig:
         """The budgets actually used (quick mode shrinks them)."""
         if not self.quick:
             return self
-        agents = []
-        for text in self.agents:
-            spec = parse_agent(text)
-            agents.append(spec.with_sims(min(spec.sims, QUICK.sims)).text if spec.kind is AgentKind.MCTS
-                          else spec.text)
+        agents = [quick_agent(text) for text in self.agents]
         return replace(
             self, agents=agents, games=min(self.games, QUICK.games),
             max_candidates=min(self.max_candidates, QUICK.max_candidates),
@@ -161,10 +176,7 @@ class AnalysisConfig:
         """The deciding agent's canonical spec (after quick mode's caps when read from :meth:`effective`)."""
         specs = [parse_agent(a) for a in self.agents]
         if self.deciding_agent:
-            want = parse_agent(self.deciding_agent)
-            if self.quick and want.kind is AgentKind.MCTS:
-                want = want.with_sims(min(want.sims, QUICK.sims))
-            return want.text
+            return quick_agent(self.deciding_agent) if self.quick else parse_agent(self.deciding_agent).text
         return sorted(specs, key=lambda a: a.strength)[-1].text  # the order run.py plays them in
 
     @property

@@ -198,16 +198,16 @@ def checkpoint_header(board: Board, cfg: OpeningsConfig) -> dict[str, Any]:
 
 def _session(board: Board, cfg: OpeningsConfig, progress: ProgressFn | None,
              cancel: threading.Event | None, executor: cf.Executor | None = None, executor_workers: int = 0) -> Any:
-    from core.analysis.run import _Session
+    from core.analysis.run import Session
 
     acfg = AnalysisConfig(agents=[cfg.agent], seed=cfg.seed, workers=cfg.workers, inline=cfg.inline)
-    return _Session(board, acfg, progress, cancel, executor, executor_workers)
+    return Session(board, acfg, progress, cancel, executor, executor_workers)
 
 
 def top_openings(board: Board, k: int, cfg: OpeningsConfig, progress: ProgressFn | None = None,
                  cancel: threading.Event | None = None) -> list[int]:
     """The ``k`` openings the analysis's screen puts closest to even (same screen and seed as ``lits analyze``)."""
-    from core.analysis.run import _screen
+    from core.analysis.run import screen_all
     from core.selfplay.runner import RunCancelled
 
     if k < 1:
@@ -215,7 +215,7 @@ def top_openings(board: Board, k: int, cfg: OpeningsConfig, progress: ProgressFn
     s = _session(board, cfg, progress, cancel)
     try:
         s.runner.start(cancel)
-        screen = _screen(s)
+        screen = screen_all(s)
     except RunCancelled as exc:
         raise AnalysisCancelled("cancelled") from exc
     finally:

@@ -64,7 +64,7 @@ ProgressFn = Callable[[AnalysisProgress], None]
 Clock = Callable[[], float]
 
 
-class _Session:
+class Session:
     """One analysis run: the pool, the progress reporting and the cancel checks in one place."""
 
     def __init__(self, board: Board, cfg: AnalysisConfig, progress: ProgressFn | None,
@@ -177,7 +177,7 @@ def analyze(board: Board, config: AnalysisConfig, progress: ProgressFn | None = 
     config.check()
     cfg = config.effective()
     start = clock()
-    session = _Session(board, cfg, progress, cancel, executor, executor_workers, clock)
+    session = Session(board, cfg, progress, cancel, executor, executor_workers, clock)
     try:
         session.report("start", 0, 1, "starting worker processes and loading the compiled agents")
         session.runner.start(cancel, progress=session.warming, nice=worker_nice)
@@ -196,7 +196,7 @@ def compile_message(elapsed: float, done: int, total: int) -> str:
     return f"compiling the engine (once, about {max(10, 10 * math.ceil(estimate / 10))} s)"
 
 
-def _analyze(s: _Session, start: float) -> AnalysisReport:
+def _analyze(s: Session, start: float) -> AnalysisReport:
     cfg = s.cfg
     board = s.board
     specs = sorted((parse_agent(a) for a in dict.fromkeys(cfg.agents)), key=_strength)
@@ -206,7 +206,7 @@ def _analyze(s: _Session, start: float) -> AnalysisReport:
     if errors:
         warnings.append(f"the board is not valid for a match ({errors[0]}); figures describe it as it is")
 
-    screen = _screen(s)
+    screen = screen_all(s)
     per_agent: dict[str, AgentResult] = {}
     raw_results: dict[str, list[GameResult]] = {}
     decider = cfg.decider
@@ -250,7 +250,7 @@ def _analyze(s: _Session, start: float) -> AnalysisReport:
     )
 
 
-def _screen_list(s: _Session, openings: list[int], sims: int, stage: int, message: str) -> FloatGrid:
+def _screen_list(s: Session, openings: list[int], sims: int, stage: int, message: str) -> FloatGrid:
     per_task = max(8, len(openings) // SCREEN_TASKS + 1)
     items = [(s.spec, tuple(openings[lo:lo + per_task]), sims, derive_seed(s.cfg.seed, SeedPhase.SCREEN, stage, i))
              for i, lo in enumerate(range(0, len(openings), per_task))]
@@ -265,7 +265,7 @@ def _screen_list(s: _Session, openings: list[int], sims: int, stage: int, messag
     return np.concatenate(parts) if parts else np.zeros(0)
 
 
-def _screen(s: _Session) -> FloatGrid:
+def screen_all(s: Session) -> FloatGrid:
     """Estimated P(S1 wins | opening) for every placement (-1 where illegal), from a short search each."""
     cfg = s.cfg
     count = s.table.count
@@ -275,7 +275,7 @@ def _screen(s: _Session) -> FloatGrid:
                         f"screening {count} openings with a {sims}-simulation search each")
 
 
-def _more_time(s: _Session, pie: PieResult) -> str:
+def _more_time(s: Session, pie: PieResult) -> str:
     """Out of time before the verdict was decided: roughly how much longer would likely decide it."""
     cfg = s.cfg
     games = s.cut_remaining
@@ -289,7 +289,7 @@ def _more_time(s: _Session, pie: PieResult) -> str:
             "SPRTs' expected remaining games) would likely decide it")
 
 
-def _raw(s: _Session, spec: AgentSpec, until: float | None = None) -> tuple[RawResult, list[GameResult]]:
+def _raw(s: Session, spec: AgentSpec, until: float | None = None) -> tuple[RawResult, list[GameResult]]:
     cfg = s.cfg
     cap = cfg.games if spec.cheap else min(cfg.games, cfg.strong_raw_games)
     tasks = [GameTask(s.spec, derive_seed(cfg.seed, SeedPhase.RAW, spec.key, i), spec.text, spec.text,
@@ -308,7 +308,7 @@ def _raw(s: _Session, spec: AgentSpec, until: float | None = None) -> tuple[RawR
     return raw, res
 
 
-def _fill_raw(s: _Session, raw: RawResult, res: list[GameResult]) -> None:
+def _fill_raw(s: Session, raw: RawResult, res: list[GameResult]) -> None:
     raw.tie_breaks = sum(r.tie_break for r in res)
     raw.margins = [r.s1_score - r.s2_score for r in res]
     raw.lengths = [r.length for r in res]
@@ -327,7 +327,7 @@ def _fill_raw(s: _Session, raw: RawResult, res: list[GameResult]) -> None:
     raw.common_openings = [(s.names(p), n, swaps[p]) for p, n in openings.most_common(3)]
 
 
-def _mirror(s: _Session, spec: AgentSpec, raw: RawResult, until: float | None = None) -> None:
+def _mirror(s: Session, spec: AgentSpec, raw: RawResult, until: float | None = None) -> None:
     cfg = s.cfg
     n = cfg.mirror_games if spec.cheap else max(10, cfg.mirror_games // 4)
     tasks = [GameTask(s.spec, derive_seed(cfg.seed, SeedPhase.MIRROR, spec.key, i), spec.text, spec.text, mirror=True)
@@ -340,7 +340,7 @@ def _mirror(s: _Session, spec: AgentSpec, raw: RawResult, until: float | None = 
     raw.mirror_full_wins = sum(r.mirror_all and not r.s1_won for r in res)
 
 
-def _pie(s: _Session, spec: AgentSpec, screen: FloatGrid, until: float | None = None,
+def _pie(s: Session, spec: AgentSpec, screen: FloatGrid, until: float | None = None,
          deciding: bool = False) -> PieResult:
     """Play out candidates until enough are shown fair or the budget is spent.
 

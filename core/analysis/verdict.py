@@ -10,11 +10,11 @@ from core.analysis.config import AnalysisConfig
 from core.analysis.results import AgentResult, PieResult, Verdict, ci_pct, describe_opening, pct
 from core.analysis.stats import SprtPair, wilson
 
-FUTILITY_CONFIDENCE = 0.95
-"""Confidence of the interval :func:`futile` asks.  Asked after every game, it gives up about one fair
-opening in five (simulated: a walk at 50% strays outside it somewhere between 40 and 160 games); 0.99 gives
-up one in twenty but spent the pie budget before three fair openings were found on boards/default.yaml
-(seed 0 turned inconclusive), so the trade-off is left to the budget work."""
+FUTILITY_CONFIDENCE = 0.99
+"""Confidence of the interval :func:`futile` asks.  Asked after every game, 0.95 gave up about one truly even
+opening in five (simulated: a walk at 50% strays outside it somewhere between 40 and 160 games), which made
+verdicts flip with the seed; 0.99 gives up about one in twenty.  The games this costs are paid from the time
+budget (``--time``), which keeps the deciding agent playing until the verdict is decided."""
 
 
 def decide(pie: PieResult, cfg: AnalysisConfig) -> tuple[Verdict, list[str]]:

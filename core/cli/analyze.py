@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from core.agents.spec import SPEC_HELP, AgentSpecError, parse_agent
 from core.analysis.config import (
+    DEFAULT_TIME,
     FAIR_BAND,
     MAX_GAMES,
     MIN_GAMES,
@@ -53,13 +54,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--deciding-agent", metavar="SPEC", default="",
                    help="the agent whose games decide every opening's status and the verdict (default: the "
                         "strongest --agent); the verdict says which strength it holds for")
-    p.add_argument("--games", type=int, default=defaults.games, metavar="N",
-                   help=f"cap on games per question: per opening and per raw run (default {defaults.games})")
-    p.add_argument("--time", type=float, default=0.0, metavar="SECONDS", dest="time_budget",
-                   help="a time budget instead of game caps: the games are sized to fit, the deciding agent "
-                        "plays on until the verdict is decided or the time is up, and an ETA is shown; when "
-                        "time runs out first the verdict says roughly how much more would decide it (default: "
-                        f"no budget, the game caps apply; at least {MIN_TIME:g})")
+    p.add_argument("--games", type=int, default=None, metavar="N",
+                   help=f"cap on games per question: per opening and per raw run (default {defaults.games}); "
+                        "giving it without --time turns the time budget off")
+    p.add_argument("--time", type=float, default=None, metavar="SECONDS", dest="time_budget",
+                   help="the time budget: the games are sized to fit, the deciding agent plays on until the "
+                        "verdict is decided or the time is up (a decided run usually ends earlier), and an ETA "
+                        "is shown; when time runs out first the verdict says roughly how much more would "
+                        f"decide it (default {DEFAULT_TIME:g}, with --quick {QUICK.seconds:g}; at least "
+                        f"{MIN_TIME:g}; 0 = no budget, the game caps of --games apply)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="master seed (default 0)")
     p.add_argument("--workers", type=int, default=0, metavar="K", help="worker processes (default 0 = all cores)")
     p.add_argument("--quick", action="store_true",
@@ -110,11 +113,16 @@ class _Bars:
 
 
 def _config(args: argparse.Namespace) -> AnalysisConfig:
-    cfg = AnalysisConfig(seed=args.seed, workers=args.workers, quick=args.quick, games=args.games)
-    if args.time_budget != 0:
-        if not MIN_TIME <= args.time_budget <= 7 * 24 * 3600:
-            raise CliError(f"--time {args.time_budget:g}: give {MIN_TIME:g} seconds to a week", EXIT_PROBLEMS)
-        cfg.time_budget = args.time_budget
+    cfg = AnalysisConfig(seed=args.seed, workers=args.workers, quick=args.quick)
+    if args.games is not None:
+        cfg.games = args.games
+    budget = args.time_budget
+    if budget is None:  # the default budget, unless the caller sized the run in games
+        budget = 0.0 if args.games is not None else QUICK.seconds if args.quick else DEFAULT_TIME
+    if budget != 0:
+        if not MIN_TIME <= budget <= 7 * 24 * 3600:
+            raise CliError(f"--time {budget:g}: give {MIN_TIME:g} seconds to a week", EXIT_PROBLEMS)
+        cfg.time_budget = budget
     if args.agents:
         try:
             cfg.agents = [parse_agent(a).text for a in args.agents]
@@ -128,11 +136,11 @@ def _config(args: argparse.Namespace) -> AnalysisConfig:
         if cfg.deciding_agent not in {parse_agent(a).text for a in cfg.agents}:
             raise CliError(f"--deciding-agent {args.deciding_agent}: it must be one of the agents played "
                            f"({', '.join(cfg.agents)}); add it with --agent", EXIT_PROBLEMS)
-    if args.games < MIN_GAMES:
-        raise CliError(f"--games {args.games}: at least {MIN_GAMES} games per question are needed for any "
+    if cfg.games < MIN_GAMES:
+        raise CliError(f"--games {cfg.games}: at least {MIN_GAMES} games per question are needed for any "
                        "statistic", EXIT_PROBLEMS)
-    if args.games > MAX_GAMES:
-        raise CliError(f"--games {args.games}: at most {MAX_GAMES:,} games per question (the SPRTs decide "
+    if cfg.games > MAX_GAMES:
+        raise CliError(f"--games {cfg.games}: at most {MAX_GAMES:,} games per question (the SPRTs decide "
                        "almost every question within a few hundred)", EXIT_PROBLEMS)
     if not 0 <= args.workers <= MAX_WORKERS:
         raise CliError(f"--workers {args.workers}: give 0 (all cores) or a count up to {MAX_WORKERS}", EXIT_PROBLEMS)

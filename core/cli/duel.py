@@ -27,7 +27,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help=summary("duel"),
         description="Play N pairs of games between agents A and B on a board: each pair uses one seed, the "
                     "agents swap seats between its two games, and nobody takes the pie swap. Reports A's wins "
-                    "and score with a Wilson 95%% interval, the Elo difference with its interval, the first "
+                    "and score with a Wilson 95% interval, the Elo difference with its interval, the first "
                     "player's (S1's) win rate and each agent's mean time per move. The same --seed gives the "
                     "same result on any number of --workers (for simulation budgets; a time budget such as "
                     "puct:t=2 depends on the machine).",

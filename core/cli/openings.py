@@ -26,7 +26,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p = subparsers.add_parser(
         "openings", help=summary("openings"),
         description="Play each chosen first placement GAMES times with the same agent in both seats and no swap, "
-                    "and print S1's win rate with its 95%% Wilson interval and the class the analysis's SPRT "
+                    "and print S1's win rate with its 95% Wilson interval and the class the analysis's SPRT "
                     f"pair gives it: fair (within {FAIR_BAND[0]:.0%}-{FAIR_BAND[1]:.0%}), unfair, or undecided. "
                     "The same --seed gives the same figures on any number of --workers.",
     )

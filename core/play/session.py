@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from core.agents.agent import make_agent
-from core.agents.spec import parse_agent
+from core.agents.spec import parse_agent, with_threads
 from core.board.model import Board, Symbol
 from core.engine.record import RecordError, load_record, replay, save_record
 from core.engine.rules import SWAP, GameResult, GameState, IllegalReason, NotationError, Placement
@@ -140,11 +140,15 @@ class AgentRequest:
     seed: int
 
 
-def agent_decision(spec: str, board: Board, moves: list[Move], seed: int) -> Move:
+def agent_decision(spec: str, board: Board, moves: list[Move], seed: int, threads: int = 0) -> Move:
     """The agent's action after ``moves``: a placement, or the pie swap when its evaluation favours swapping.
 
     Pure (it builds its own game state from the board and the moves), so a window can run it on a worker thread.
+    A ``puct`` search (the levels) runs on ``threads`` cores at once (0: every core), because a host waiting at
+    the board wants the strongest move the machine can find in the agent's time; a simulation budget keeps the
+    move reproducible for the seed on any machine with the same core count.
     """
+    spec = with_threads(spec, threads or os.cpu_count() or 1)
     state = GameState(board)
     for move in moves:
         state.push_action(move)

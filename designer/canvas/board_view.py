@@ -10,12 +10,22 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QFocusEvent, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPixmap, QWheelEvent
-from PySide6.QtWidgets import QSizePolicy, QWidget
+from PySide6.QtGui import (
+    QFocusEvent,
+    QHelpEvent,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QPixmap,
+    QWheelEvent,
+)
+from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from core.board.geometry import cell_name
 from core.board.model import Symbol
 from core.board.validation import Severity, validate
+from designer.canvas.openings import OpeningsLayer
 from designer.canvas.render import BoardGeometry, Overlay, RenderOptions, paint_board, paint_marks
 from designer.document.document import Document
 
@@ -32,6 +42,10 @@ PAINT_KEYS: dict[int, Symbol] = {
     Qt.Key.Key_Delete.value: Symbol.EMPTY, Qt.Key.Key_Backspace.value: Symbol.EMPTY,
 }
 """On the focused board these keys paint the cursor cell (the same keys choose the brush everywhere else)."""
+LOCK_BRUSH = "lock"
+"""The lock brush's name where a brush is a Symbol or this (``brushRequested``, the window's ``set_brush``)."""
+LOCK_KEY = Qt.Key.Key_L.value
+"""On the focused board L locks or unlocks the cursor cell; elsewhere it chooses the lock brush."""
 
 
 def line_cells(a: tuple[int, int], b: tuple[int, int]) -> Iterator[tuple[int, int]]:
@@ -57,7 +71,13 @@ def line_cells(a: tuple[int, int], b: tuple[int, int]) -> Iterator[tuple[int, in
 class BoardView(QWidget):
     """Interactive canvas for one Document.
 
-    Signals: ``hovered(cell or None)`` as the mouse moves, ``cellClicked(cell)``.
+    Signals: ``hovered(cell or None)`` as the mouse moves, ``cellClicked(cell)``, ``openingSelected(index or
+    None)`` when a click on the fair-openings layer selects an opening (or the selection goes).
+
+    Two layers come from outside: the heatmap (:meth:`set_heat`) and the fair openings (:meth:`set_openings`,
+    shown while :meth:`set_openings_shown` says so).  Both are drawn into the cached picture; the document's
+    locks too.  With the openings shown, a left click on an opening with a symbol brush selects it instead
+    of painting (the lock brush and right-drag still work there).
     """
 
     hovered = Signal(object)
@@ -66,12 +86,18 @@ class BoardView(QWidget):
     brushRequested = Signal(object)
     """A paint key was pressed on the board: the window selects that brush too."""
     cursorMoved = Signal(object)
+    openingSelected = Signal(object)
 
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.document = document
         self.options = RenderOptions()
         self.brush = Symbol.O
+        self.locking = False
+        """The lock brush is active (``brush`` is kept for when a symbol brush is chosen again)."""
+        self.openings: OpeningsLayer | None = None
+        self.openings_shown = False
+        self.opening_selected: int | None = None
         self.hover: int | None = None
         self.selected: tuple[int, ...] = ()
         self.heat: object = None
@@ -85,6 +111,7 @@ class BoardView(QWidget):
         self._problem_cells: tuple[int, ...] = ()
         self._drag_last: tuple[int, int] | None = None
         self._drag_button = Qt.MouseButton.NoButton
+        self._drag_locks = False
         self.cursor_cell: int | None = None
         """The keyboard cursor (arrow keys move it, 1/O, 2/X, 0/E/Delete paint it); drawn while focused."""
         self.setMouseTracking(True)
@@ -94,6 +121,7 @@ class BoardView(QWidget):
         self.setAccessibleName("Board canvas")
         document.cellsChanged.connect(self._on_cells_changed)
         document.boardReplaced.connect(self._on_board_replaced)
+        document.locksChanged.connect(lambda _cells: self.invalidate())
         self._refresh_problems()
 
     # -- state from outside ------------------------------------------------------------
@@ -111,6 +139,11 @@ class BoardView(QWidget):
 
     def set_brush(self, symbol: Symbol) -> None:
         self.brush = symbol
+        self.locking = False
+
+    def set_lock_brush(self) -> None:
+        """Clicks and drags lock cells (with their partners) instead of painting."""
+        self.locking = True
 
     def set_selected(self, cells: tuple[int, ...]) -> None:
         self.selected = cells
@@ -121,6 +154,50 @@ class BoardView(QWidget):
         self.heat = heat
         self.heat_label = label
         self.invalidate()
+
+    def set_openings(self, layer: OpeningsLayer | None) -> None:
+        """The fair-openings layer of the latest analysis (None: none); drawn while shown."""
+        self.openings = layer
+        self._select_opening(None)
+        self.invalidate()
+
+    def set_openings_shown(self, shown: bool) -> None:
+        """Show or hide the layer (the View menu, or hidden while the board differs from the analysed one)."""
+        if shown == self.openings_shown:
+            return
+        self.openings_shown = shown
+        if not shown:
+            self._select_opening(None)
+            QToolTip.hideText()
+        self.invalidate()
+
+    def visible_openings(self) -> OpeningsLayer | None:
+        """The layer as drawn now: None when hidden, absent or made for another board size."""
+        layer = self.openings
+        if layer is None or not self.openings_shown or layer.size != self.document.board.size:
+            return None
+        return layer
+
+    def opening_at(self, point: QPointF) -> tuple[int | None, int]:
+        """The opening under a widget point (nearest the point where several overlap) and how many are there."""
+        layer = self.visible_openings()
+        geo = self._geometry()
+        if layer is None or geo.cell <= 0:
+            return None, 0
+        return layer.pick((point.y() - geo.top) / geo.cell, (point.x() - geo.left) / geo.cell)
+
+    def opening_tooltip(self, point: QPointF) -> str:
+        """The tooltip at a widget point: the figures of the opening there, or "" when there is none."""
+        index, count = self.opening_at(point)
+        layer = self.openings
+        return layer.describe(index, count) if index is not None and layer is not None else ""
+
+    def _select_opening(self, index: int | None) -> None:
+        if index == self.opening_selected:
+            return
+        self.opening_selected = index
+        self.openingSelected.emit(index)
+        self.update()  # a mark, drawn over the cached picture
 
     def set_zoom(self, zoom: float) -> None:
         """Zoom by growing the canvas inside its scroll area; 1.0 fits the board to the window."""
@@ -137,6 +214,14 @@ class BoardView(QWidget):
         self.setMinimumSize(QSize(240, 240) if self.zoom == 1.0 else QSize(max(240, side), max(240, side)))
 
     def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
+            text = self.opening_tooltip(QPointF(event.pos()))
+            if text:
+                QToolTip.showText(event.globalPos(), text, self)
+            else:
+                QToolTip.hideText()
+                event.ignore()
+            return True
         if event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent) \
                 and self.event_is_board_key(event):
             event.accept()  # the key reaches keyPressEvent instead of the window's brush shortcut
@@ -163,6 +248,8 @@ class BoardView(QWidget):
         self.selected = ()
         self.heat = None
         self.heat_label = ""
+        self.openings = None
+        self._select_opening(None)
         self._refresh_problems()
         self.invalidate()
 
@@ -181,8 +268,11 @@ class BoardView(QWidget):
         heat = self.heat if self.heat is not None and getattr(self.heat, "shape", None) == (board.size, board.size) \
             else None
         cursor = self.cursor_cell if self.hasFocus() else None
+        openings = self.visible_openings()
         return Overlay(highlight=highlight, partner=hover_partner, problems=self._problem_cells,
-                       heat=heat, heat_label=self.heat_label if heat is not None else "", cursor=cursor)
+                       heat=heat, heat_label=self.heat_label if heat is not None else "", cursor=cursor,
+                       locks=self.document.locks, openings=openings,
+                       opening_selected=self.opening_selected if openings is not None else None)
 
     def paintEvent(self, event: QPaintEvent) -> None:
         overlay = self.overlay()
@@ -193,7 +283,8 @@ class BoardView(QWidget):
             base.setDevicePixelRatio(dpr)
             painter = QPainter(base)
             try:
-                static = Overlay(problems=overlay.problems, heat=overlay.heat, heat_label=overlay.heat_label)
+                static = Overlay(problems=overlay.problems, heat=overlay.heat, heat_label=overlay.heat_label,
+                                 locks=overlay.locks, openings=overlay.openings)
                 self.geometry_ = paint_board(painter, QRectF(self.rect()), self.document.board, self.options,
                                              static)
             finally:
@@ -208,18 +299,21 @@ class BoardView(QWidget):
         finally:
             painter.end()
 
-    def cell_at(self, point: QPointF) -> int | None:
+    def _geometry(self) -> BoardGeometry:
         if self.geometry_ is None:
             from designer.canvas.render import layout
             self.geometry_ = layout(QRectF(self.rect()), self.document.board.size, self.options)
-        return self.geometry_.cell_at(point)
+        return self.geometry_
+
+    def cell_at(self, point: QPointF) -> int | None:
+        return self._geometry().cell_at(point)
 
     def cell_center(self, cell: int) -> QPointF:
         """Widget point at the middle of ``cell`` (tests drive real mouse events with it)."""
-        if self.geometry_ is None:
-            from designer.canvas.render import layout
-            self.geometry_ = layout(QRectF(self.rect()), self.document.board.size, self.options)
-        return self.geometry_.cell_rect(cell).center()
+        return self._geometry().cell_rect(cell).center()
+
+    def cell_rect(self, cell: int) -> QRectF:
+        return self._geometry().cell_rect(cell)
 
     # -- mouse -------------------------------------------------------------------------
     def mousePressEvent(self, event: QMouseEvent) -> None:
@@ -228,19 +322,37 @@ class BoardView(QWidget):
         if cell is None or button not in (Qt.MouseButton.LeftButton, Qt.MouseButton.RightButton):
             super().mousePressEvent(event)
             return
-        # The first cell decides: left on a cell already holding the brush erases for the whole drag.
-        if button == Qt.MouseButton.RightButton or self.brush is Symbol.EMPTY \
-                or self.document.board[cell] is self.brush:
-            symbol = Symbol.EMPTY
-        else:
-            symbol = self.brush
+        if button == Qt.MouseButton.LeftButton and not self.locking:
+            index, _count = self.opening_at(event.position())
+            if index is not None:  # the layer is shown: a click on an opening selects it, it does not paint
+                self.cursor_cell = cell
+                self._select_opening(index)
+                event.accept()
+                return
+        self._select_opening(None)
         self._drag_button = button
         self.cursor_cell = cell
-        self.document.begin_stroke(symbol)
-        self.document.stroke_cell(cell)
+        self._drag_locks = self.locking
+        if self.locking:
+            # The first cell decides: starting on a locked cell (or with the right button) unlocks.
+            self.document.begin_lock_stroke(button == Qt.MouseButton.LeftButton
+                                            and cell not in self.document.locks)
+        # The first cell decides: left on a cell already holding the brush erases for the whole drag.
+        elif button == Qt.MouseButton.RightButton or self.brush is Symbol.EMPTY \
+                or self.document.board[cell] is self.brush:
+            self.document.begin_stroke(Symbol.EMPTY)
+        else:
+            self.document.begin_stroke(self.brush)
+        self._stroke(cell)
         self._drag_last = divmod(cell, self.document.board.size)
         self.cellClicked.emit(cell)
         event.accept()
+
+    def _stroke(self, cell: int) -> None:
+        if self._drag_locks:
+            self.document.lock_stroke_cell(cell)
+        else:
+            self.document.stroke_cell(cell)
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
         cell = self.cell_at(event.position())
@@ -255,13 +367,16 @@ class BoardView(QWidget):
         if here == self._drag_last:
             return
         for r, c in line_cells(self._drag_last, here):
-            self.document.stroke_cell(r * n + c)
+            self._stroke(r * n + c)
         self._drag_last = here
         event.accept()
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         if self._drag_last is not None and event.button() == self._drag_button:
-            self.document.end_stroke()
+            if self._drag_locks:
+                self.document.end_lock_stroke()
+            else:
+                self.document.end_stroke()
             self._drag_last = None
             self._drag_button = Qt.MouseButton.NoButton
             event.accept()
@@ -270,9 +385,10 @@ class BoardView(QWidget):
 
     # -- keyboard ----------------------------------------------------------------------
     def event_is_board_key(self, event: QKeyEvent) -> bool:
-        """Arrow and paint keys without modifiers belong to the board while it has the focus."""
+        """Arrow, paint and lock keys without modifiers belong to the board while it has the focus."""
         mods = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
-        return mods == Qt.KeyboardModifier.NoModifier and (event.key() in ARROWS or event.key() in PAINT_KEYS)
+        return mods == Qt.KeyboardModifier.NoModifier and (event.key() in ARROWS or event.key() in PAINT_KEYS
+                                                           or event.key() == LOCK_KEY)
 
     def _ensure_cursor(self) -> int:
         if self.cursor_cell is None or self.cursor_cell >= self.document.board.cell_count:
@@ -297,6 +413,12 @@ class BoardView(QWidget):
         key = event.key()
         if key in ARROWS:
             self.move_cursor(*ARROWS[key])
+        elif key == LOCK_KEY:
+            cell = self._ensure_cursor()
+            self.brushRequested.emit(LOCK_BRUSH)
+            self.document.toggle_lock(cell)  # one undo step per key
+            self.cursorMoved.emit(cell)
+            self.update()
         else:
             symbol = PAINT_KEYS[key]
             cell = self._ensure_cursor()
@@ -341,4 +463,6 @@ class BoardView(QWidget):
         def show(s: Symbol) -> str:
             return "empty" if s is Symbol.EMPTY else s.value
 
-        return (f"{cell_name(cell, n)}: {show(board[cell])}   partner {cell_name(other, n)}: {show(board[other])}")
+        locked = "   (locked with its partner)" if cell in self.document.locks else ""
+        return (f"{cell_name(cell, n)}: {show(board[cell])}   partner {cell_name(other, n)}: {show(board[other])}"
+                f"{locked}")

@@ -15,12 +15,23 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPointF, QRectF, QSize, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QGuiApplication, QImage, QPainter, QPen
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QGuiApplication,
+    QImage,
+    QPainter,
+    QPainterPath,
+    QPen,
+)
 from PySide6.QtSvg import QSvgGenerator
 
 from core.board.fileio import atomic_write_bytes
 from core.board.geometry import COLUMN_LETTERS
 from core.board.model import Board, Symbol
+from designer.canvas.openings import OpeningsLayer
 from designer.canvas.sizes import MAX_PICTURE_PX, MIN_PICTURE_PX
 
 THEMES: tuple[str, ...] = ("light", "dark")
@@ -46,6 +57,11 @@ class Palette:
     preview_bad: str
     piece_border: str
     pieces: dict[str, str]
+    lock: str
+    """Locked cells (hatched and outlined, so not colour alone)."""
+    openings: dict[str, str]
+    """The fair-openings layer by status (fair, unfair, undecided): Okabe-Ito colours, safe for colour-blind
+    eyes, each at least 3:1 against the cells; the outline style tells the status apart too."""
 
 
 PALETTES: dict[str, Palette] = {
@@ -55,6 +71,7 @@ PALETTES: dict[str, Palette] = {
         highlight="#111111", partner="#6d6d6d", problem="#c0001a",
         preview_ok="#2e8b57", preview_bad="#c0001a", piece_border="#222222",
         pieces={"L": "#e8a33d", "I": "#5aa9e6", "T": "#9b6fd1", "S": "#5cbf7a"},
+        lock="#7a4cc2", openings={"fair": "#0072b2", "unfair": "#d55e00", "undecided": "#6b6b6b"},
     ),
     "dark": Palette(
         background="#1e1f22", cell="#2b2d31", cell_alt="#303237", grid="#4b4e55", frame="#9aa0a6",
@@ -62,6 +79,7 @@ PALETTES: dict[str, Palette] = {
         highlight="#ffffff", partner="#b0b0b0", problem="#ff4d5e",
         preview_ok="#58d68d", preview_bad="#ff4d5e", piece_border="#e8e8e8",
         pieces={"L": "#b07a22", "I": "#2f77b3", "T": "#7450a8", "S": "#3a8f57"},
+        lock="#b48cff", openings={"fair": "#56b4e9", "unfair": "#e69f00", "undecided": "#a8a8a8"},
     ),
 }
 
@@ -116,6 +134,12 @@ class Overlay:
     heat_label: str = ""
     cursor: int | None = None
     """The keyboard cursor's cell, drawn as corner brackets so it reads apart from the hover outline."""
+    locks: frozenset[int] = frozenset()
+    """Cells "Improve this board" must keep: hatched and outlined."""
+    openings: OpeningsLayer | None = None
+    """The fair-openings layer: each tested opening outlined and tinted by status, with its rate."""
+    opening_selected: int | None = None
+    """Index of the clicked opening in ``openings``, outlined boldly (a mark, like the hover)."""
 
 
 class BoardGeometry:
@@ -221,6 +245,129 @@ def _draw_cursor(painter: QPainter, r: QRectF, ink: QColor, under: QColor, c: fl
             painter.drawLine(point, QPointF(point.x(), point.y() + dy * arm))
 
 
+OPENING_INSETS = (0.1, 0.17, 0.24)
+"""How far inside its cells an opening's outline runs, by how many openings drawn before it overlap it:
+outlines of overlapping openings stay apart instead of tracing the same line."""
+
+
+def piece_path(geo: BoardGeometry, cells: tuple[int, ...], inset: float) -> QPainterPath:
+    """The outline of a set of cells, ``inset`` (in cells) inside their border, as one shape."""
+    n, c = geo.size, geo.cell
+    d = inset * c
+    path = QPainterPath()
+    members = set(cells)
+    for cell in cells:
+        r = geo.cell_rect(cell)
+        path.addRect(r.adjusted(d, d, -d, -d))
+        if cell % n < n - 1 and cell + 1 in members:  # bridge to the right-hand neighbour
+            path.addRect(QRectF(r.right() - d, r.top() + d, 2 * d, c - 2 * d))
+        if cell + n in members:  # bridge to the neighbour below
+            path.addRect(QRectF(r.left() + d, r.bottom() - d, c - 2 * d, 2 * d))
+    return path.simplified()
+
+
+def _opening_insets(layer: OpeningsLayer) -> dict[int, float]:
+    """Each mark's inset: deeper for every earlier-drawn opening that shares a cell with it."""
+    insets: dict[int, float] = {}
+    drawn: list[int] = []
+    for i in layer.drawing_order():
+        cells = set(layer.marks[i].cells)
+        level = sum(1 for j in drawn if cells & set(layer.marks[j].cells))
+        insets[i] = OPENING_INSETS[min(level, len(OPENING_INSETS) - 1)]
+        drawn.append(i)
+    return insets
+
+
+def _opening_pen(colour: QColor, status: str, c: float) -> QPen:
+    pen = QPen(colour, max(2.0, c * 0.08), Qt.PenStyle.DashLine if status == "undecided" else Qt.PenStyle.SolidLine)
+    pen.setJoinStyle(Qt.PenJoinStyle.MiterJoin)
+    return pen
+
+
+def _paint_openings_fill(painter: QPainter, geo: BoardGeometry, pal: Palette, layer: OpeningsLayer) -> None:
+    """A light tint per opening under the symbols; unfair ones also hatched (status not by colour alone)."""
+    insets = _opening_insets(layer)
+    painter.setPen(Qt.PenStyle.NoPen)
+    for i in layer.drawing_order():
+        mark = layer.marks[i]
+        colour = QColor(pal.openings.get(mark.status, pal.partner))
+        path = piece_path(geo, mark.cells, insets[i])
+        tint = QColor(colour)
+        tint.setAlpha(46)
+        painter.fillPath(path, tint)
+        if mark.status == "unfair":
+            hatch = QColor(colour)
+            hatch.setAlpha(120)
+            painter.fillPath(path, QBrush(hatch, Qt.BrushStyle.BDiagPattern))
+
+
+def _label_cells(layer: OpeningsLayer) -> dict[int, int]:
+    """Mark index -> the cell its label goes in: the cell with the fewest labels so far, then the one nearest
+    the piece's middle, then the first in reading order (deterministic, and labels rarely stack)."""
+    used: dict[int, int] = {}
+    out: dict[int, int] = {}
+    for i in layer.drawing_order():
+        mark = layer.marks[i]
+        mr, mc = mark.centre()
+
+        def rank(cell: int, mr: float = mr, mc: float = mc) -> tuple[int, float, int]:
+            r, c = divmod(cell, layer.size)
+            return used.get(cell, 0), (r + 0.5 - mr) ** 2 + (c + 0.5 - mc) ** 2, cell
+
+        cell = min(mark.cells, key=rank)
+        used[cell] = used.get(cell, 0) + 1
+        out[i] = cell
+    return out
+
+
+def _paint_openings_lines(painter: QPainter, geo: BoardGeometry, pal: Palette, layer: OpeningsLayer) -> None:
+    """Outlines over the symbols (solid fair and unfair, dashed undecided) and the rate in a small pill."""
+    c = geo.cell
+    insets = _opening_insets(layer)
+    under = QPen(QColor(pal.cell), max(3.5, c * 0.14))
+    under.setJoinStyle(Qt.PenJoinStyle.MiterJoin)
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+    for i in layer.drawing_order():
+        mark = layer.marks[i]
+        path = piece_path(geo, mark.cells, insets[i])
+        painter.setPen(under)
+        painter.drawPath(path)
+        painter.setPen(_opening_pen(QColor(pal.openings.get(mark.status, pal.partner)), mark.status, c))
+        painter.drawPath(path)
+    font = _font(c, 0.26, bold=True)
+    metrics = QFontMetricsF(font)
+    painter.setFont(font)
+    for i, cell in _label_cells(layer).items():
+        mark = layer.marks[i]
+        r = geo.cell_rect(cell)
+        w = metrics.horizontalAdvance(mark.label) + c * 0.12
+        h = metrics.height()
+        pill = QRectF(r.center().x() - w / 2, r.bottom() - h - c * 0.06, w, h)
+        colour = QColor(pal.openings.get(mark.status, pal.partner))
+        painter.setPen(QPen(colour, max(1.0, c * 0.03)))
+        background = QColor(pal.cell)
+        background.setAlpha(230)
+        painter.setBrush(background)
+        painter.drawRoundedRect(pill, h * 0.3, h * 0.3)
+        painter.setPen(QColor(pal.label))
+        painter.drawText(pill, int(Qt.AlignmentFlag.AlignCenter), mark.label)
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+
+
+def paint_locks(painter: QPainter, geo: BoardGeometry, pal: Palette, locks: frozenset[int]) -> None:
+    """Locked cells: a cross hatch and an outline just inside the cell (the Improve dialog's look)."""
+    c = geo.cell
+    colour = QColor(pal.lock)
+    pen = QPen(colour, max(2.0, c * 0.1))
+    for cell in sorted(locks):
+        if 0 <= cell < geo.size * geo.size:
+            r = geo.cell_rect(cell)
+            painter.fillRect(r, QBrush(colour, Qt.BrushStyle.DiagCrossPattern))
+            painter.setPen(pen)
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRect(r.adjusted(c * 0.1, c * 0.1, -c * 0.1, -c * 0.1))
+
+
 def paint_marks(painter: QPainter, geo: BoardGeometry, options: RenderOptions, overlay: Overlay) -> None:
     """Hover, selection, the hovered cell's 180-degree partner and the keyboard cursor.
 
@@ -236,6 +383,13 @@ def paint_marks(painter: QPainter, geo: BoardGeometry, options: RenderOptions, o
     painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
     painter.setBrush(Qt.BrushStyle.NoBrush)
     under = QPen(QColor(pal.cell), max(3.0, c * 0.16))
+    layer, chosen = overlay.openings, overlay.opening_selected
+    if layer is not None and layer.size == n and chosen is not None and 0 <= chosen < len(layer.marks):
+        path = piece_path(geo, layer.marks[chosen].cells, 0.03)
+        painter.setPen(QPen(QColor(pal.cell), max(5.0, c * 0.22)))
+        painter.drawPath(path)
+        painter.setPen(QPen(QColor(pal.highlight), max(3.0, c * 0.12)))
+        painter.drawPath(path)
     if overlay.partner is not None and 0 <= overlay.partner < n * n:
         r = geo.cell_rect(overlay.partner).adjusted(c * 0.07, c * 0.07, -c * 0.07, -c * 0.07)
         painter.setPen(under)
@@ -286,6 +440,9 @@ def paint_board(painter: QPainter, rect: QRectF, board: Board, options: RenderOp
         piece = ov.pieces.get(cell)
         if piece is not None:
             painter.fillRect(r, QColor(pal.pieces.get(piece, pal.grid)))
+    openings = ov.openings if ov.openings is not None and ov.openings.size == n else None
+    if openings is not None:
+        _paint_openings_fill(painter, geo, pal, openings)
 
     # Grid lines.
     if options.grid:
@@ -335,6 +492,11 @@ def paint_board(painter: QPainter, rect: QRectF, board: Board, options: RenderOp
                 color = QColor(pal.covered_symbol)
                 color.setAlpha(170)
             _draw_symbol(painter, geo.cell_rect(cell), symbol, color, covered, halo)
+
+    if ov.locks:
+        paint_locks(painter, geo, pal, ov.locks)
+    if openings is not None:
+        _paint_openings_lines(painter, geo, pal, openings)
 
     # Preview of a placement: fill plus a hatch when it is illegal (not colour alone).
     if ov.preview:

@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.agents.levels import LEVELS
+from core.analysis.config import DEFAULT_AGENTS
 from core.board.geometry import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE
 from core.board.model import Board
 from core.generate.config import MAX_COUNT, SearchConfig
@@ -42,9 +43,10 @@ from core.generate.layout import PairRange
 from designer.canvas.render import Overlay, RenderOptions, render_image
 from designer.workers import BackgroundRunner, JobControl
 
-LEVEL_CHOICES: tuple[str, ...] = ("greedy", "mcts:200", "mcts:1000", "mcts:3000")
-"""Agent specs offered in the level box (named levels are added when ``core.agents.levels`` has them)."""
-DEFAULT_LEVEL_CHOICE = "mcts:1000"
+LEVEL_CHOICES: tuple[str, ...] = ("greedy", "mcts:1000")
+"""Agent specs offered in the level box after the named levels (any spec may be typed)."""
+DEFAULT_LEVEL_CHOICE = DEFAULT_AGENTS[-1]
+"""The analysis's deciding level (``club``): boards are judged as ``lits analyze`` judges them."""
 THUMB_PX = 180
 
 

@@ -11,7 +11,8 @@ STEPS: tuple[tuple[str, str], ...] = (
      "From the keyboard: click the board, move the cursor with the arrow keys and press 1 or O, 2 or X, "
      "0, E or Delete to paint that cell. Ctrl+Z undoes, Ctrl+Shift+Z redoes. Edit ▸ Random fill (Ctrl+R), the "
      "transforms, Tools ▸ Generate boards (a search for balanced boards) and Tools ▸ Improve this board "
-     "(proposed changes, one undo step each) give a quick start."),
+     "(proposed changes, one undo step each) give a quick start. The lock brush (L) marks cells, with their "
+     "partners, that Improve this board must keep."),
     ("Validate",
      "The Validation tab checks the board as you edit and the status bar shows whether it is fit for a match. "
      "Click a problem to see its cells; broken pairs (from hand-edited files) are repaired with one click."),
@@ -20,9 +21,11 @@ STEPS: tuple[tuple[str, str], ...] = (
      "match clock (time per turn and the bank)."),
     ("Analyse",
      "Tools ▸ Analyse balance (Ctrl+Shift+A) plays test games on a copy of the board while you keep editing. "
-     "The verdict says whether the swap rule can keep the game fair and ends with the next step; the charts "
-     "show what it rests on and the heatmaps colour the board. Quick is a first look in seconds; untick it "
-     "for a verdict."),
+     "The verdict says whether the swap rule can keep the game fair, for which strength of play it holds "
+     "(the club level by default), and ends with the next step; the charts show what it rests on and the "
+     "heatmaps colour the board. View ▸ Fair openings (Ctrl+Shift+F) draws every tested first placement on the "
+     "board with its win rate: blue is fair, orange one-sided, grey undecided; hover one for its figures. "
+     "Quick is a first look in seconds; untick it for a verdict."),
     ("Play-test",
      "Tools ▸ Play-test (Ctrl+T) opens a test game under the match rules: play both sides yourself, or against "
      "a computer player."),

@@ -1,10 +1,12 @@
 """Tools > Improve this board: up to three small changes to the host's board, each with its figures.
 
-The host locks cells (here by clicking the board, or with the main window's lock brush, whose cells arrive as
-``locked``); a locked cell and its 180-degree partner never change.  The search (``core.generate.improve``) runs on
-a snapshot through ``designer.workers.BackgroundRunner``; each proposal shows its picture with the changed cells
-outlined, its figures beside the original's, and Apply, which is one undo step (a ``CellsCommand`` through
-``Document.set_cells``).  A proposal made for an older state of the board is refused instead of applied.
+The host locks cells (here by clicking the board, or with the main window's lock brush); a locked cell and its
+180-degree partner never change.  The locks live in the document (one source of truth): a click here is an
+undoable lock step of the document, shown on the main board at once, and the lock brush there shows here.
+The search (``core.generate.improve``) runs on a snapshot through ``designer.workers.BackgroundRunner``; each
+proposal shows its picture with the changed cells outlined, its figures beside the original's, and Apply, which
+is one undo step (a ``CellsCommand`` through ``Document.set_cells``).  A proposal made for an older state of the
+board, or one that changes a cell locked since, is refused instead of applied.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from PySide6.QtCore import QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QMouseEvent, QPainter, QPaintEvent, QPen
+from PySide6.QtGui import QMouseEvent, QPainter, QPaintEvent
 from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFormLayout,
@@ -27,7 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.board.geometry import cell_name, partner
+from core.board.geometry import cell_name
 from core.board.model import Board, Symbol
 from core.generate.config import SearchConfig
 from designer.canvas.render import BoardGeometry, Overlay, RenderOptions, paint_board
@@ -36,20 +38,20 @@ from designer.document.document import Document
 from designer.workers import JobControl
 
 PROPOSALS = 3
-LOCK_COLOR = "#7a4cc2"
 
 
 class LockBoard(QWidget):
-    """The board with its locked cells hatched and outlined; a click locks or unlocks a cell and its partner."""
+    """The board with the document's locked cells hatched and outlined; a click locks or unlocks a cell and its
+    partner in the document (one undo step), so the main board and this one always show the same locks."""
 
     locksChanged = Signal()
 
-    def __init__(self, board: Board, locked: Iterable[int] = (), parent: QWidget | None = None) -> None:
+    def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.board = board
-        self.locked: set[int] = set()
-        for c in locked:
-            self.locked |= {c, partner(c, board.size)}
+        self.document = document
+        self.board = document.snapshot()
+        """The board drawn: the document's, except while a search runs on an earlier snapshot."""
+        document.locksChanged.connect(self._on_locks_changed)
         self.geometry_: BoardGeometry | None = None
         self.setMinimumSize(260, 260)
         self.setToolTip("Click cells to lock or unlock them: a locked cell and its partner stay as they are")
@@ -61,28 +63,22 @@ class LockBoard(QWidget):
         self.board = board
         self.update()
 
-    def toggle(self, cell: int) -> None:
-        pair = {cell, partner(cell, self.board.size)}
-        if cell in self.locked:
-            self.locked -= pair
-        else:
-            self.locked |= pair
+    @property
+    def locked(self) -> frozenset[int]:
+        return self.document.locks
+
+    def _on_locks_changed(self, _cells: object) -> None:
         self.update()
         self.locksChanged.emit()
+
+    def toggle(self, cell: int) -> None:
+        self.document.toggle_lock(cell)
 
     def paintEvent(self, _event: QPaintEvent) -> None:
         painter = QPainter(self)
         try:
-            self.geometry_ = paint_board(painter, QRectF(self.rect()), self.board, RenderOptions(), Overlay())
-            geo = self.geometry_
-            color = QColor(LOCK_COLOR)
-            pen = QPen(color, max(2.0, geo.cell * 0.1))
-            for cell in self.locked:
-                r = geo.cell_rect(cell)
-                painter.fillRect(r, QBrush(color, Qt.BrushStyle.DiagCrossPattern))  # hatched, not colour alone
-                painter.setPen(pen)
-                painter.setBrush(Qt.BrushStyle.NoBrush)
-                painter.drawRect(r.adjusted(geo.cell * 0.1, geo.cell * 0.1, -geo.cell * 0.1, -geo.cell * 0.1))
+            self.geometry_ = paint_board(painter, QRectF(self.rect()), self.board, RenderOptions(),
+                                         Overlay(locks=self.locked))
         finally:
             painter.end()
 
@@ -100,17 +96,20 @@ class ImproveDialog(SearchDialog):
     applied = Signal(int)
     """The number (1-based) of the proposal just applied."""
 
-    def __init__(self, document: Document, locked: Iterable[int] = (), parent: QWidget | None = None,
+    def __init__(self, document: Document, locked: Iterable[int] | None = None, parent: QWidget | None = None,
                  engine: Engine | None = None) -> None:
+        """``locked``: cells to lock in the document first (one undo step); None keeps the document's locks."""
         super().__init__(parent)
         self.setWindowTitle("Improve this board")
         self.document = document
+        if locked is not None:
+            document.set_locks(locked, "Lock cells for Improve")
         self.engine = engine or default_engine()
         self.result: Any = None
         self.base: Board | None = None
         """The snapshot the proposals were made from."""
 
-        self.lock_board = LockBoard(document.snapshot(), locked)
+        self.lock_board = LockBoard(document)
         self.lock_label = QLabel()
         self.lock_board.locksChanged.connect(self._update_lock_label)
         self.level = level_box()
@@ -188,7 +187,8 @@ class ImproveDialog(SearchDialog):
         cells = sorted(self.lock_board.locked)
         n = self.document.board.size
         names = ", ".join(cell_name(c, n) for c in cells[:12]) + (" …" if len(cells) > 12 else "")
-        self.lock_label.setText(f"Locked: {names}" if cells else "No cells locked: click the board to lock cells.")
+        self.lock_label.setText(f"Locked: {names}" if cells else "No cells locked: click the board here, or use "
+                                "the lock brush (L) on the main board, to lock cells.")
 
     def _on_document_changed(self, _cells: object) -> None:
         if not self.running:
@@ -277,6 +277,13 @@ class ImproveDialog(SearchDialog):
                                 "The board changed since these proposals were made; run Improve again.")
             return False
         c = self.proposals[index]
+        now_locked = sorted(set(c.changed) & self.document.locks)
+        if now_locked:
+            n = self.document.board.size
+            QMessageBox.warning(self, "Improve this board",
+                                f"Proposal {index + 1} changes {cell_name(now_locked[0], n)}, which you locked "
+                                "after these proposals were made; run Improve again.")
+            return False
         edits = [(cell, c.board[cell]) for cell in c.changed]
         n = self.document.board.size
         ok = self.document.set_cells(edits, f"Improve: proposal {index + 1} ({len(c.changed) // 2} pairs, "

@@ -2,10 +2,10 @@
 after a crash.
 
 Each window's session writes ``autosave/<id>.yaml`` (the board, as a normal board file) and ``<id>.json``
-(which file it came from and when), both atomically (temporary file and rename), on a worker thread so a
-slow disk never stalls the window.  A QLockFile ``<id>.lock`` is held while the session lives: at the next
-start, an autosave whose lock can be taken belongs to a process that is gone (crashed or killed), and the
-window offers to recover it.  A save, a clean quit or "Discard" removes the files.
+(which file it came from, when, and the cells locked for "Improve this board"), both atomically (temporary
+file and rename), on a worker thread so a slow disk never stalls the window.  A QLockFile ``<id>.lock`` is held
+while the session lives: at the next start, an autosave whose lock can be taken belongs to a process that is
+gone (crashed or killed), and the window offers to recover it.  A save, a clean quit or "Discard" removes the files.
 
 The folder is ``QStandardPaths.AppDataLocation``/autosave, or ``$LITS_BOARD_STUDIO_DATA/autosave`` when that
 variable is set (the tests use it to keep the user's folder out of their way).
@@ -19,13 +19,14 @@ import os
 import threading
 import time
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from PySide6.QtCore import QLockFile, QObject, QStandardPaths, QTimer
 
 from core.board.boardfile import board_to_text, load_board
 from core.board.fileio import atomic_write_text
+from core.board.geometry import cell_name, parse_cell
 from core.board.model import Board
 from designer.document.document import Document
 from designer.workers import BackgroundRunner, JobControl
@@ -35,6 +36,8 @@ AUTOSAVE_DELAY_MS = 2000
 """Quiet time after an edit before the autosave is written (a drag or typing is one write, not many)."""
 AUTOSAVE_MAX_WAIT_S = 10.0
 """Under continuous editing, write at least this often."""
+MAX_LOCK_NAMES = 26 * 26
+"""No board has more cells than this: a longer lock list in a damaged file is cut there."""
 
 
 def data_dir() -> Path:
@@ -59,10 +62,20 @@ class Recovery:
     source: str | None
     """The file the work belonged to (None: an untitled board)."""
     saved_at: float
+    locks: list[str] = field(default_factory=list)
+    """Names of the cells that were locked (a design aid of the session, not in the board file)."""
 
     def load(self) -> Board:
         """The autosaved board (BoardFileError when the file is damaged)."""
         return load_board(self.board_path)
+
+    def lock_cells(self, size: int) -> list[int]:
+        """The locked cells on a ``size`` board; names that do not fit it are left out (the lock is a hint)."""
+        cells = []
+        for name in self.locks:
+            with contextlib.suppress(ValueError):
+                cells.append(parse_cell(name, size))
+        return cells
 
     def discard(self) -> None:
         for path in (self.board_path, self.meta_path, self.lock_path):
@@ -97,11 +110,13 @@ def find_recoveries(folder: Path | None = None) -> list[Recovery]:
         meta_path = board_path.with_suffix(".json")
         source: str | None = None
         saved_at = board_path.stat().st_mtime
+        locks: list[str] = []
         with contextlib.suppress(OSError, ValueError, TypeError, AttributeError):
             meta = json.loads(meta_path.read_text(encoding="utf-8"))
             source = str(meta["source"]) if meta.get("source") else None
             saved_at = float(meta.get("saved_at", saved_at))
-        found.append(Recovery(board_path, meta_path, lock_path, source, saved_at))
+            locks = [str(name) for name in meta.get("locks", [])][:MAX_LOCK_NAMES]
+        found.append(Recovery(board_path, meta_path, lock_path, source, saved_at, locks))
     found.sort(key=lambda r: r.saved_at, reverse=True)
     return found
 
@@ -135,6 +150,7 @@ class Autosaver(QObject):
         document.cellsChanged.connect(self._changed)
         document.paramsChanged.connect(self._changed)
         document.fileChanged.connect(self._changed)
+        document.locksChanged.connect(self._changed)
 
     @property
     def exists(self) -> bool:
@@ -158,7 +174,10 @@ class Autosaver(QObject):
         if not self.document.dirty:
             return
         text = board_to_text(self.document.board)
-        meta = json.dumps({"source": self.document.path, "saved_at": time.time(), "pid": os.getpid()}) + "\n"
+        n = self.document.board.size
+        locks = [cell_name(c, n) for c in sorted(self.document.locks)]
+        meta = json.dumps({"source": self.document.path, "saved_at": time.time(), "pid": os.getpid(),
+                           "locks": locks}) + "\n"
         removed = self._removed
         removed.clear()
         try:

@@ -24,9 +24,12 @@ class Document(Protocol):
 
     def apply_meta(self, key: str, value: str) -> None: ...
 
+    def apply_locks(self, locks: frozenset[int]) -> None: ...
+
 STROKE_ID = 1001
 PARAMS_ID = 1002
 META_ID = 1003
+LOCKS_ID = 1004
 
 
 class CellsCommand(QUndoCommand):
@@ -67,6 +70,38 @@ class StrokeCommand(QUndoCommand):
 
     def undo(self) -> None:
         self.document.apply_cell_changes(list(reversed(self.changes)), undo=True)
+
+
+class LocksCommand(QUndoCommand):
+    """A change of the locked cells (the lock brush, Clear locks, the Improve dialog's board).
+
+    Locks are a design aid kept with the document, not in the board file, so these steps do not make
+    the document unsaved (``Document.dirty`` skips them).  Parts of one lock drag (same ``stroke``,
+    not 0) merge into one step.
+    """
+
+    def __init__(self, document: Document, old: frozenset[int], new: frozenset[int], text: str,
+                 stroke: int = 0) -> None:
+        super().__init__(text)
+        self.document = document
+        self.old = old
+        self.new = new
+        self.stroke = stroke
+
+    def id(self) -> int:
+        return LOCKS_ID
+
+    def mergeWith(self, other: QUndoCommand) -> bool:
+        if not isinstance(other, LocksCommand) or not self.stroke or other.stroke != self.stroke:
+            return False
+        self.new = other.new
+        return True
+
+    def redo(self) -> None:
+        self.document.apply_locks(self.new)
+
+    def undo(self) -> None:
+        self.document.apply_locks(self.old)
 
 
 class _FieldCommand(QUndoCommand):

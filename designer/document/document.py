@@ -11,15 +11,16 @@ from __future__ import annotations
 import itertools
 import os
 import random
+from collections.abc import Iterable
 from dataclasses import replace
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
 from core.board.boardfile import load_board, save_board
-from core.board.geometry import cell_name
+from core.board.geometry import cell_name, partner
 from core.board.model import Board, CellChange, GameParams, Symbol, Transform
-from designer.document.commands import CellsCommand, MetaCommand, ParamsCommand, StrokeCommand
+from designer.document.commands import CellsCommand, LocksCommand, MetaCommand, ParamsCommand, StrokeCommand
 
 META_KEYS: tuple[str, ...] = ("name", "author", "notes")
 
@@ -30,33 +31,59 @@ class Document(QObject):
     Signals: ``cellsChanged(list[int])`` with the cells that changed (every cell
     after a new board is loaded), ``paramsChanged()`` for game parameters and
     name/author/notes, ``fileChanged()`` when the path or the saved state changes,
-    ``boardReplaced()`` when New/Open put a different board in place.
+    ``boardReplaced()`` when New/Open put a different board in place, ``locksChanged(list[int])`` with the
+    cells whose lock changed.
+
+    Locks (cells that "Improve this board" must keep, each with its 180-degree partner) are a design aid of
+    this session: undoable like every edit, kept in the autosave, but not in the board file, so a lock
+    change alone never makes the document unsaved.
     """
 
     cellsChanged = Signal(object)
     paramsChanged = Signal()
     fileChanged = Signal()
     boardReplaced = Signal()
+    locksChanged = Signal(object)
 
     def __init__(self, board: Board | None = None, path: str | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.board = board if board is not None else Board()
         self.path = path
+        self.locks: frozenset[int] = frozenset()
+        """Locked cells, always with their partners."""
         self.undo_stack = QUndoStack(self)
-        self.undo_stack.cleanChanged.connect(self._on_clean_changed)
+        self._dirty_shown = False
+        self.undo_stack.cleanChanged.connect(self._on_stack_moved)
+        self.undo_stack.indexChanged.connect(self._on_stack_moved)
         self._strokes = itertools.count(1)
         self._stroke: int | None = None
         self._stroke_symbol = Symbol.EMPTY
         self._stroke_cells: set[int] = set()
         """Cells the current drag has painted, directly or as a partner: they keep their value for the drag."""
+        self._lock_stroke: int | None = None
+        self._lock_stroke_on = True
 
-    def _on_clean_changed(self, _clean: bool) -> None:
+    def _on_stack_moved(self, *_args: object) -> None:
+        """fileChanged when the unsaved state flips (a lock step moves the stack but changes nothing saved)."""
+        if self.dirty != self._dirty_shown:
+            self._file_changed()
+
+    def _file_changed(self) -> None:
+        self._dirty_shown = self.dirty
         self.fileChanged.emit()
 
     # -- state -------------------------------------------------------------------------
     @property
     def dirty(self) -> bool:
-        return not self.undo_stack.isClean()
+        """Whether the board differs from its file: some step between the saved state and now is not a lock."""
+        stack = self.undo_stack
+        if stack.isClean():
+            return False
+        clean = stack.cleanIndex()
+        if clean < 0:
+            return True
+        low, high = sorted((clean, stack.index()))
+        return not all(isinstance(stack.command(i), LocksCommand) for i in range(low, high))
 
     @property
     def display_name(self) -> str:
@@ -78,6 +105,12 @@ class Document(QObject):
     def apply_meta(self, key: str, value: str) -> None:
         setattr(self.board, key, value)
         self.paramsChanged.emit()
+
+    def apply_locks(self, locks: frozenset[int]) -> None:
+        changed = sorted(locks ^ self.locks)
+        self.locks = locks
+        if changed:
+            self.locksChanged.emit(changed)
 
     # -- drags --------------------------------------------------------------------------
     def begin_stroke(self, symbol: Symbol) -> None:
@@ -117,6 +150,56 @@ class Document(QObject):
         changed = self.stroke_cell(cell)
         self.end_stroke()
         return changed
+
+    # -- locks --------------------------------------------------------------------------
+    def lock_pair(self, cell: int) -> frozenset[int]:
+        """A cell and its 180-degree partner: they lock and unlock together."""
+        return frozenset((cell, partner(cell, self.board.size)))
+
+    def begin_lock_stroke(self, lock: bool) -> None:
+        """Start a lock-brush drag that locks (or unlocks) every cell it crosses, as one undo step."""
+        self._lock_stroke = next(self._strokes)
+        self._lock_stroke_on = lock
+
+    def lock_stroke_cell(self, cell: int) -> bool:
+        """Lock or unlock one cell of the current lock drag (and its partner); returns whether anything changed."""
+        if self._lock_stroke is None:
+            self.begin_lock_stroke(self._lock_stroke_on)
+        assert self._lock_stroke is not None
+        pair = self.lock_pair(cell)
+        new = self.locks | pair if self._lock_stroke_on else self.locks - pair
+        if new == self.locks:
+            return False
+        verb = "Lock" if self._lock_stroke_on else "Unlock"
+        self.undo_stack.push(LocksCommand(self, self.locks, new, f"{verb} from {cell_name(cell, self.board.size)}",
+                                          self._lock_stroke))
+        return True
+
+    def end_lock_stroke(self) -> None:
+        self._lock_stroke = None
+
+    def toggle_lock(self, cell: int) -> bool:
+        """Lock an unlocked cell or unlock a locked one, with its partner, as one undo step."""
+        self.begin_lock_stroke(cell not in self.locks)
+        changed = self.lock_stroke_cell(cell)
+        self.end_lock_stroke()
+        return changed
+
+    def set_locks(self, cells: Iterable[int], text: str = "Set locks") -> bool:
+        """Lock exactly ``cells`` and their partners (one undo step; False when nothing changes)."""
+        new = frozenset(c for cell in cells for c in self.lock_pair(cell))
+        if new == self.locks:
+            return False
+        self.undo_stack.push(LocksCommand(self, self.locks, new, text))
+        return True
+
+    def clear_locks(self) -> bool:
+        return self.set_locks((), "Clear locks")
+
+    def restore_locks(self, cells: Iterable[int]) -> None:
+        """Put locks in place without an undo step (a recovered autosave: its history is gone)."""
+        n2 = self.board.cell_count
+        self.apply_locks(frozenset(c for cell in cells if 0 <= cell < n2 for c in self.lock_pair(cell)))
 
     # -- whole-board operations ------------------------------------------------------------
     def _push_target(self, target: list[Symbol], text: str) -> bool:
@@ -205,15 +288,16 @@ class Document(QObject):
         self.path = path
         self.undo_stack.clear()
         self.undo_stack.setClean()
+        self.apply_locks(frozenset())  # locks name cells of the old board
         self.boardReplaced.emit()
         self.cellsChanged.emit(list(range(board.cell_count)))
         self.paramsChanged.emit()
-        self.fileChanged.emit()
+        self._file_changed()
 
     def mark_unsaved(self) -> None:
         """Recovered work is in no file yet: show it as unsaved (a '*' in the title, asked about on close)."""
         self.undo_stack.resetClean()
-        self.fileChanged.emit()
+        self._file_changed()
 
     def new_board(self, size: int) -> None:
         self.replace_board(Board(size=size), None)
@@ -231,5 +315,5 @@ class Document(QObject):
         save_board(self.board, target)
         self.path = os.path.abspath(target)
         self.undo_stack.setClean()
-        self.fileChanged.emit()
+        self._file_changed()
         return self.path

@@ -16,7 +16,7 @@ from core.analysis.config import QUICK, AnalysisCancelled, AnalysisConfig, Analy
 from core.analysis.results import AgentResult, OpeningResult, PieResult, RawResult
 from core.analysis.run import analyze, compile_message
 from core.analysis.stats import SprtPair, wilson
-from core.analysis.verdict import decide, futile, side_warnings
+from core.analysis.verdict import FUTILITY_CONFIDENCE, decide, futile, side_warnings
 from core.board.model import PIECE_TYPES, Board, GameParams, Symbol
 from core.engine.pieces import placement_table
 
@@ -91,9 +91,10 @@ def test_futility_gives_up_only_between_even_and_clearly_unfair() -> None:
     cfg = AnalysisConfig()
     assert not futile(25, 39, cfg)  # too early to judge
     assert not futile(20, 40, cfg)  # 50%: may well be shown fair
-    assert futile(40, 64, cfg)  # 62% [50-73%]: excludes 50% but reaches into the band
+    assert not futile(40, 64, cfg)  # 62%: its 99% interval [46-76%] still reaches 50%
+    assert futile(64, 100, cfg)  # 64%: the 99% interval [51-75%] excludes 50% but reaches into the band
     assert not futile(56, 64, cfg)  # 88%: wholly outside the band, the SPRT will call it unfair
-    assert futile(24, 64, cfg) == (wilson(24, 64)[1] < 0.5)
+    assert futile(36, 100, cfg) == (wilson(36, 100, FUTILITY_CONFIDENCE)[1] < 0.5)
     # 75% [60-86%]: touches the band, but beyond the SPRT's H1 rate of 65% it is about to be shown unfair
     assert not futile(30, 40, cfg) and not futile(10, 40, cfg)
 

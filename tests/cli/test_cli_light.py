@@ -148,3 +148,14 @@ def test_render_without_pyside6_says_how_to_install_it(tmp_path: Path) -> None:
     assert "lits render: drawing pictures needs PySide6" in proc.stderr
     assert "pip install PySide6-Essentials" in proc.stderr and "Traceback" not in proc.stderr
     assert not (tmp_path / "b.png").exists()
+
+
+def test_every_help_text_reads_as_written(capsys: pytest.CaptureFixture[str]) -> None:
+    """Descriptions are printed verbatim by argparse (only argument help is %-formatted), so a doubled ``%%``
+    written for the one shows up in the other; no help page may show it or a stray format field."""
+    for command in core.cli.BUILTIN_COMMANDS:
+        with pytest.raises(SystemExit) as stop:
+            main([command.name, "--help"])
+        assert stop.value.code == 0
+        text = capsys.readouterr().out
+        assert "%%" not in text and "%(" not in text, f"lits {command.name} --help: {text}"

@@ -1,0 +1,160 @@
+"""Benchmark: do verdicts hold across seeds and under strong play?  (issue 13's two tables)
+
+Run ``python tests/benchmarks/bench_verdicts.py OUT_DIR [--seeds 1,2,3] [--replay] [--replay-seeds 1]``.
+Normal test runs skip this folder.
+
+1. **Verdicts**: the five bundled boards and five random boards (``Board.random`` with fixed seeds and 12-28
+   symbol pairs, written to ``OUT_DIR/boards``) are analysed with the default ``lits analyze`` (its default
+   agents and time budget) once per seed.  The table gives each run's verdict, fair openings / tested, wall
+   time and whether weaker play disagreed; the summary counts inconclusive runs and boards whose seeds
+   contradict each other (balanced on one, lopsided on another).
+2. **Replays** (``--replay``): every opening a verdict called fair is played again by a stronger, independent
+   agent, ``lits openings BOARD --opening CELLS --agent mcts:8000 --games 60``, and the table says whether its
+   95% interval reaches into the fair band [40%, 60%].
+
+Each run is a fresh ``lits`` process, as a host would start it.  Results are saved per run in ``OUT_DIR`` and
+a rerun skips what is already there, so the benchmark can be stopped and resumed.  The machine's load average
+is printed beside each run because other work on a shared machine slows every figure (and a time budget
+then plays fewer games).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+BUNDLED = ("default", "dense", "sparse", "clustered", "original-10x10")
+RANDOM_BOARDS = ((101, 12), (102, 16), (103, 20), (104, 24), (105, 28))
+"""(seed, symbol pairs) of the five random 12x12 boards."""
+REPLAY_AGENT = "mcts:8000"
+REPLAY_GAMES = 60
+FAIR_BAND = (0.4, 0.6)
+
+
+def lits(*args: str) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    return subprocess.run([sys.executable, "-m", "core.cli", *args], capture_output=True, text=True, cwd=ROOT,
+                          env=env, check=False)
+
+
+def boards(out: Path) -> dict[str, Path]:
+    sys.path.insert(0, str(ROOT))
+    from core.board.boardfile import save_board
+    from core.board.model import Board
+
+    found = {name: ROOT / "boards" / f"{name}.yaml" for name in BUNDLED}
+    folder = out / "boards"
+    folder.mkdir(parents=True, exist_ok=True)
+    for seed, pairs in RANDOM_BOARDS:
+        path = folder / f"random-{seed}-{pairs}p.yaml"
+        if not path.exists():
+            board = Board.random(12, pairs=pairs, seed=seed)
+            board.name = path.stem
+            save_board(board, path)
+        found[path.stem] = path
+    return found
+
+
+def analyse(out: Path, name: str, path: Path, seed: int) -> dict[str, object]:
+    target = out / f"{name}.{seed}.json"
+    if target.exists():
+        return dict(json.loads(target.read_text()))
+    load = os.getloadavg()[0]
+    t0 = time.perf_counter()
+    proc = lits("analyze", str(path), "--seed", str(seed), "--json")
+    wall = time.perf_counter() - t0
+    if proc.returncode != 0:
+        row: dict[str, object] = {"error": proc.stderr.strip()[-300:], "wall_s": round(wall, 1)}
+    else:
+        data = json.loads(proc.stdout)
+        pie = data["pie"]
+        row = {"verdict": data["verdict"], "agent": data["deciding_agent"], "wall_s": round(wall, 1),
+               "load": round(load, 2), "tested": pie["tested"], "games": pie["games"],
+               "fair": [o["cells"] for o in pie["openings"] if o["status"] == "fair"],
+               "fair_v": [o["v"] for o in pie["openings"] if o["status"] == "fair"],
+               "weaker_disagree": any("play; for " in w for w in data["warnings"]),
+               "out_of_time": any("out of time" in r for r in data["reasons"])}
+    target.write_text(json.dumps(row))
+    return row
+
+
+def replay(out: Path, name: str, path: Path, cells: list[str]) -> dict[str, object]:
+    target = out / f"replay.{name}.{'-'.join(cells)}.json"
+    if target.exists():
+        return dict(json.loads(target.read_text()))
+    proc = lits("openings", str(path), "--opening", " ".join(cells), "--agent", REPLAY_AGENT,
+                "--games", str(REPLAY_GAMES), "--seed", "1", "--json")
+    if proc.returncode != 0:
+        row: dict[str, object] = {"error": proc.stderr.strip()[-300:]}
+    else:
+        o = json.loads(proc.stdout)["openings"][0]
+        lo, hi = o["ci95"]
+        row = {"games": o["games"], "v": o["v"], "ci95": [lo, hi],
+               "reaches_band": hi >= FAIR_BAND[0] and lo <= FAIR_BAND[1]}
+    target.write_text(json.dumps(row))
+    return row
+
+
+def main(argv: list[str]) -> int:
+    args = [a for a in argv if not a.startswith("--")]
+    if not args:
+        print(__doc__)
+        return 2
+    out = Path(args[0])
+    out.mkdir(parents=True, exist_ok=True)
+
+    def option(name: str, default: str) -> list[int]:
+        text = next((a.split("=", 1)[1] for a in argv if a.startswith(f"--{name}=")), default)
+        return [int(x) for x in text.split(",")]
+
+    seeds = option("seeds", "1,2,3")
+    found = boards(out)
+    rows: dict[str, dict[int, dict[str, object]]] = {}
+    for seed in seeds:  # seed-major, so a stopped run has every board at the first seeds
+        for name, path in found.items():
+            row = analyse(out, name, path, seed)
+            rows.setdefault(name, {})[seed] = row
+            print(f"{name:18} seed {seed}: {row.get('verdict', 'ERROR'):12} "
+                  f"fair {len(row.get('fair', []))}/{row.get('tested', '-')}, {row['wall_s']} s, "
+                  f"load {row.get('load', '-')}{', out of time' if row.get('out_of_time') else ''}"
+                  f"{', weaker play disagrees' if row.get('weaker_disagree') else ''}", flush=True)
+    total = sum(len(r) for r in rows.values())
+    inconclusive = sum(row.get("verdict") == "inconclusive" for r in rows.values() for row in r.values())
+    contradictions = [n for n, r in rows.items()
+                      if {"balanced", "lopsided"} <= {str(row.get("verdict")) for row in r.values()}]
+    walls = sorted(float(str(row["wall_s"])) for r in rows.values() for row in r.values())
+    print(f"\nruns {total}; inconclusive {inconclusive}; boards with contradictory verdicts {len(contradictions)} "
+          f"{contradictions}; wall time median {walls[len(walls) // 2]:.0f} s, max {walls[-1]:.0f} s")
+    if "--replay" in argv:
+        replay_seeds = option("replay-seeds", "1")
+        done: set[tuple[str, str]] = set()
+        reach = 0
+        count = 0
+        print(f"\nreplays: {REPLAY_AGENT}, {REPLAY_GAMES} games, S1's win rate with its 95% interval")
+        for name, path in found.items():
+            for seed in replay_seeds:
+                row = rows.get(name, {}).get(seed, {})
+                for cells, v in zip(row.get("fair", []), row.get("fair_v", []), strict=True):  # type: ignore[call-overload]
+                    key = (name, " ".join(cells))
+                    if key in done:
+                        continue
+                    done.add(key)
+                    r = replay(out, name, path, list(cells))
+                    count += 1
+                    reach += bool(r.get("reaches_band"))
+                    ci = r.get("ci95", [float("nan")] * 2)
+                    print(f"{name:18} seed {seed} {' '.join(cells):14} verdict {v:.0%} -> {REPLAY_AGENT} "
+                          f"{r.get('v', float('nan')):.0%} [{ci[0]:.0%}-{ci[1]:.0%}]"  # type: ignore[index]
+                          f"{'' if r.get('reaches_band') else '  OUTSIDE 40-60%'}", flush=True)
+        print(f"\nreplayed {count} fair openings: {reach} reach into [40%, 60%]")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
