@@ -325,8 +325,7 @@ def test_check_box_indicator_stands_out_in_both_themes(window: MainWindow, qtbot
 # -- the verdict names its strength level ------------------------------------------------------------------
 @pytest.mark.parametrize("verdict, word", [("balanced", "Balanced"), ("lopsided", "Lopsided"),
                                            ("inconclusive", "Not decided yet")])
-@pytest.mark.parametrize("agent, level", [("mcts:1000", "mcts:1000"), ("expert", "expert"),
-                                          ("puct:2000", "club")])
+@pytest.mark.parametrize("agent, level", [("mcts:1000", "mcts:1000"), ("expert", "expert"), ("club", "club")])
 def test_verdict_names_the_strength_it_holds_for(window: MainWindow, verdict: str, word: str, agent: str,
                                                  level: str) -> None:
     report = fake_report(12, verdict)
@@ -339,7 +338,9 @@ def test_verdict_names_the_strength_it_holds_for(window: MainWindow, verdict: st
 
 
 def test_strength_levels_in_words() -> None:
-    assert strength_level("puct:64000:t=2") == "expert" and strength_level(" Club ") == "club"
+    from core.agents.levels import LEVELS
+
+    assert strength_level(LEVELS["expert"].spec) == "expert" and strength_level(" Club ") == "club"
     assert strength_level("greedy") == "greedy"
     assert describe_agent("expert").startswith("expert level (a deep guided search")
     assert describe_agent("puct:500") == "a guided searching computer player (500 simulations a move)"
