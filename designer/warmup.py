@@ -1,17 +1,28 @@
 """Load the compiled engine in the background once the window is up, so no click waits for it.
 
 numba, the engine's kernels (loaded from numba's disk cache, or compiled on the very first run), the
-analysis module and matplotlib together take one to two seconds, and far longer on a fresh install.
+analysis module and scipy's statistics together take one to two seconds, and far longer on a fresh install.
 Imported on the GUI thread they froze the first Analyse click and the first Play-test; here a
 :class:`designer.workers.BackgroundRunner` owned by the application loads them once per process, right
 after start-up.  A click that comes before the warm-up is done is still not blocked: the analysis
 panel then checks its settings on its worker, and the play-test's agents think on theirs.
+
+The warm-up loads a few hundred thousand long-lived objects (modules, classes, numba's type registry), and
+CPython's cyclic collector, which runs in whichever thread allocates and holds the GIL while it walks every
+tracked object, then spent 70-150 ms per full pass on them: the window stalled that long (measured with
+``tests/gui/designer_probe.py --stalls``).  So the collector is paused while modules are imported (imports make
+almost no cyclic garbage) and everything loaded is then frozen (``gc.freeze``): later full collections, also
+during an analysis or a play-test, walk only what was made since.  matplotlib is not loaded here at all: the
+charts are drawn in their own process (:mod:`designer.panels.chart_process`).
 """
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import threading
 import time
+from collections.abc import Iterator
 
 from PySide6.QtCore import QCoreApplication
 
@@ -19,7 +30,7 @@ from core.board.model import Board
 from designer.workers import BackgroundRunner, JobControl
 
 ready = threading.Event()
-"""Set when the engine and the chart library are loaded in this process."""
+"""Set when the engine is loaded in this process."""
 done = threading.Event()
 """Set when the warm-up has ended, loaded or not (a failure only means the first click loads instead)."""
 _runner: BackgroundRunner | None = None
@@ -37,20 +48,36 @@ def warm(board: Board, _control: JobControl | None = None) -> float:
 
 
 def _load(board: Board) -> None:
-    from core.engine.rules import GameState
+    with imports():
+        import core.agents.search
+        import core.analysis.run
+        import core.engine.record
+        import designer.playtest.window  # noqa: F401  (module only: its widgets are made on the GUI thread)
+        from core.engine.rules import GameState
 
+    # The kernels: loaded from numba's disk cache, or compiled on the very first run (minutes of work that makes
+    # cyclic garbage), so the collector stays on here.
     state = GameState(board)  # loads the placement tables and the compiled kernels for this size
     state.legal_placements()
-    import core.agents.search
-    import core.analysis.run
-    import core.engine.record
+    gc.freeze()
+    with imports():
+        core.agents.search.parse_agent("greedy")
+        from core.analysis.stats import wilson
 
-    core.agents.search.parse_agent("greedy")
-    from core.analysis.stats import wilson
+        wilson(1, 2)  # scipy.stats: over a second to import, needed to show any rate's interval
 
-    wilson(1, 2)  # scipy.stats: over a second to import, needed to show any rate's interval
-    import matplotlib.backends.backend_agg
-    import matplotlib.figure  # noqa: F401  (the analysis charts)
+
+@contextlib.contextmanager
+def imports() -> Iterator[None]:
+    """Import with the cyclic collector paused, then freeze what was loaded (see the module's docstring)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        if enabled:
+            gc.enable()
 
 
 def start(board: Board) -> BackgroundRunner | None:

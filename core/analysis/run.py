@@ -167,19 +167,20 @@ def _strength(spec: AgentSpec) -> tuple[int, int]:
 
 def analyze(board: Board, config: AnalysisConfig, progress: ProgressFn | None = None,
             cancel: threading.Event | None = None, executor: cf.Executor | None = None,
-            executor_workers: int = 0, clock: Clock = time.monotonic) -> AnalysisReport:
+            executor_workers: int = 0, clock: Clock = time.monotonic, worker_nice: int = 0) -> AnalysisReport:
     """Run the whole analysis; raises AnalysisCancelled when ``cancel`` is set (workers are stopped).
 
     ``executor`` (e.g. a dask cluster's, see ``core.selfplay.cluster``) replaces this machine's process pool;
     every game's seed fixes its result, so the report is the same either way.  ``clock`` measures the time
-    budget and the speed of each agent (tests pass a simulated one)."""
+    budget and the speed of each agent (tests pass a simulated one).  ``worker_nice`` lowers the priority of the
+    worker processes (the designer's, so its window stays responsive; see ``Runner.start``)."""
     config.check()
     cfg = config.effective()
     start = clock()
     session = Session(board, cfg, progress, cancel, executor, executor_workers, clock)
     try:
         session.report("start", 0, 1, "starting worker processes and loading the compiled agents")
-        session.runner.start(cancel, progress=session.warming)
+        session.runner.start(cancel, progress=session.warming, nice=worker_nice)
         return _analyze(session, start)
     except RunCancelled as exc:
         session.runner.terminate()

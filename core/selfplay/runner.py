@@ -75,6 +75,7 @@ class Runner:
         self._ctx = multiprocessing.get_context(mp_context)
         self._owned = executor is None
         self._executor: cf.Executor | None = executor
+        self._nice = 0  # how many nice levels the own pool's workers run below this process
         self._progress: Any = None  # the own pool's queue of warm-up progress messages
         self._first_done: Any = None  # the own pool's event: the first worker's warm-up is over
         self._submitted: set[cf.Future[Any]] = set()
@@ -91,7 +92,7 @@ class Runner:
                 self._first_done = self._ctx.Event()
                 self._executor = cf.ProcessPoolExecutor(max_workers=self.workers, mp_context=self._ctx,
                                                         initializer=init_worker,
-                                                        initargs=(self._progress, self._first_done))
+                                                        initargs=(self._progress, self._first_done, self._nice))
             return self._executor
 
     def _submit(self, pool: cf.Executor, fn: Callable[..., R], *args: Any) -> cf.Future[R]:
@@ -105,8 +106,13 @@ class Runner:
         with self._track:
             self._submitted.discard(future)
 
-    def start(self, cancel: threading.Event | None = None, progress: WarmUpProgress | None = None) -> None:
+    def start(self, cancel: threading.Event | None = None, progress: WarmUpProgress | None = None,
+              nice: int = 0) -> None:
         """Start the workers and load the kernels in each, cancellable while it happens.
+
+        ``nice`` > 0 runs the runner's own workers that many nice levels below this process (where the system
+        allows it), so a window in this process keeps a CPU while they play; a supplied executor's workers
+        are the caller's and keep their priority.
 
         One worker goes first: on the first run it compiles the kernels into numba's disk cache
         (about a minute), and the others then load them in a second instead of all compiling the
@@ -118,6 +124,7 @@ class Runner:
         if self.inline:
             load_engine(progress)
             return
+        self._nice = nice
         pool = self._pool()
         if self._owned:
             futures = [self._submit(pool, warm_up_first, progress is not None)]

@@ -7,6 +7,7 @@ importing this module.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 from collections.abc import Callable, Sequence
@@ -55,11 +56,22 @@ def screen_openings(item: ScreenItem) -> npt.NDArray[np.float64]:
     return screen(spec, openings, sims, seed)
 
 
-def init_worker(progress_queue: Any = None, first_done: Any = None) -> None:
+def lower_priority(steps: int) -> None:
+    """Make this process ``steps`` nice levels kinder to the others (a window's event loop, say); quietly
+    nothing where the system has no nice levels or refuses."""
+    if steps <= 0:
+        return
+    with contextlib.suppress(AttributeError, OSError):  # Windows has no os.nice; a sandbox may forbid it
+        os.nice(steps)
+
+
+def init_worker(progress_queue: Any = None, first_done: Any = None, nice: int = 0) -> None:
     """Workers leave Ctrl-C to the parent, which stops them itself (no traceback per worker); they keep the
-    queue the parent reads warm-up progress from and the event that says the first warm-up is over."""
+    queue the parent reads warm-up progress from and the event that says the first warm-up is over, and run
+    ``nice`` levels below the parent (the designer passes some so its window stays responsive)."""
     global _progress_queue, _first_done
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    lower_priority(nice)
     _progress_queue = progress_queue
     _first_done = first_done
 

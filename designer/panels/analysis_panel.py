@@ -2,10 +2,11 @@
 
 The analysis runs on a snapshot copy of the board through :class:`designer.workers.BackgroundRunner` (the
 engine itself fans out to worker processes), so the host can keep editing; Cancel sets the job's
-``cancelled`` event, which the engine polls.  Nothing heavy happens on the GUI thread: the engine is
-imported on the worker when the start-up warm-up has not loaded it yet, progress reaches the window at
-most ten times a second, and the charts are drawn by matplotlib on a second runner into images
-(:mod:`designer.panels.analysis_charts`), so matplotlib is not even imported until a result is shown.
+``cancelled`` event, which the engine polls.  Nothing heavy happens on the GUI thread, and nothing heavy
+competes with it: the engine is imported on the worker when the start-up warm-up has not loaded it yet, the
+engine's worker processes run below the window's priority, progress is coalesced to at most ten values a
+second, the verdict text and heatmaps are worked out on the worker, and the charts are drawn by matplotlib
+in a helper process (:mod:`designer.panels.chart_process`), so matplotlib never holds the window's GIL.
 The progress bar only appears when a run takes longer than half a second, so quick runs do not flash.
 With a cluster address (``local:N`` or ``tcp://host:port``) the games run on a dask cluster instead of this
 machine's process pool (:mod:`core.selfplay.cluster`); the seeds make the verdict the same either way.
@@ -13,6 +14,7 @@ machine's process pool (:mod:`core.selfplay.cluster`); the seeds make the verdic
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 import time
@@ -45,7 +47,7 @@ from core.board.model import Board
 from core.selfplay.cluster import ClusterError, ClusterSpec, DaskSession, parse_cluster
 from designer.document.document import Document
 from designer.panels.analysis_text import HEATMAP_TIPS, HostSummary, heatmaps, parse_agents, summarise
-from designer.workers import BackgroundRunner, JobControl
+from designer.workers import HELPER_NICE, BackgroundRunner, JobControl
 
 PROGRESS_DELAY_MS = 500
 PROGRESS_INTERVAL_S = 0.1
@@ -65,11 +67,12 @@ Engine = Callable[[], tuple[AnalyzeFn, type[Any], type[BaseException]]]
 
 
 def default_analyze() -> tuple[AnalyzeFn, type[Any], type[BaseException]]:
-    """The real engine: ``(analyze, AnalysisConfig, AnalysisCancelled)``, imported on first use (it loads numba)."""
+    """The real engine: ``(analyze, AnalysisConfig, AnalysisCancelled)``, imported on first use; its worker
+    processes run below the window's priority (:data:`designer.workers.HELPER_NICE`)."""
     from core.analysis.config import AnalysisCancelled, AnalysisConfig
     from core.analysis.run import analyze
 
-    return analyze, AnalysisConfig, AnalysisCancelled
+    return functools.partial(analyze, worker_nice=HELPER_NICE), AnalysisConfig, AnalysisCancelled
 
 
 def cluster_spec(text: str) -> ClusterSpec | None:
@@ -133,23 +136,6 @@ class _Cancelled:
     pass
 
 
-class _Throttle:
-    """Pass on progress at most every PROGRESS_INTERVAL_S, but always when the phase changes."""
-
-    def __init__(self, send: Callable[[object], None]) -> None:
-        self.send = send
-        self.last = 0.0
-        self.phase: object = None
-
-    def __call__(self, value: object) -> None:
-        now = time.monotonic()
-        phase = getattr(value, "phase", None)
-        if phase != self.phase or now - self.last >= PROGRESS_INTERVAL_S:
-            self.phase = phase
-            self.last = now
-            self.send(value)
-
-
 class ChartImage(QLabel):
     """One chart picture; it asks for no width of its own so the dock decides how wide the panel is."""
 
@@ -193,7 +179,7 @@ class AnalysisPanel(QWidget):
         self._run_settings: tuple[bool, int] = (False, DEFAULT_GAMES)
         self._chart_request: tuple[int, bool] | None = None
 
-        self.runner = BackgroundRunner(self)
+        self.runner = BackgroundRunner(self, progress_interval=PROGRESS_INTERVAL_S)
         self.runner.finished.connect(self._on_done)
         self.runner.error.connect(self._on_failed)
         self.runner.progress.connect(self._on_progress)
@@ -392,6 +378,9 @@ class AnalysisPanel(QWidget):
         self._run_settings = (quick, games)
 
         def job(control: JobControl) -> object:
+            from designer.panels.analysis_charts import CHART_PROCESS
+
+            CHART_PROCESS.prepare()  # the chart process imports matplotlib while the games run
             analyze, config_type, cancelled_type = engine()
             cfg = config
             if cfg is None:
@@ -401,7 +390,7 @@ class AnalysisPanel(QWidget):
                 except (TypeError, ValueError) as exc:
                     return _Rejected(f"Agent {text.strip()!r} with {games} games: {exc}")
             try:
-                report = run_on(cluster, analyze, board, cfg, progress=_Throttle(control.progress),
+                report = run_on(cluster, analyze, board, cfg, progress=control.progress,
                                 cancel=control.cancelled)
             except cancelled_type:
                 return _Cancelled()

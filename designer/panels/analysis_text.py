@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from core.agents.levels import LEVELS
 from core.analysis.results import as_number, band_text, get_field, openings, pct, raw_rate
 
 if TYPE_CHECKING:
@@ -47,9 +48,24 @@ def with_range(rate: float, ci: Sequence[float] | None) -> str:
     return f"{pct(rate)} (likely {100 * ci[0]:.0f}-{100 * ci[1]:.0f}%)"
 
 
+def strength_level(spec: str) -> str:
+    """The strength a verdict holds for, as the host chose it: a level's name (``expert``, also for the spec a
+    level stands for), else the agent spec itself (``mcts:1000``)."""
+    text = spec.strip().lower()
+    for level in LEVELS.values():
+        if text in (level.name, level.spec):
+            return level.name
+    return text
+
+
 def describe_agent(spec: str) -> str:
-    """``mcts:1000`` -> ``a strong computer player (1000 simulations a move)``."""
+    """``mcts:1000`` -> ``a searching computer player (1000 simulations a move)``; a level by its blurb."""
+    level = LEVELS.get(strength_level(spec))
+    if level is not None:
+        return f"{level.name} level ({level.blurb})"
     parts = spec.split(":")
+    if parts[0] == "puct" and len(parts) > 1 and parts[1].isdigit():
+        return f"a guided searching computer player ({parts[1]} simulations a move)"
     if parts[0] == "mcts" and len(parts) > 1:
         return f"a searching computer player ({parts[1]} simulations a move)"
     if parts[0] == "greedy":
@@ -95,16 +111,18 @@ def summarise(report: Any, quick: bool | None = None, games: int | None = None,
     agent = str(get_field(report, "agent", "") or get_field(pie, "agent", "") or "")
     total = sum(o.games for o in tried)
     played_by = f"Played by {describe_agent(agent)}, {total} games." if agent and total else ""
+    # the strength the verdict holds for goes into the headline: weaker play may judge the board differently
+    level = f" for {strength_level(agent)} play" if agent else ""
     summary: HostSummary
     if verdict == "balanced":
-        summary = HostSummary(verdict, "Balanced", "✔", [
+        summary = HostSummary(verdict, f"Balanced{level}", "✔", [
             f"{len(fair)} different first placements keep the game close: after each, {FIRST} wins "
             f"{FAIR_BAND_TEXT} of the games, so {SECOND} has a real choice whether to swap sides."])
         summary.lines += [f"{o.label}: {FIRST} wins {with_range(o.rate, o.ci)}" for o in fair[:3]]
         summary.next_step = "Seal it (File ▸ Export ▸ Sealed file for a season), or play-test it first."
     elif verdict == "lopsided":
         best = tried[0] if tried else None
-        summary = HostSummary(verdict, "Lopsided", "✖")
+        summary = HostSummary(verdict, f"Lopsided{level}", "✖")
         if best is not None:
             side = "too often" if best.rate > 0.5 else "too rarely"
             summary.lines.append(
@@ -117,7 +135,7 @@ def summarise(report: Any, quick: bool | None = None, games: int | None = None,
         else:
             summary.next_step = "Change the symbols and analyse again."
     else:
-        summary = HostSummary(verdict, "Not decided yet", "?")
+        summary = HostSummary(verdict, f"Not decided yet{level}", "?")
         screened = int(get_field(pie, "screened", 0) or 0)
         if not tried and pie is not None and screened == 0:
             summary.lines.append("No first placement is possible on this board.")

@@ -1,0 +1,167 @@
+"""The analysis panel's charts are drawn in a helper process, not on a thread of the window's process.
+
+Drawing the three charts is about 0.4 s of matplotlib, almost all of it Python.  On a worker thread it shared
+the GIL with the GUI thread: every Python slot, paint and timer of the window waited up to a switch interval
+(5 ms) for the GIL and then ran at half speed, so the window stalled 40-80 ms at a time while the charts of a
+finished analysis were drawn (measured with ``tests/gui/designer_probe.py --stalls``).  In their own process the
+charts take a CPU but never the GIL, and matplotlib is never imported by the window's process at all.
+
+The process is spawned on first use (or by :func:`prepare` when an analysis starts, so it has imported
+matplotlib by the time the result is in), runs :data:`designer.workers.HELPER_NICE` levels below the window,
+and lives as long as the application; a process that died is replaced on the next request.  Nothing here
+imports Qt: the spawned process loads only this module, numpy and matplotlib.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import multiprocessing
+import os
+import threading
+from collections.abc import Callable
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from core.analysis.results import get_field
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+OPENING_FIELDS = ("games", "v", "ci95", "names", "cells", "status")
+RAW_FIELDS = ("s1_win_rate", "ci95", "games", "margins")
+CONFIG_FIELDS = ("fair_low", "fair_high")
+"""What the panel's charts (``core.analysis.charts.PANEL_CHARTS``) read from a report, through ``get_field``;
+``tests/gui/test_designer_responsive.py`` checks that charts drawn from :func:`chart_data` equal those drawn
+from the report itself, so a chart that starts reading another field fails there instead of drawing blank."""
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """The charts as raw RGBA rows (width, height, bytes per image) and the process that drew them."""
+
+    pid: int
+    images: list[tuple[int, int, bytes]]
+
+
+def chart_data(report: Any) -> dict[str, Any]:
+    """The report's chart figures as plain data (small, and picklable whatever the report object is)."""
+    pie, raw, config = get_field(report, "pie"), get_field(report, "raw"), get_field(report, "config")
+    return {
+        "pie": {"openings": [{name: _plain(get_field(op, name)) for name in OPENING_FIELDS}
+                             for op in get_field(pie, "openings", None) or []]},
+        "raw": {name: _plain(get_field(raw, name)) for name in RAW_FIELDS},
+        "config": {name: _plain(get_field(config, name)) for name in CONFIG_FIELDS},
+    }
+
+
+def _plain(value: Any) -> Any:
+    """numpy numbers and arrays, tuples and lists as plain Python values."""
+    tolist = getattr(value, "tolist", None)
+    if callable(tolist):
+        return tolist()
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def draw_figures(data: Any, width_px: int, dpr: float, dark: bool) -> list[Figure]:
+    """The panel's charts for ``data`` (a report or its :func:`chart_data`), drawn by Agg (laid out)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from core.analysis.charts import PANEL_CHARTS
+
+    figures = []
+    for make in PANEL_CHARTS:
+        fig = make(data, width_px, dpr, dark)
+        FigureCanvasAgg(fig).draw()  # type: ignore[no-untyped-call]  # matplotlib leaves it untyped
+        figures.append(fig)
+    return figures
+
+
+def draw(data: dict[str, Any], width_px: int, dpr: float, dark: bool) -> Drawn:
+    """In the chart process: the charts as RGBA pixels."""
+    images = []
+    for fig in draw_figures(data, width_px, dpr, dark):
+        buffer = fig.canvas.buffer_rgba()  # type: ignore[attr-defined]
+        images.append((int(buffer.shape[1]), int(buffer.shape[0]), bytes(buffer)))
+    return Drawn(os.getpid(), images)
+
+
+def _start(nice: int) -> None:
+    """The chart process's initializer: below the window's priority, Ctrl-C left to the window."""
+    import signal
+
+    from core.selfplay.worker import lower_priority
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    lower_priority(nice)
+
+
+def _load() -> int:
+    """Import what drawing needs, so the first chart does not wait for it."""
+    import matplotlib.backends.backend_agg  # noqa: F401
+
+    import core.analysis.charts  # noqa: F401
+
+    return os.getpid()
+
+
+class ChartProcess:
+    """One helper process that draws charts; created on first use, replaced when it died."""
+
+    def __init__(self, nice: int) -> None:
+        self.nice = nice
+        self._lock = threading.Lock()
+        self._pool: cf.ProcessPoolExecutor | None = None
+
+    def _executor(self) -> cf.ProcessPoolExecutor:
+        with self._lock:
+            if self._pool is None:
+                self._pool = cf.ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                                                    initializer=_start, initargs=(self.nice,))
+            return self._pool
+
+    def _submit(self, fn: Callable[..., Any], *args: Any) -> tuple[cf.Future[Any], cf.ProcessPoolExecutor]:
+        """Submit to the process, starting a new one when the old one is known to be dead."""
+        pool = self._executor()
+        try:
+            return pool.submit(fn, *args), pool
+        except BrokenProcessPool:
+            self._forget(pool)
+        pool = self._executor()
+        return pool.submit(fn, *args), pool
+
+    def _forget(self, pool: cf.ProcessPoolExecutor) -> None:
+        with self._lock:
+            if self._pool is pool:
+                self._pool = None
+
+    def prepare(self) -> None:
+        """Start the process and let it import matplotlib now (returns at once; call it off the GUI thread,
+        since starting a process takes a few milliseconds)."""
+        self._submit(_load)
+
+    def draw(self, data: dict[str, Any], width_px: int, dpr: float, dark: bool) -> Drawn:
+        """Draw the charts of ``data`` (:func:`chart_data`) in the process and wait for them (call it on a
+        worker thread)."""
+        future, pool = self._submit(draw, data, width_px, dpr, dark)
+        try:
+            result: Drawn = future.result()
+        except BrokenProcessPool:
+            self._forget(pool)
+            raise RuntimeError("the chart drawing process stopped unexpectedly; it is restarted for the next "
+                               "result") from None
+        return result
+
+    def pids(self) -> list[int]:
+        """Process ids of the chart process (none before the first use)."""
+        with self._lock:
+            procs: dict[int, Any] = getattr(self._pool, "_processes", None) or {}
+            return [p.pid for p in procs.values() if p.pid is not None]
+
+    def shutdown(self) -> None:
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
