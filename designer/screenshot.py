@@ -20,8 +20,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                                      description="Render the designer's main window to a PNG, offscreen.")
     parser.add_argument("output", metavar="OUT.png")
     parser.add_argument("--board", default=None, help="board file (default: the default board)")
-    parser.add_argument("--agent", default=None, help="analysis agents (default: the panel's, greedy + mcts:1000)")
-    parser.add_argument("--games", type=int, default=None, help="analysis game budget (default: the panel's)")
+    parser.add_argument("--agent", default=None, help="analysis agents (default: the panel's, greedy + club)")
+    parser.add_argument("--time", type=int, default=None, help="analysis time limit in seconds (default: the panel's)")
     parser.add_argument("--quick", action="store_true", help="a quick analysis (seconds instead of a minute)")
     parser.add_argument("--theme", choices=("light", "dark"), default="light")
     parser.add_argument("--width", type=int, default=1440)
@@ -61,21 +61,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     panel = window.analysis
     if args.agent:
         panel.agent.setCurrentText(args.agent)
-    if args.games:
-        panel.games.setValue(args.games)
+    if args.time:
+        panel.time_limit.setValue(args.time)
     panel.quick.setChecked(args.quick)
     board = window.document.snapshot()
-    config = make_config(AnalysisConfig, panel.agent.currentText(), panel.games.value(), quick=args.quick)
-    print(f"analysing {board.name or 'the board'} with {', '.join(config.agents)}, {config.games} games…",
+    config = make_config(AnalysisConfig, panel.agent.currentText(), panel.time_limit.value(), quick=args.quick)
+    print(f"analysing {board.name or 'the board'} with {', '.join(config.agents)}, {config.time_budget:g} s at most…",
           file=sys.stderr)
     report = analyze(board, config, progress=None, cancel=threading.Event())
     window.analysis_dock.raise_()
-    panel.show_report(report, board.size, getattr(report, "elapsed", None), quick=args.quick,
-                      games=panel.games.value())
+    panel.show_report(report, board.size, getattr(report, "elapsed", None), quick=args.quick)
     if panel.heat_select.count() > 1:
         panel.heat_select.setCurrentIndex(1)
     deadline = time.monotonic() + 120
-    while not panel.charts_ready() and time.monotonic() < deadline:  # drawn on a worker thread
+    while not panel.charts_ready() and time.monotonic() < deadline:  # drawn by the chart process
         app.processEvents()
         time.sleep(0.02)
     # Hover a cell so the picture shows the partner highlight and the status text.

@@ -54,12 +54,17 @@ PROGRESS_INTERVAL_S = 0.1
 """Progress reaches the GUI at most this often: the engine reports every game, thousands a second."""
 CHART_DEBOUNCE_MS = 150
 DEFAULT_AGENTS = " + ".join(analysis_config.DEFAULT_AGENTS)
-DEFAULT_GAMES = analysis_config.DEFAULT_GAMES
+DEFAULT_TIME = int(analysis_config.DEFAULT_TIME)
+QUICK_TIME = int(analysis_config.QUICK.seconds)
+MIN_TIME = 10
+"""Shortest time limit offered: the workers must start and every opening be screened first."""
 """The command line's defaults (``lits analyze``), from ``core.analysis.config`` (plain Python: importing
 ``core.analysis.run`` loads numba, which the window must not wait for at start-up)."""
 CLUSTER_SETTING = "analysis/cluster"
 """QSettings key of the last cluster address (empty: this machine)."""
-AGENTS: tuple[str, ...] = (DEFAULT_AGENTS, "greedy", "random", "mcts:200", "mcts:1000", "mcts:3000")
+AGENTS: tuple[str, ...] = (DEFAULT_AGENTS, "greedy + expert", "greedy + casual", "club", "expert", "greedy",
+                           "mcts:1000")
+"""The levels first (``club`` decides by default, as in ``lits analyze``); any agent spec may be typed."""
 ENGINE_MODULE = "core.analysis.run"
 
 AnalyzeFn = Callable[..., Any]
@@ -90,25 +95,31 @@ def run_on(spec: ClusterSpec | None, analyze: AnalyzeFn, board: Board, cfg: Any,
         return analyze(board, cfg, executor=session.executor, executor_workers=session.worker_count(), **kwargs)
 
 
-def make_config(config_type: type[Any], agents: str | list[str], games: int, quick: bool = False) -> Any:
-    """The engine's config from the panel's choices (``core.analysis.run.AnalysisConfig`` or a test double)."""
+def run_seconds(seconds: float, quick: bool) -> float:
+    """The time limit a run gets: Quick is a first look, so it stops at its own (shorter) limit."""
+    return float(min(seconds, QUICK_TIME) if quick else seconds)
+
+
+def make_config(config_type: type[Any], agents: str | list[str], seconds: float, quick: bool = False) -> Any:
+    """The engine's config from the panel's choices (``core.analysis.run.AnalysisConfig`` or a test double):
+    the time limit plans the games, as ``lits analyze --time`` does."""
     names = parse_agents(agents) if isinstance(agents, str) else list(agents)
-    return config_type(agents=names, games=games, quick=quick)
+    return config_type(agents=names, time_budget=run_seconds(seconds, quick), quick=quick)
 
 
-def quick_effect(agents: list[str], games: int) -> str | None:
+def quick_effect(agents: list[str], seconds: float) -> str | None:
     """What Quick changes, in words, from the engine's own ``effective()`` (None until the engine is loaded)."""
     if ENGINE_MODULE not in sys.modules:
         return None
     try:
-        config = analysis_config.AnalysisConfig(agents=agents, games=games, quick=True)
+        config = analysis_config.AnalysisConfig(agents=agents, quick=True)
         config.check()
         quick = config.effective()
     except ValueError:
         return None
     parts = []
-    if quick.games < games:
-        parts.append(f"at most {quick.games} games per question instead of {games}")
+    if run_seconds(seconds, True) < seconds:
+        parts.append(f"at most {run_seconds(seconds, True):.0f} s instead of {seconds:.0f} s")
     changed = [f"{a} → {b}" for a, b in zip(agents, quick.agents, strict=True) if a != b]
     if changed:
         parts.append("weaker search (" + ", ".join(changed) + ")")
@@ -176,7 +187,7 @@ class AnalysisPanel(QWidget):
         """Size, cells and parameters of the board the shown report is about (None: no report)."""
         self._running = False
         self._running_board: Board | None = None
-        self._run_settings: tuple[bool, int] = (False, DEFAULT_GAMES)
+        self._run_settings: tuple[bool, float] = (False, float(DEFAULT_TIME))
         self._chart_request: tuple[int, bool] | None = None
 
         self.runner = BackgroundRunner(self, progress_interval=PROGRESS_INTERVAL_S)
@@ -193,16 +204,20 @@ class AnalysisPanel(QWidget):
         self.agent.setCurrentText(DEFAULT_AGENTS)
         self.agent.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.agent.setMinimumContentsLength(10)
-        self.agent.setToolTip("Who plays the test games: random, greedy, or mcts:N (a search with N simulations "
-                              "a move; stronger and slower). Several, e.g. \"greedy + mcts:1000\", play in turn "
-                              "and the strongest decides. The default is what lits analyze uses.")
-        self.games = QSpinBox()
-        self.games.setRange(10, 100000)
-        self.games.setValue(DEFAULT_GAMES)
-        self.games.setSingleStep(40)
-        self.games.setToolTip("The most games played for each question (each opening tried, and the no-swap "
-                              "rate). More games give firmer answers and take longer.")
-        self.quick = QCheckBox("Quick look (weaker, fewer games)")
+        self.agent.setToolTip("Who plays the test games: the levels casual, club and expert (stronger and "
+                              "slower), greedy, random, or an agent spec such as mcts:1000. Several, e.g. "
+                              "\"greedy + club\", play in turn and the strongest decides: the verdict holds for "
+                              "its strength. The default is what lits analyze uses.")
+        self.time_limit = QSpinBox()
+        self.time_limit.setRange(MIN_TIME, 24 * 3600)
+        self.time_limit.setValue(DEFAULT_TIME)
+        self.time_limit.setSingleStep(30)
+        self.time_limit.setSuffix(" s")
+        self.time_limit.setToolTip("How long the analysis may take. It stops as soon as the verdict is decided "
+                                   "(often sooner); when time runs out first it says roughly how much more would "
+                                   "decide it. club decides within the default on two cores; expert needs about "
+                                   "eight times as long, or a cluster.")
+        self.quick = QCheckBox("Quick look (weaker, shorter)")
         self.quick.setChecked(False)
         self.quick_note = QLabel()
         self.quick_note.setWordWrap(True)
@@ -256,7 +271,7 @@ class AnalysisPanel(QWidget):
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         form.addRow("Agent", self.agent)
-        form.addRow("Games", self.games)
+        form.addRow("Time limit", self.time_limit)
         form.addRow(self.quick)
         form.addRow(self.quick_note)
         form.addRow("Cluster", self.cluster)
@@ -300,7 +315,7 @@ class AnalysisPanel(QWidget):
         self.heat_select.currentTextChanged.connect(self._on_heat)
         self.save_button.clicked.connect(self._save_json)
         self.quick.toggled.connect(self._update_quick_note)
-        self.games.valueChanged.connect(self._update_quick_note)
+        self.time_limit.valueChanged.connect(self._update_quick_note)
         self.agent.currentTextChanged.connect(self._update_quick_note)
         document.boardReplaced.connect(self._on_board_replaced)
         document.cellsChanged.connect(lambda _cells: self._check_stale())
@@ -312,11 +327,12 @@ class AnalysisPanel(QWidget):
 
     # -- settings ----------------------------------------------------------------------
     def _update_quick_note(self) -> None:
-        """Say what Quick does to these settings instead of changing the Games box behind the host's back."""
+        """Say what Quick does to these settings instead of changing the Time limit box behind the host's back."""
         agents = parse_agents(self.agent.currentText())
-        effect = quick_effect(agents, self.games.value()) if agents else None
-        general = ("A first look in seconds: searching players are capped at 100 simulations a move and fewer "
-                   "games are played, so it often says \"not decided yet\"; untick it for a verdict.")
+        effect = quick_effect(agents, self.time_limit.value()) if agents else None
+        general = (f"A first look in seconds: searching players are capped at 100 simulations a move and the run "
+                   f"stops after {QUICK_TIME} s at most, so it often says \"not decided yet\"; untick it for a "
+                   "verdict.")
         self.quick.setToolTip(general if effect is None else f"{general}\nWith these settings: {effect}.")
         self.quick_note.setText(f"Quick plays: {effect}." if effect else "")
         self.quick_note.setVisible(self.quick.isChecked() and bool(effect))
@@ -352,7 +368,7 @@ class AnalysisPanel(QWidget):
             return False
         text = self.agent.currentText()
         agents = parse_agents(text)
-        games, quick = self.games.value(), self.quick.isChecked()
+        seconds, quick = float(self.time_limit.value()), self.quick.isChecked()
         try:
             cluster = cluster_spec(self.cluster.text())
         except ClusterError as exc:
@@ -362,20 +378,20 @@ class AnalysisPanel(QWidget):
         config: Any = None
         if not agents:
             QMessageBox.warning(self, "Analysis settings", "Choose who plays the test games (the Agent box is "
-                                                           "empty), for example greedy or mcts:1000.")
+                                                           "empty), for example greedy + club.")
             return False
         if engine is not default_analyze or ENGINE_MODULE in sys.modules:
             # The engine is loaded (or a stand-in): check the settings now, before anything starts.
             _analyze, config_type, _cancelled = engine()
             try:
-                config = make_config(config_type, agents, games, quick)
+                config = make_config(config_type, agents, seconds, quick)
                 config.check()
             except (TypeError, ValueError) as exc:
-                self._reject(f"Agent {text.strip()!r} with {games} games: {exc}")
+                self._reject(f"Agent {text.strip()!r}: {exc}")
                 return False
         board = self.document.snapshot()
         self._running_board = board.copy()
-        self._run_settings = (quick, games)
+        self._run_settings = (quick, seconds)
 
         def job(control: JobControl) -> object:
             from designer.panels.analysis_charts import CHART_PROCESS
@@ -385,10 +401,10 @@ class AnalysisPanel(QWidget):
             cfg = config
             if cfg is None:
                 try:
-                    cfg = make_config(config_type, agents, games, quick)
+                    cfg = make_config(config_type, agents, seconds, quick)
                     cfg.check()
                 except (TypeError, ValueError) as exc:
-                    return _Rejected(f"Agent {text.strip()!r} with {games} games: {exc}")
+                    return _Rejected(f"Agent {text.strip()!r}: {exc}")
             try:
                 report = run_on(cluster, analyze, board, cfg, progress=control.progress,
                                 cancel=control.cancelled)
@@ -398,7 +414,7 @@ class AnalysisPanel(QWidget):
                 return _Rejected(f"Cluster: {exc}")
             if control.cancelled.is_set():
                 return _Cancelled()
-            summary = summarise(report, quick=quick, games=games, pie_rule=board.params.pie)
+            summary = summarise(report, quick=quick, pie_rule=board.params.pie, seconds=run_seconds(seconds, quick))
             return _Finished(report, summary, heatmaps(report, board.size))
 
         self.report_size = board.size
@@ -469,8 +485,8 @@ class AnalysisPanel(QWidget):
             if self.report is None:
                 self.verdict.setText("Analysis cancelled.")
         elif isinstance(result, _Finished):
-            quick, games = self._run_settings
-            self.show_report(result.report, self.report_size, elapsed, board, quick=quick, games=games,
+            quick, _seconds = self._run_settings
+            self.show_report(result.report, self.report_size, elapsed, board, quick=quick,
                              summary=result.summary, maps=result.maps)
             self.reportReady.emit(result.report)
 

@@ -94,16 +94,17 @@ def _needed(report: Any) -> int:
 
 
 def summarise(report: Any, quick: bool | None = None, games: int | None = None,
-              pie_rule: bool = True) -> HostSummary:
+              pie_rule: bool = True, seconds: float | None = None) -> HostSummary:
     """The verdict, reasons, warnings and next step for a host.
 
-    ``quick`` and ``games`` are the settings the run used (default: the report's own config);
-    ``pie_rule`` is whether the analysed board offers the swap.
+    ``quick``, ``games`` and ``seconds`` (the time limit) are the settings the run used (default: the report's
+    own config); ``pie_rule`` is whether the analysed board offers the swap.
     """
     verdict = str(get_field(report, "verdict", "inconclusive"))
     config = get_field(report, "config")
     quick = bool(get_field(config, "quick", False)) if quick is None else quick
     games = int(get_field(config, "games", 0) or 0) if games is None else games
+    seconds = float(get_field(config, "time_budget", 0.0) or 0.0) if seconds is None else seconds
     pie = get_field(report, "pie")
     tried = openings(report)
     fair = [o for o in tried if o.status == "fair"]
@@ -156,7 +157,10 @@ def summarise(report: Any, quick: bool | None = None, games: int | None = None,
             summary.lines.append(f"Closest to even so far: {best.label}, {FIRST} wins "
                                  f"{with_range(best.rate, best.ci)}.")
         if quick:
-            summary.next_step = "Run longer: untick Quick and analyse again (a full run takes about a minute)."
+            summary.next_step = "Run longer: untick Quick and analyse again (a full run takes up to two minutes)."
+        elif seconds > 0:
+            summary.next_step = (f"Run longer: raise the Time limit to {max(2 * seconds, 240):.0f} s and analyse "
+                                 "again (the verdict says roughly how much more time would decide it).")
         else:
             summary.next_step = (f"Run longer: raise Games to {max(2 * games, 320) if games else 320} "
                                  "and analyse again.")

@@ -372,7 +372,8 @@ def main() -> int:
         result["cpu_s_by_thread"] = cpu_by_thread(cpu_before, thread_cpu())
         result["ticks"] = gaps.ticks
         result["verdict"] = getattr(panel.report, "verdict", None)
-        result["settings"] = [panel.agent.currentText(), panel.games.value(), panel.quick.isChecked()]
+        result["settings"] = [panel.agent.currentText(), panel.time_limit.value(), panel.quick.isChecked()]
+        result["out_of_time"] = any("out of time" in str(r) for r in getattr(panel.report, "reasons", []) or [])
         result["matplotlib_in_window_process"] = "matplotlib" in sys.modules
     if watch is not None:
         watch.active = False

@@ -26,8 +26,9 @@ from core.board.model import Board, Symbol
 from designer.main_window import MainWindow
 from designer.panels.analysis_panel import (
     DEFAULT_AGENTS,
-    DEFAULT_GAMES,
+    DEFAULT_TIME,
     PROGRESS_DELAY_MS,
+    QUICK_TIME,
     AnalysisPanel,
     default_analyze,
     heatmaps,
@@ -49,10 +50,13 @@ class FakeConfig:
     agents: list[str] = field(default_factory=lambda: ["greedy"])
     games: int = 200
     quick: bool = False
+    time_budget: float = 0.0
 
     def check(self) -> None:
         if self.games < 1:
             raise ValueError("games must be positive")
+        if self.time_budget < 0:
+            raise ValueError("a time budget cannot be negative")
 
 
 @dataclass
@@ -344,10 +348,11 @@ def test_heatmaps_scale_and_keep_missing_cells() -> None:
 
 
 def test_make_config_maps_panel_choices() -> None:
-    cfg = make_config(FakeConfig, "mcts:200", 80, quick=True)
-    assert (cfg.agents, cfg.games, cfg.quick) == (["mcts:200"], 80, True)
-    cfg = make_config(FakeConfig, "greedy + mcts:1000", 160)
-    assert cfg.agents == ["greedy", "mcts:1000"]
+    cfg = make_config(FakeConfig, "mcts:200", 300, quick=True)
+    assert (cfg.agents, cfg.time_budget, cfg.quick) == (["mcts:200"], QUICK_TIME, True)  # Quick stops sooner
+    cfg = make_config(FakeConfig, "greedy + club", 90)
+    assert (cfg.agents, cfg.time_budget, cfg.quick) == (["greedy", "club"], 90.0, False)
+    assert make_config(FakeConfig, "club", 15, quick=True).time_budget == 15.0  # never longer than asked
 
 
 def test_real_analysis_small_budget(window: MainWindow, qtbot: QtBot) -> None:
@@ -355,7 +360,7 @@ def test_real_analysis_small_budget(window: MainWindow, qtbot: QtBot) -> None:
     window.document.new_board(6)
     window.random_fill(6)
     panel.agent.setCurrentText("random")
-    panel.games.setValue(10)
+    panel.time_limit.setValue(10)
     panel.quick.setChecked(True)
     ticker = Ticker()
     start = time.monotonic()
@@ -388,7 +393,7 @@ def analysis_workers() -> list[multiprocessing.process.BaseProcess]:
 def test_real_cancel_stops_worker_processes(window: MainWindow, qtbot: QtBot) -> None:
     panel = window.analysis
     panel.agent.setCurrentText("greedy")
-    panel.games.setValue(5000)
+    panel.time_limit.setValue(3600)
     panel.quick.setChecked(False)
     assert panel.start()
     # Wait until the pool is up and games are being played, then cancel.
@@ -429,17 +434,24 @@ def test_bad_agent_spec_is_explained_before_the_engine_is_loaded(window: MainWin
 
 def test_defaults_are_the_command_lines() -> None:
     """The panel's defaults are ``lits analyze``'s (they are repeated only so the window starts without numba)."""
+    from core.analysis.config import DEFAULT_TIME as CLI_TIME
+    from core.analysis.config import QUICK
     from core.analysis.run import AnalysisConfig
+    from core.cli import build_parser
+    from core.cli.analyze import _config
 
-    cli = AnalysisConfig()
-    assert make_config(AnalysisConfig, DEFAULT_AGENTS, DEFAULT_GAMES).agents == cli.agents
-    assert cli.games == DEFAULT_GAMES
+    cli = _config(build_parser(["analyze"]).parse_args(["analyze", "board.yaml"]))
+    panel = make_config(AnalysisConfig, DEFAULT_AGENTS, DEFAULT_TIME)
+    assert (panel.agents, panel.time_budget) == (cli.agents, cli.time_budget) == (AnalysisConfig().agents, CLI_TIME)
+    quick = _config(build_parser(["analyze"]).parse_args(["analyze", "board.yaml", "--quick"]))
+    assert make_config(AnalysisConfig, DEFAULT_AGENTS, DEFAULT_TIME, quick=True).time_budget == quick.time_budget
+    assert QUICK.seconds == QUICK_TIME
 
 
 def test_panel_starts_with_the_command_lines_settings(window: MainWindow) -> None:
     panel = window.analysis
     assert panel.agent.currentText() == DEFAULT_AGENTS
-    assert panel.games.value() == DEFAULT_GAMES
+    assert panel.time_limit.value() == DEFAULT_TIME
     assert not panel.quick.isChecked()
 
 
@@ -474,14 +486,14 @@ def test_quick_is_explained_and_never_changes_games(window: MainWindow) -> None:
     panel = window.analysis
     panel.engine_ready()
     assert "100 simulations" in panel.quick.toolTip() and "untick" in panel.quick.toolTip()
-    panel.games.setValue(200)
+    panel.time_limit.setValue(200)
     panel.quick.setChecked(True)
-    assert panel.games.value() == 200
+    assert panel.time_limit.value() == 200
     assert not panel.quick_note.isHidden()
-    assert "at most 120 games" in panel.quick_note.text() and "instead of 200" in panel.quick_note.text()
-    assert "mcts:1000 → mcts:100" in panel.quick_note.text()
+    assert f"at most {QUICK_TIME} s instead of 200 s" in panel.quick_note.text()
+    assert "club → casual" in panel.quick_note.text()
     panel.quick.setChecked(False)
-    assert panel.quick_note.isHidden() and panel.games.value() == 200
+    assert panel.quick_note.isHidden() and panel.time_limit.value() == 200
 
 
 def test_cancel_keeps_the_previous_result_whole_and_marks_it(window: MainWindow, qtbot: QtBot) -> None:

@@ -1,6 +1,7 @@
 """No freezes: in a fresh designer process (as a user starts it) the window opens quickly, the first Play-test and
 the first Analyse do not wait for the engine, and a 10 ms timer keeps ticking through a whole analysis with the
-panel's default settings, which give the bundled default board a verdict.
+panel's default settings (greedy + club, 120 s), which give the bundled default board a verdict unless the
+machine is too busy to decide it in time.
 
 Figures before this work, on the 2-core development machine: warm start 1.6-2.2 s (half of it importing
 matplotlib), first Analyse blocked 0.5-1.3 s, first Play-test 1.4-2.3 s, stalls of 100-285 ms during an
@@ -15,6 +16,8 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+
+from designer.panels.analysis_panel import DEFAULT_AGENTS, DEFAULT_TIME
 
 REPO = Path(__file__).resolve().parents[2]
 PROBE = Path(__file__).with_name("designer_probe.py")
@@ -38,8 +41,10 @@ def test_no_freeze_from_start_to_a_verdict_on_the_default_board() -> None:
     for key in ("warm_start_s", "first_playtest_block_s", "first_analyse_block_s",
                 "longest_gap_during_analysis_s", "longest_gap_idle_s"):
         assert isinstance(result[key], float), (key, result)
-    assert result["settings"] == ["greedy + mcts:1000", 160, False]
-    assert result["verdict"] in ("balanced", "lopsided"), result
+    assert result["settings"] == [DEFAULT_AGENTS, DEFAULT_TIME, False]
+    # the time limit plans the games: a run ends undecided only when its time ran out (a busy machine)
+    assert result["verdict"] in ("balanced", "lopsided") or (result["verdict"] == "inconclusive"
+                                                              and result["out_of_time"] is True), result
     assert isinstance(result["ticks"], int) and isinstance(result["analysis_s"], float)
     # The analysis runs off the GUI thread: the 10 ms timer kept ticking through it (a frozen loop would not).
     assert result["ticks"] >= 0.3 * result["analysis_s"] / 0.01

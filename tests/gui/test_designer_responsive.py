@@ -241,7 +241,7 @@ def test_the_designers_analysis_workers_run_below_the_window(window: MainWindow,
     window.document.new_board(6)
     window.random_fill(6)
     panel.agent.setCurrentText("random")
-    panel.games.setValue(10)
+    panel.time_limit.setValue(10)
     panel.quick.setChecked(True)
     priorities: list[int] = []
 
