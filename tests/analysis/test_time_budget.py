@@ -81,3 +81,19 @@ def test_caps_are_sized_from_the_measured_speed(monkeypatch: pytest.MonkeyPatch)
 def test_a_budget_below_the_minimum_is_refused() -> None:
     with pytest.raises(ValueError, match="at least 5 seconds"):
         analyze(board(), config(time_budget=1.0))
+
+
+def test_a_run_the_clock_never_cut_does_not_depend_on_the_machines_speed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The README's promise for ``--time``: a verdict reached before the time is up is the same for its seed on
+    a fast machine and on one three times slower (or with fewer workers), because the games and their order come
+    from the seed and only the clock decides when to stop."""
+    b = board()
+    truth = few_fair(b)
+    results = []
+    for scale in (1.0, 3.0):
+        sim = SimulatedGames(b, truth.__getitem__, {k: v * scale for k, v in COST.items()}).install(monkeypatch)
+        report = analyze(b, config(time_budget=3000.0), clock=sim.clock)
+        assert not any("out of time" in r for r in report.reasons)
+        results.append((report.verdict, [(o.placement, o.wins, o.games, o.status) for o in report.pie.openings]))
+    assert results[0] == results[1]
+    assert results[0][0] == "balanced"
