@@ -130,6 +130,7 @@ def test_a_finished_analysis_run_brings_the_layer(window: MainWindow, qtbot: QtB
         agents: list[str] = field(default_factory=lambda: ["greedy"])
         games: int = 100
         quick: bool = False
+        time_budget: float = 0.0
 
         def check(self) -> None:
             pass
