@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from core.analysis.config import DEFAULT_AGENTS
 from core.board.geometry import DEFAULT_SIZE, SizeError, check_size
 from core.cli import EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE, CliError, summary
 from core.generate.config import DEFAULT_TIME, MAX_COUNT, GenerateCancelled, SearchConfig
@@ -62,9 +63,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         "analysis, with no time limit (--time is ignored): the same seed and rounds give the same "
                         "boards on any machine (the JSON gives the rounds a timed run screened)")
     p.add_argument("--level", metavar="LEVEL",
-                   help="strength at which the verdict must hold: an agent spec (greedy, greedy:EPS, mcts:N, "
-                        "mcts:N:greedy) or, when this version has them, a named level (casual, club, expert); "
-                        "default: the agent that decides lits analyze by default")
+                   help="strength at which the verdict must hold: a level (casual, club, expert) or any agent "
+                        f"spec (greedy, greedy:EPS, mcts:N, puct:N, ...); default: {DEFAULT_AGENTS[-1]}, the level "
+                        "that decides lits analyze by default")
     p.add_argument("--workers", type=int, default=0, metavar="K", help="worker processes (default 0 = all cores)")
     p.add_argument("--cluster", metavar="ADDRESS",
                    help="run on dask: local:N or a scheduler address such as tcp://10.0.0.5:8786 "
