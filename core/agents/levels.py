@@ -34,6 +34,12 @@ LEVELS: dict[str, Level] = {
 }
 
 
+def level_of(text: str) -> Level | None:
+    """The level ``text`` names, or the level whose spec it is (a report records ``puct:2000`` for ``club``)."""
+    t = str(text).strip().lower()
+    return LEVELS.get(t) or next((lv for lv in LEVELS.values() if lv.spec == t), None)
+
+
 def resolve(text: str) -> str:
     """The spec a level name stands for (other specs unchanged, lower-cased and stripped)."""
     t = str(text).strip().lower()

@@ -19,7 +19,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field, replace
 
-from core.agents.levels import LEVELS
+from core.agents.levels import level_of
 from core.agents.spec import AgentKind, parse_agent
 
 FAIR_BAND = (0.4, 0.6)
@@ -108,7 +108,8 @@ def quick_agent(text: str) -> str:
     spec = parse_agent(text)
     if spec.kind in (AgentKind.MCTS, AgentKind.PUCT):
         capped = spec.with_sims(min(spec.sims or QUICK.sims, QUICK.sims)).text
-        return next((lv.name for lv in LEVELS.values() if lv.spec == capped), capped)
+        level = level_of(capped)
+        return level.name if level is not None else capped
     return spec.text
 
 

@@ -122,16 +122,14 @@ class OpeningsLayer:
 
 def decided_by(report: Any) -> str:
     """``expert level (puct:16000:t=2)`` or the plain spec: the agent whose games decided the statuses."""
-    from core.agents.levels import LEVELS
+    from core.agents.levels import level_of
     from core.analysis.results import get_field
 
     config = get_field(report, "config")
     spec = str(get_field(report, "agent", "") or get_field(config, "deciding_agent", "")
                or get_field(get_field(report, "pie"), "agent", "") or "")
-    for level in LEVELS.values():
-        if spec and spec in (level.spec, level.name):
-            return f"{level.name} level ({level.spec})"
-    return spec
+    level = level_of(spec) if spec else None
+    return f"{level.name} level ({level.spec})" if level is not None else spec
 
 
 def layer_from_report(report: Any, size: int, first: str = "") -> OpeningsLayer:

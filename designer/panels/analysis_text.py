@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from core.agents.levels import LEVELS
+from core.agents.levels import LEVELS, level_of
 from core.analysis.results import as_number, band_text, get_field, openings, pct, raw_rate
 
 if TYPE_CHECKING:
@@ -51,11 +51,8 @@ def with_range(rate: float, ci: Sequence[float] | None) -> str:
 def strength_level(spec: str) -> str:
     """The strength a verdict holds for, as the host chose it: a level's name (``expert``, also for the spec a
     level stands for), else the agent spec itself (``mcts:1000``)."""
-    text = spec.strip().lower()
-    for level in LEVELS.values():
-        if text in (level.name, level.spec):
-            return level.name
-    return text
+    level = level_of(spec)
+    return level.name if level is not None else spec.strip().lower()
 
 
 def describe_agent(spec: str) -> str:

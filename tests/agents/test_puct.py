@@ -227,3 +227,11 @@ def test_time_budget_on_the_real_clock_generous_bound() -> None:
     # the search overruns by at most one chunk (TIME_TOLERANCE); a shared test machine gets a full second
     assert TIME_TOLERANCE <= 0.1
     assert 0.3 <= elapsed <= 0.3 + 1.0
+
+
+def test_level_of_reads_a_level_by_name_or_by_the_spec_it_stands_for() -> None:
+    from core.agents.levels import level_of
+
+    for level in LEVELS.values():
+        assert level_of(level.name) is level and level_of(f" {level.spec.upper()} ") is level
+    assert level_of("puct:2001") is None and level_of("mcts:1000") is None
