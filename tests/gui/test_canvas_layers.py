@@ -33,6 +33,7 @@ from designer.dialogs.improve import ImproveDialog
 from designer.document.autosave import autosave_dir, find_recoveries
 from designer.document.document import Document
 from designer.main_window import MainWindow
+from tests.gui.fakes import FakeConfig
 from tests.gui.test_generate_dialogs import engine_for
 from tests.gui.windows import open_window
 
@@ -123,20 +124,8 @@ def test_report_turns_the_layer_on_and_draws_it_into_the_cached_picture(window: 
 
 def test_a_finished_analysis_run_brings_the_layer(window: MainWindow, qtbot: QtBot) -> None:
     """Through the panel's own run (engine replaced by one that returns a report at once), not a hand-made signal."""
-    from dataclasses import dataclass, field
-
-    @dataclass
-    class Config:
-        agents: list[str] = field(default_factory=lambda: ["greedy"])
-        games: int = 100
-        quick: bool = False
-        time_budget: float = 0.0
-
-        def check(self) -> None:
-            pass
-
     panel = window.analysis
-    panel.engine = lambda: (lambda board, config, **kw: make_report(board.size), Config, RuntimeError)
+    panel.engine = lambda: (lambda board, config, **kw: make_report(board.size), FakeConfig, RuntimeError)
     window.openings_action.setChecked(False)  # a new report turns the layer on again
     with qtbot.waitSignal(panel.reportReady, timeout=10_000):
         assert panel.start()

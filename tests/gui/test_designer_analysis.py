@@ -12,7 +12,7 @@ import re
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any, ClassVar
 
@@ -36,6 +36,7 @@ from designer.panels.analysis_panel import (
 )
 from designer.panels.analysis_text import COVERAGE_FIRST, COVERAGE_SECOND, OPENINGS, SURVIVAL, summarise
 from designer.workers import BackgroundRunner
+from tests.gui.fakes import FakeConfig
 from tests.gui.windows import open_window
 
 JARGON = re.compile(r"\bS1\b|\bS2\b|v\(m\)|given up early|SPRT|--[a-z]")
@@ -43,20 +44,6 @@ JARGON = re.compile(r"\bS1\b|\bS2\b|v\(m\)|given up early|SPRT|--[a-z]")
 
 class FakeCancelled(Exception):
     pass
-
-
-@dataclass
-class FakeConfig:
-    agents: list[str] = field(default_factory=lambda: ["greedy"])
-    games: int = 200
-    quick: bool = False
-    time_budget: float = 0.0
-
-    def check(self) -> None:
-        if self.games < 1:
-            raise ValueError("games must be positive")
-        if self.time_budget < 0:
-            raise ValueError("a time budget cannot be negative")
 
 
 @dataclass
