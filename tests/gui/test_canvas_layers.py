@@ -34,7 +34,7 @@ from designer.document.autosave import autosave_dir, find_recoveries
 from designer.document.document import Document
 from designer.main_window import MainWindow
 from tests.gui.fakes import FakeConfig
-from tests.gui.test_generate_dialogs import engine_for
+from tests.gui.test_generate_dialogs import engine_for, improve_with_proposals
 from tests.gui.windows import open_window
 
 OPENINGS = [  # cells, S1 wins, games, status
@@ -388,12 +388,7 @@ def test_improve_dialog_shares_the_documents_locks(qtbot: QtBot) -> None:
 def test_improve_refuses_a_proposal_that_touches_a_cell_locked_since(qtbot: QtBot, dialogs: Any) -> None:
     host = Board.random(6, 6, seed=21)
     doc = Document(host.copy())
-    dialog = ImproveDialog(doc, engine=engine_for(layout_of(Board.random(6, 8, seed=5))))
-    qtbot.addWidget(dialog)
-    dialog.time_box.setValue(10)
-    with qtbot.waitSignal(dialog.runner.finished, timeout=30_000):
-        dialog.start()
-    assert dialog.proposals
+    dialog = improve_with_proposals(qtbot, doc)
     changed = dialog.proposals[0].changed[0]
     doc.toggle_lock(changed)  # locked after the proposals were made
     assert not dialog.apply(0)

@@ -51,6 +51,17 @@ def engine_for(target: Layout, delay: float = 0.0, gate: threading.Event | None 
                   pool=lambda: RunnerPool(inline=True))
 
 
+def improve_with_proposals(qtbot: QtBot, doc: Document) -> ImproveDialog:
+    """An Improve dialog on ``doc`` whose search (towards a fixed 6x6 layout) has finished with proposals."""
+    dialog = ImproveDialog(doc, engine=engine_for(layout_of(Board.random(6, 8, seed=5))))
+    qtbot.addWidget(dialog)
+    dialog.time_box.setValue(10)
+    with qtbot.waitSignal(dialog.runner.finished, timeout=30_000):
+        dialog.start()
+    assert dialog.proposals
+    return dialog
+
+
 def test_eta_text() -> None:
     assert eta_text(None) == ""
     assert eta_text(42.4) == "about 42 s left"
@@ -168,12 +179,7 @@ def test_improve_dialog_locks_proposals_and_one_undo_step(qtbot: QtBot) -> None:
 def test_improve_dialog_refuses_stale_proposals(qtbot: QtBot, dialogs) -> None:  # type: ignore[no-untyped-def]
     host = _host()
     doc = Document(host.copy())
-    dialog = ImproveDialog(doc, engine=engine_for(layout_of(Board.random(6, 8, seed=5))))
-    qtbot.addWidget(dialog)
-    dialog.time_box.setValue(10)
-    with qtbot.waitSignal(dialog.runner.finished, timeout=30_000):
-        dialog.start()
-    assert dialog.proposals
+    dialog = improve_with_proposals(qtbot, doc)
     empty = next(c for c in range(36) if doc.board[c] is Symbol.EMPTY)
     doc.paint(empty, Symbol.O)  # the host edits while the proposals are shown
     before = list(doc.board.cells)
