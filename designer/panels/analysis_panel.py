@@ -56,10 +56,11 @@ CHART_DEBOUNCE_MS = 150
 DEFAULT_AGENTS = " + ".join(analysis_config.DEFAULT_AGENTS)
 DEFAULT_TIME = int(analysis_config.DEFAULT_TIME)
 QUICK_TIME = int(analysis_config.QUICK.seconds)
-MIN_TIME = 10
-"""Shortest time limit offered: the workers must start and every opening be screened first."""
 """The command line's defaults (``lits analyze``), from ``core.analysis.config`` (plain Python: importing
 ``core.analysis.run`` loads numba, which the window must not wait for at start-up)."""
+MIN_TIME = 10
+"""Shortest time limit offered, above the engine's floor (``core.analysis.config.MIN_TIME``, 5 s): the workers
+must start and every opening be screened before any game tells the host something."""
 CLUSTER_SETTING = "analysis/cluster"
 """QSettings key of the last cluster address (empty: this machine)."""
 AGENTS: tuple[str, ...] = (DEFAULT_AGENTS, "greedy + expert", "greedy + casual", "club", "expert", "greedy",
@@ -187,7 +188,8 @@ class AnalysisPanel(QWidget):
         """Size, cells and parameters of the board the shown report is about (None: no report)."""
         self._running = False
         self._running_board: Board | None = None
-        self._run_settings: tuple[bool, float] = (False, float(DEFAULT_TIME))
+        self._run_quick = False
+        """Whether the running analysis is a Quick look (its verdict's next step depends on it)."""
         self._chart_request: tuple[int, bool] | None = None
 
         self.runner = BackgroundRunner(self, progress_interval=PROGRESS_INTERVAL_S)
@@ -391,7 +393,7 @@ class AnalysisPanel(QWidget):
                 return False
         board = self.document.snapshot()
         self._running_board = board.copy()
-        self._run_settings = (quick, seconds)
+        self._run_quick = quick
 
         def job(control: JobControl) -> object:
             from designer.panels.analysis_charts import CHART_PROCESS
@@ -485,8 +487,7 @@ class AnalysisPanel(QWidget):
             if self.report is None:
                 self.verdict.setText("Analysis cancelled.")
         elif isinstance(result, _Finished):
-            quick, _seconds = self._run_settings
-            self.show_report(result.report, self.report_size, elapsed, board, quick=quick,
+            self.show_report(result.report, self.report_size, elapsed, board, quick=self._run_quick,
                              summary=result.summary, maps=result.maps)
             self.reportReady.emit(result.report)
 
