@@ -22,29 +22,24 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from core.analysis.config import FAIR_BAND  # noqa: E402  (after the checkout is on the path)
+from tests.lits_process import run_lits  # noqa: E402
+
 BUNDLED = ("default", "dense", "sparse", "clustered", "original-10x10")
 RANDOM_BOARDS = ((101, 12), (102, 16), (103, 20), (104, 24), (105, 28))
 """(seed, symbol pairs) of the five random 12x12 boards."""
 REPLAY_AGENT = "mcts:8000"
 REPLAY_GAMES = 60
-FAIR_BAND = (0.4, 0.6)
-
-
-def lits(*args: str) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
-    return subprocess.run([sys.executable, "-m", "core.cli", *args], capture_output=True, text=True, cwd=ROOT,
-                          env=env, check=False)
 
 
 def boards(out: Path) -> dict[str, Path]:
-    sys.path.insert(0, str(ROOT))
     from core.board.boardfile import save_board
     from core.board.model import Board
 
@@ -67,7 +62,7 @@ def analyse(out: Path, name: str, path: Path, seed: int) -> dict[str, object]:
         return dict(json.loads(target.read_text()))
     load = os.getloadavg()[0]
     t0 = time.perf_counter()
-    proc = lits("analyze", str(path), "--seed", str(seed), "--json")
+    proc = run_lits(["analyze", str(path), "--seed", str(seed), "--json"])
     wall = time.perf_counter() - t0
     if proc.returncode != 0:
         row: dict[str, object] = {"error": proc.stderr.strip()[-300:], "wall_s": round(wall, 1)}
@@ -88,8 +83,8 @@ def replay(out: Path, name: str, path: Path, cells: list[str]) -> dict[str, obje
     target = out / f"replay.{name}.{'-'.join(cells)}.json"
     if target.exists():
         return dict(json.loads(target.read_text()))
-    proc = lits("openings", str(path), "--opening", " ".join(cells), "--agent", REPLAY_AGENT,
-                "--games", str(REPLAY_GAMES), "--seed", "1", "--json")
+    proc = run_lits(["openings", str(path), "--opening", " ".join(cells), "--agent", REPLAY_AGENT,
+                     "--games", str(REPLAY_GAMES), "--seed", "1", "--json"])
     if proc.returncode != 0:
         row: dict[str, object] = {"error": proc.stderr.strip()[-300:]}
     else:
