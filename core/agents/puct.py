@@ -41,6 +41,7 @@ from core.engine.kernels import (
     KTables,
     k_apply,
     k_copy_state,
+    k_legal_count,
     k_legal_list,
     k_rand,
     k_rand_below,
@@ -58,14 +59,23 @@ F_SIB = 2  # next sibling
 F_NVIS = 3  # visits
 F_NLEGAL = 4  # legal placements here
 F_NEXP = 5  # children created so far
-F_NEXT = 6  # the next placement to create, in prior order (-1: all created)
+F_NEXT = 6  # the next placement to create, in prior order (-1: all created, UNSCANNED: not known yet)
 F_SALT = 7  # per-node random order among equal gains
 F_PROOF = 8  # +1 the player who moved here wins with best play, -1 loses, 0 unknown
-NI = 9
+F_BPOS = 9  # index of F_NEXT in the node's move buffer
+F_BLEN = 10  # moves in the buffer (BUFFER: maybe more below the last one)
+F_BUF = 11  # BUFFER columns: the next placements to create, in prior order
+BUFFER = 8
+NI = F_BUF + BUFFER
 # float node fields (columns of PuctTree.tf)
 G_WINS = 0  # wins of the player who moved here
-G_ZSUM = 1  # sum of exp(gain / tau) over the legal placements (prior normaliser)
-NF = 2
+G_ZSUM = 1  # sum of exp(gain / tau) over the legal placements (prior normaliser; set with the first scan)
+G_PRIOR = 2  # the prior of the move that led here (fixed when the node is created)
+NF = 3
+
+UNSCANNED = -2
+"""F_NEXT of a node whose legal list was not scanned yet: most nodes are leaves that are never expanded, so the
+scan (prior normaliser, first moves in prior order) waits for the node's first expansion."""
 
 # search parameters (entries of the params array the kernel reads)
 P_C = 0  # PUCT exploration constant
@@ -91,80 +101,118 @@ def _key(gain: Any, sym: int, p: int, salt: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def _scan_next(kt: KTables, s: Any, gain: Any, legal: Any, salt: int, below: int) -> int:
-    """The legal placement with the largest key under ``below`` (-1: none): the next move to create."""
-    n = k_legal_list(kt, s, legal)
-    sym = int(s[H_TO_MOVE])
-    best = -1
-    best_key = -1
-    for i in range(n):
-        p = int(legal[i])
-        k = _key(gain, sym, p, salt)
-        if k < below and k > best_key:
-            best_key = k
-            best = p
-    return best
-
-
-@njit(cache=True, nogil=True)
-def _init_node(kt: KTables, s: Any, gain: Any, expg: Any, legal: Any, ti: Any, tf: Any, node: int, move: int,
-               rng: Any) -> None:
-    """Fill a fresh node for position ``s`` (reached by ``move``): legal count, prior normaliser, first move."""
-    n = k_legal_list(kt, s, legal)
-    sym = int(s[H_TO_MOVE])
+def _new_node(kt: KTables, s: Any, ti: Any, tf: Any, node: int, move: int, prior: float, rng: Any) -> None:
+    """Fill a fresh node for position ``s`` (reached by ``move``); its legal list is scanned later (``_scan``)."""
+    n = k_legal_count(kt, s)
     ti[node, F_MOVE] = move
     ti[node, F_FIRST] = -1
     ti[node, F_SIB] = -1
     ti[node, F_NVIS] = 0
     ti[node, F_NLEGAL] = n
     ti[node, F_NEXP] = 0
-    salt = int(k_rand(rng) >> np.uint64(33))
-    ti[node, F_SALT] = salt
+    ti[node, F_SALT] = int(k_rand(rng) >> np.uint64(33))
+    ti[node, F_BPOS] = 0
+    ti[node, F_BLEN] = 0
     tf[node, G_WINS] = 0.0
+    tf[node, G_ZSUM] = 1.0
+    tf[node, G_PRIOR] = prior
     if n == 0:
         ti[node, F_NEXT] = -1
-        tf[node, G_ZSUM] = 1.0
         # the game is over: the player who moved here wins or loses for certain
-        ti[node, F_PROOF] = WIN if k_winner(kt, s) != sym else LOSS
+        ti[node, F_PROOF] = WIN if k_winner(kt, s) != int(s[H_TO_MOVE]) else LOSS
         return
+    ti[node, F_NEXT] = UNSCANNED
     ti[node, F_PROOF] = UNPROVEN
-    z = 0.0
-    best = -1
-    best_key = -1
-    for i in range(n):
-        p = int(legal[i])
-        z += expg[sym, p]
-        k = _key(gain, sym, p, salt)
-        if k > best_key:
-            best_key = k
-            best = p
-    tf[node, G_ZSUM] = z
-    ti[node, F_NEXT] = best
 
 
 @njit(cache=True, nogil=True)
-def k_fast_greedy_playout(kt: KTables, s: Any, gmask: Any, eps: float, rng: Any) -> int:
+def _scan(kt: KTables, s: Any, gain: Any, expg: Any, ti: Any, tf: Any, node: int, below: int, with_z: bool,
+          bkey: Any) -> None:
+    """Fill the node's buffer with the (up to BUFFER) legal placements of largest key under ``below``, largest
+    first, and point F_NEXT at the first (-1: none); with ``with_z`` also set the prior normaliser.
+
+    One scan of the legal set serves BUFFER expansions (it used to be one scan per expansion).
+    """
+    off_leg = kt.off_legal
+    sym = int(s[H_TO_MOVE])
+    salt = ti[node, F_SALT]
+    z = 0.0
+    cnt = 0
+    for w in range(kt.npw):
+        x = s[off_leg + w]
+        while x != 0:
+            low = x & (~x + np.uint64(1))
+            x ^= low
+            p = w * 64 + int(popcount64(low - np.uint64(1)))
+            if with_z:
+                z += expg[sym, p]
+            k = _key(gain, sym, p, salt)
+            if k >= below or (cnt == BUFFER and k <= bkey[BUFFER - 1]):
+                continue
+            # insertion into the buffer, kept in descending key order
+            j = cnt if cnt < BUFFER else BUFFER - 1
+            while j > 0 and bkey[j - 1] < k:
+                bkey[j] = bkey[j - 1]
+                ti[node, F_BUF + j] = ti[node, F_BUF + j - 1]
+                j -= 1
+            bkey[j] = k
+            ti[node, F_BUF + j] = p
+            if cnt < BUFFER:
+                cnt += 1
+    if with_z:
+        tf[node, G_ZSUM] = z
+    ti[node, F_BPOS] = 0
+    ti[node, F_BLEN] = cnt
+    ti[node, F_NEXT] = ti[node, F_BUF] if cnt > 0 else -1
+
+
+@njit(cache=True, nogil=True)
+def _advance(kt: KTables, s: Any, gain: Any, expg: Any, ti: Any, tf: Any, node: int, bkey: Any) -> None:
+    """Move F_NEXT on to the placement after it in prior order (``s`` is the node's position)."""
+    pos = ti[node, F_BPOS] + 1
+    if pos < ti[node, F_BLEN]:
+        ti[node, F_BPOS] = pos
+        ti[node, F_NEXT] = ti[node, F_BUF + pos]
+    elif ti[node, F_BLEN] == BUFFER:
+        _scan(kt, s, gain, expg, ti, tf, node, _key(gain, int(s[H_TO_MOVE]), ti[node, F_NEXT], ti[node, F_SALT]),
+              False, bkey)
+    else:
+        ti[node, F_NEXT] = -1
+
+
+@njit(cache=True, nogil=True)
+def k_fast_greedy_playout(kt: KTables, s: Any, gmask: Any, eps: float, rng: Any, lw: Any) -> int:
     """Epsilon-greedy placements to the end of the game; returns how many were made.
 
     ``gmask[sym, g]`` is the placement bitset of gain ``MAX_GAIN - g`` for ``sym``, so the best legal gain is
-    the first class that meets the legal set: no legal list is built, as in the random playout.
+    the first class that meets the legal set: no legal list is built, as in the random playout.  The legal
+    words are copied into ``lw`` (uint64, ``gmask.shape[2]`` long: a multiple of 8 words, the tail zero), so the
+    class tests run over whole vector registers; a class is counted only once it is known to meet the legal set.
     """
     off_leg = kt.off_legal
     npw = kt.npw
+    npad = gmask.shape[2]
     ngain = gmask.shape[1]
+    for w in range(npw, npad):
+        lw[w] = 0
     n = 0
     while True:
         sym = int(s[H_TO_MOVE])
+        for w in range(npw):
+            lw[w] = s[off_leg + w]
         total = 0
         g_pick = -1
         if eps > 0.0 and (k_rand(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0) < eps:
-            for w in range(npw):
-                total += popcount64(s[off_leg + w])
+            for w in range(npad):
+                total += popcount64(lw[w])
         else:
             for g in range(ngain):
-                for w in range(npw):
-                    total += popcount64(s[off_leg + w] & gmask[sym, g, w])
-                if total > 0:
+                meet = np.uint64(0)
+                for w in range(npad):
+                    meet |= lw[w] & gmask[sym, g, w]
+                if meet != 0:
+                    for w in range(npad):
+                        total += popcount64(lw[w] & gmask[sym, g, w])
                     g_pick = g
                     break
         if total == 0:
@@ -172,7 +220,7 @@ def k_fast_greedy_playout(kt: KTables, s: Any, gmask: Any, eps: float, rng: Any)
         r = k_rand_below(rng, int(total))
         p = -1
         for w in range(npw):
-            x = s[off_leg + w]
+            x = lw[w]
             if g_pick >= 0:
                 x &= gmask[sym, g_pick, w]
             c = int(popcount64(x))
@@ -190,8 +238,7 @@ def k_fast_greedy_playout(kt: KTables, s: Any, gmask: Any, eps: float, rng: Any)
 @njit(cache=True, nogil=True)
 def k_puct_init(kt: KTables, gain: Any, expg: Any, root: Any, ti: Any, tf: Any, rng: Any) -> int:
     """Start a tree at ``root``; returns the node count (1)."""
-    legal = np.empty(kt.nplace, dtype=np.int32)
-    _init_node(kt, root, gain, expg, legal, ti, tf, 0, -1, rng)
+    _new_node(kt, root, ti, tf, 0, -1, 1.0, rng)
     return 1
 
 
@@ -216,6 +263,8 @@ def k_puct_run(kt: KTables, gain: Any, expg: Any, gmask: Any, root: Any, ti: Any
     """
     cap = ti.shape[0]
     legal = np.empty(kt.nplace, dtype=np.int32)
+    bkey = np.empty(BUFFER, dtype=np.int64)
+    lw = np.zeros(gmask.shape[2], dtype=np.uint64)
     path = np.empty(kt.nplace + 2, dtype=np.int32)
     s = np.empty_like(root)
     c_puct = params[P_C]
@@ -232,10 +281,11 @@ def k_puct_run(kt: KTables, gain: Any, expg: Any, gmask: Any, root: Any, ti: Any
         depth = 0
         path[0] = 0
         while ti[node, F_PROOF] == UNPROVEN and ti[node, F_NLEGAL] > 0:
+            if ti[node, F_NEXT] == UNSCANNED:
+                _scan(kt, s, gain, expg, ti, tf, node, 1 << 62, True, bkey)
             nv = ti[node, F_NVIS]
             sqrt_n = math.sqrt(nv + 1.0)
             zsum = tf[node, G_ZSUM]
-            sym = int(s[H_TO_MOVE])
             # the chooser's average so far (the node's value is stored for the player who moved into it)
             parent_q = 1.0 - tf[node, G_WINS] / nv if nv > 0 else 0.5
             best = -1
@@ -248,15 +298,14 @@ def k_puct_run(kt: KTables, gain: Any, expg: Any, gmask: Any, root: Any, ti: Any
                     break
                 if pr != LOSS or not solver:
                     n = ti[c, F_NVIS]
-                    prior = expg[sym, ti[c, F_MOVE]] / zsum if tau > 0.0 else 1.0 / ti[node, F_NLEGAL]
-                    u = tf[c, G_WINS] / n + c_puct * prior * sqrt_n / (1.0 + n)
+                    u = tf[c, G_WINS] / n + c_puct * tf[c, G_PRIOR] * sqrt_n / (1.0 + n)
                     if u > best_u:
                         best_u = u
                         best = c
                 c = ti[c, F_SIB]
             nxt = ti[node, F_NEXT]
             if nxt >= 0 and (best < 0 or ti[best, F_PROOF] != WIN):
-                prior = expg[sym, nxt] / zsum if tau > 0.0 else 1.0 / ti[node, F_NLEGAL]
+                prior = expg[int(s[H_TO_MOVE]), nxt] / zsum if tau > 0.0 else 1.0 / ti[node, F_NLEGAL]
                 u = parent_q - fpu + c_puct * prior * sqrt_n
                 if best < 0 or u > best_u:
                     # create the next child in prior order
@@ -264,11 +313,10 @@ def k_puct_run(kt: KTables, gain: Any, expg: Any, gmask: Any, root: Any, ti: Any
                         break
                     child = nnodes
                     nnodes += 1
-                    ti[node, F_NEXT] = _scan_next(kt, s, gain, legal, ti[node, F_SALT],
-                                                  _key(gain, sym, nxt, ti[node, F_SALT]))
+                    _advance(kt, s, gain, expg, ti, tf, node, bkey)
                     ti[node, F_NEXP] += 1
                     k_apply(kt, s, nxt)
-                    _init_node(kt, s, gain, expg, legal, ti, tf, child, nxt, rng)
+                    _new_node(kt, s, ti, tf, child, nxt, prior, rng)
                     ti[child, F_SIB] = ti[node, F_FIRST]
                     ti[node, F_FIRST] = child
                     depth += 1
@@ -292,7 +340,7 @@ def k_puct_run(kt: KTables, gain: Any, expg: Any, gmask: Any, root: Any, ti: Any
             winner = k_winner(kt, s)
         else:
             if greedy_playouts:
-                k_fast_greedy_playout(kt, s, gmask, eps, rng)
+                k_fast_greedy_playout(kt, s, gmask, eps, rng, lw)
             else:
                 k_random_playout(kt, s, rng, legal)
             winner = k_winner(kt, s)
@@ -424,12 +472,13 @@ def prior_table(gain: npt.NDArray[np.int64], tau: float) -> npt.NDArray[np.float
 
 
 def gain_masks(kt: KTables, gain: npt.NDArray[np.int64]) -> npt.NDArray[np.uint64]:
-    """gmask[sym, g, w]: placement bitset (word w) of the placements worth ``MAX_GAIN - g`` to ``sym``."""
+    """gmask[sym, g, w]: placement bitset (word w) of the placements worth ``MAX_GAIN - g`` to ``sym``; the words
+    are padded with zeros to a multiple of 8 (whole vector registers for the playout's class tests)."""
     key = (kt.nplace, gain.tobytes())
     cached = _MASKS.get(key)
     if cached is not None:
         return cached
-    out = np.zeros((2, 2 * MAX_GAIN + 1, kt.npw), dtype=np.uint64)
+    out = np.zeros((2, 2 * MAX_GAIN + 1, -(-kt.npw // 8) * 8), dtype=np.uint64)
     for sym in range(2):
         for p in range(kt.nplace):
             g = MAX_GAIN - int(gain[sym, p])

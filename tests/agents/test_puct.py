@@ -93,6 +93,9 @@ def test_gain_masks_partition_the_placements() -> None:
                     assert gain[sym, p] == MAX_GAIN - g
                     seen[p] = True
         assert seen.all()
+    # padded with zero words to whole vector registers
+    assert masks.shape[2] % 8 == 0 and masks.shape[2] >= kt.npw
+    assert not masks[:, :, kt.npw:].any()
 
 
 @pytest.mark.parametrize("spec", ["puct:80", "puct:60:play=random", "puct:60:solver=0:tau=0", "puct:60:reuse=1"])

@@ -2,14 +2,18 @@
 
 Run ``python tests/benchmarks/bench_puct_speed.py [SIMS]``.  Normal test runs skip this folder.
 
-Positions are middle-game positions of seeded greedy games on the 12x12 default board (plies 8 to 28, where
-100-400 placements are legal).  ``full`` runs ``k_puct_run`` with ``SIMS`` simulations (the default parameters:
-gain priors, epsilon-greedy playouts, solver) from a fresh tree per position and reports simulations per CPU
-second.  The other lines time one piece of a simulation alone, repeated in a compiled loop, in microseconds per
-call: ``playout`` (``k_fast_greedy_playout`` from the position), ``legal_list`` (one ``k_legal_list``),
-``expand`` (what one expansion did before the node caches: the parent's legal list scanned for the next move
-plus the child's legal list scanned for its first move and its prior sum), ``copy`` (one state copy).
-CPU time of this single process is used so other load on a shared machine disturbs the figures less.
+Positions are every other ply of seeded greedy games on the 12x12 default board, from the first move (1976
+legal placements) to the last, as a duel's searches meet them.  Each gets a ``SIMS`` search (``k_puct_run``,
+the default parameters: gain priors, epsilon-greedy playouts, solver) from a fresh tree; the figure is
+simulations per CPU second.  ``before`` is the straightforward kernel kept in ``tests/agents/puct_reference.py``
+(the search before the speed work; it builds the same trees), timed in the same run, alternating with ``after``,
+so ``speed_up`` is a ratio from one run.
+
+``us_per_call`` times one piece of a simulation alone, repeated in a compiled loop, in microseconds:
+``playout_before`` / ``playout`` (the epsilon-greedy playout from the position), ``legal_list`` (one
+``k_legal_list``), ``expand_before`` (what one expansion did before the node buffers: the parent's legal list
+scanned for the next move plus the child's scanned for its first move and its prior sum), ``copy`` (one state
+copy).  CPU time of this single process is used so other load on a shared machine disturbs the figures less.
 """
 
 from __future__ import annotations
@@ -27,16 +31,9 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from core.agents.puct import (  # noqa: E402
-    DEFAULT_PARAMS,
-    NF,
-    NI,
-    gain_masks,
-    k_fast_greedy_playout,
-    k_puct_init,
-    k_puct_run,
-    prior_table,
-)
+import tests.agents.puct_reference as reference  # noqa: E402
+from core.agents import puct  # noqa: E402
+from core.agents.puct import DEFAULT_PARAMS, gain_masks, k_fast_greedy_playout, prior_table  # noqa: E402
 from core.agents.search import gain_for, k_simple_move  # noqa: E402
 from core.board.boardfile import load_board  # noqa: E402
 from core.engine.kernels import (  # noqa: E402
@@ -50,7 +47,7 @@ from core.engine.kernels import (  # noqa: E402
     kernel_tables,
 )
 
-PLIES = (8, 12, 16, 20, 24, 28)
+PLIES = tuple(range(0, 40, 2))
 REPEAT = 2000
 
 
@@ -74,10 +71,21 @@ def positions(kt: KTables, games: int = 3) -> list[np.ndarray]:
 @njit(cache=True)
 def _loop_playout(kt: KTables, root: Any, gmask: Any, eps: float, rng: Any, n: int) -> int:
     s = np.empty_like(root)
+    lw = np.zeros(gmask.shape[2], dtype=np.uint64)
     moves = 0
     for _ in range(n):
         k_copy_state(root, s)
-        moves += k_fast_greedy_playout(kt, s, gmask, eps, rng)
+        moves += k_fast_greedy_playout(kt, s, gmask, eps, rng, lw)
+    return moves
+
+
+@njit(cache=True)
+def _loop_playout_before(kt: KTables, root: Any, gmask: Any, eps: float, rng: Any, n: int) -> int:
+    s = np.empty_like(root)
+    moves = 0
+    for _ in range(n):
+        k_copy_state(root, s)
+        moves += reference.k_fast_greedy_playout(kt, s, gmask, eps, rng)
     return moves
 
 
@@ -128,7 +136,24 @@ def _cpu(fn: Any, *args: Any) -> float:
     return time.process_time() - c0
 
 
-def measure(sims: int = 700) -> dict[str, object]:
+def _search_cpu(module: Any, kt: KTables, gain: Any, expg: Any, gmask: Any, pos: list[np.ndarray], sims: int,
+                params: Any) -> tuple[float, int]:
+    """CPU seconds and simulations of one ``sims`` search per position, fresh tree, seed 1 each time."""
+    ti = np.empty((sims + 2, module.NI), dtype=np.int32)
+    tf = np.empty((sims + 2, module.NF), dtype=np.float64)
+    cpu = 0.0
+    done = 0
+    for s in pos:
+        rng = k_seed(1)
+        c0 = time.process_time()
+        n = module.k_puct_init(kt, gain, expg, s, ti, tf, rng)
+        module.k_puct_run(kt, gain, expg, gmask, s, ti, tf, n, sims, params, rng)
+        cpu += time.process_time() - c0
+        done += int(ti[0, module.F_NVIS])
+    return cpu, done
+
+
+def measure(sims: int = 700, rounds: int = 5) -> dict[str, object]:
     board = load_board(ROOT / "boards" / "default.yaml")
     kt = kernel_tables(board)
     gain = gain_for(kt)
@@ -136,31 +161,34 @@ def measure(sims: int = 700) -> dict[str, object]:
     expg = prior_table(gain, DEFAULT_PARAMS["tau"])
     gmask = gain_masks(kt, gain)
     pos = positions(kt)
-    ti = np.empty((sims + 2, NI), dtype=np.int32)
-    tf = np.empty((sims + 2, NF), dtype=np.float64)
+    cpu = {"before": 0.0, "after": 0.0}
+    done = {"before": 0, "after": 0}
+    modules = {"before": reference, "after": puct}
+    for module in modules.values():
+        _search_cpu(module, kt, gain, expg, gmask, pos[:1], 8, params)  # compile / warm
+    for _ in range(rounds):  # alternate, so load on a shared machine falls on both alike
+        for name, module in modules.items():
+            c, d = _search_cpu(module, kt, gain, expg, gmask, pos, sims, params)
+            cpu[name] += c
+            done[name] += d
+    rate = {name: done[name] / cpu[name] for name in cpu}
     rng = k_seed(1)
-    k_puct_init(kt, gain, expg, pos[0], ti, tf, rng)
-    k_puct_run(kt, gain, expg, gmask, pos[0], ti, tf, 1, 8, params, rng)  # compile / warm
-    total_cpu = 0.0
-    total_sims = 0
-    for s in pos:
-        c0 = time.process_time()
-        n = k_puct_init(kt, gain, expg, s, ti, tf, rng)
-        k_puct_run(kt, gain, expg, gmask, s, ti, tf, n, sims, params, rng)
-        total_cpu += time.process_time() - c0
-        total_sims += int(ti[0, 3])
     us = 1e6 / (REPEAT * len(pos))
     parts = {
+        "playout_before": sum(_cpu(_loop_playout_before, kt, s, gmask, DEFAULT_PARAMS["eps"], rng, REPEAT)
+                              for s in pos) * us,
         "playout": sum(_cpu(_loop_playout, kt, s, gmask, DEFAULT_PARAMS["eps"], rng, REPEAT) for s in pos) * us,
         "legal_list": sum(_cpu(_loop_legal, kt, s, REPEAT) for s in pos) * us,
-        "expand": sum(_cpu(_loop_expand, kt, s, gain, expg, REPEAT) for s in pos) * us,
+        "expand_before": sum(_cpu(_loop_expand, kt, s, gain, expg, REPEAT) for s in pos) * us,
         "copy": sum(_cpu(_loop_copy, s, REPEAT) for s in pos) * us,
     }
     return {
         "positions": len(pos),
         "sims_per_move": sims,
-        "sims_per_s": round(total_sims / total_cpu),
-        "us_per_sim": round(1e6 * total_cpu / total_sims, 2),
+        "sims_per_s_before": round(rate["before"]),
+        "sims_per_s_after": round(rate["after"]),
+        "speed_up": round(rate["after"] / rate["before"], 3),
+        "us_per_sim_after": round(1e6 / rate["after"], 2),
         "us_per_call": {k: round(v, 2) for k, v in parts.items()},
     }
 
