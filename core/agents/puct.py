@@ -64,14 +64,16 @@ F_SALT = 7  # per-node random order among equal gains
 F_PROOF = 8  # +1 the player who moved here wins with best play, -1 loses, 0 unknown
 F_BPOS = 9  # index of F_NEXT in the node's move buffer
 F_BLEN = 10  # moves in the buffer (BUFFER: maybe more below the last one)
-F_BUF = 11  # BUFFER columns: the next placements to create, in prior order
+F_STATE = 11  # 1: the node's position is stored (row ``node`` of PuctTree.ts)
+F_BUF = 12  # BUFFER columns: the next placements to create, in prior order
 BUFFER = 8
 NI = F_BUF + BUFFER
 # float node fields (columns of PuctTree.tf)
 G_WINS = 0  # wins of the player who moved here
 G_ZSUM = 1  # sum of exp(gain / tau) over the legal placements (prior normaliser; set with the first scan)
 G_PRIOR = 2  # the prior of the move that led here (fixed when the node is created)
-NF = 3
+G_MEAN = 3  # G_WINS / F_NVIS, kept by the backup (one division per node on the path, not per child looked at)
+NF = 4
 
 UNSCANNED = -2
 """F_NEXT of a node whose legal list was not scanned yet: most nodes are leaves that are never expanded, so the
@@ -113,9 +115,11 @@ def _new_node(kt: KTables, s: Any, ti: Any, tf: Any, node: int, move: int, prior
     ti[node, F_SALT] = int(k_rand(rng) >> np.uint64(33))
     ti[node, F_BPOS] = 0
     ti[node, F_BLEN] = 0
+    ti[node, F_STATE] = 0
     tf[node, G_WINS] = 0.0
     tf[node, G_ZSUM] = 1.0
     tf[node, G_PRIOR] = prior
+    tf[node, G_MEAN] = 0.0
     if n == 0:
         ti[node, F_NEXT] = -1
         # the game is over: the player who moved here wins or loses for certain
@@ -255,18 +259,35 @@ def _all_children_lose(ti: Any, node: int) -> bool:
 
 
 @njit(cache=True, nogil=True)
-def k_puct_run(kt: KTables, gain: Any, expg: Any, gmask: Any, root: Any, ti: Any, tf: Any, nnodes: int, sims: int,
-               params: Any, rng: Any) -> int:
+def _reach(kt: KTables, root: Any, ts: Any, ti: Any, path: Any, s: Any, at: int, want: int, base: int) -> int:
+    """Bring ``s`` (the position of ``path[at]``, -1: none yet) to the position of ``path[want]``: from the
+    deepest stored position on the path (``path[base]``, the root when 0) or from ``s`` itself when that is
+    deeper, by applying the moves in between.  Returns ``want``."""
+    if at < base:
+        k_copy_state(root if base == 0 else ts[path[base]], s)
+        at = base
+    for d in range(at + 1, want + 1):
+        k_apply(kt, s, ti[path[d], F_MOVE])
+    return want
+
+
+@njit(cache=True, nogil=True)
+def k_puct_run(kt: KTables, gain: Any, expg: Any, gmask: Any, root: Any, ti: Any, tf: Any, ts: Any, nnodes: int,
+               sims: int, params: Any, rng: Any) -> int:
     """Add up to ``sims`` simulations to the tree at node 0 (position ``root``); returns the node count.
 
-    Stops early when the root is proven or the arrays are full.
+    ``ts`` holds the positions of expanded nodes (row = node, for nodes below ``ts.shape[0]``; F_STATE says
+    whether the row is filled), so a simulation starts from the deepest stored position on its path instead of
+    replaying every move from the root.  Stops early when the root is proven or the arrays are full.
     """
     cap = ti.shape[0]
+    nstore = ts.shape[0] if ts.shape[1] == root.shape[0] else 0
     legal = np.empty(kt.nplace, dtype=np.int32)
     bkey = np.empty(BUFFER, dtype=np.int64)
     lw = np.zeros(gmask.shape[2], dtype=np.uint64)
     path = np.empty(kt.nplace + 2, dtype=np.int32)
     s = np.empty_like(root)
+    root_sym = int(root[H_TO_MOVE])
     c_puct = params[P_C]
     tau = params[P_TAU]
     fpu = params[P_FPU]
@@ -276,13 +297,19 @@ def k_puct_run(kt: KTables, gain: Any, expg: Any, gmask: Any, root: Any, ti: Any
     for _sim in range(sims):
         if ti[0, F_PROOF] != UNPROVEN or nnodes >= cap:
             break
-        k_copy_state(root, s)
         node = 0
         depth = 0
         path[0] = 0
+        at = -1  # s holds the position of path[at]
+        base = 0  # the deepest node on the path whose position is stored
         while ti[node, F_PROOF] == UNPROVEN and ti[node, F_NLEGAL] > 0:
             if ti[node, F_NEXT] == UNSCANNED:
+                at = _reach(kt, root, ts, ti, path, s, at, depth, base)
                 _scan(kt, s, gain, expg, ti, tf, node, 1 << 62, True, bkey)
+                if 0 < node < nstore:
+                    k_copy_state(s, ts[node])
+                    ti[node, F_STATE] = 1
+                    base = depth
             nv = ti[node, F_NVIS]
             sqrt_n = math.sqrt(nv + 1.0)
             zsum = tf[node, G_ZSUM]
@@ -298,14 +325,14 @@ def k_puct_run(kt: KTables, gain: Any, expg: Any, gmask: Any, root: Any, ti: Any
                     break
                 if pr != LOSS or not solver:
                     n = ti[c, F_NVIS]
-                    u = tf[c, G_WINS] / n + c_puct * tf[c, G_PRIOR] * sqrt_n / (1.0 + n)
+                    u = tf[c, G_MEAN] + c_puct * tf[c, G_PRIOR] * sqrt_n / (1.0 + n)
                     if u > best_u:
                         best_u = u
                         best = c
                 c = ti[c, F_SIB]
             nxt = ti[node, F_NEXT]
             if nxt >= 0 and (best < 0 or ti[best, F_PROOF] != WIN):
-                prior = expg[int(s[H_TO_MOVE]), nxt] / zsum if tau > 0.0 else 1.0 / ti[node, F_NLEGAL]
+                prior = expg[root_sym ^ (depth & 1), nxt] / zsum if tau > 0.0 else 1.0 / ti[node, F_NLEGAL]
                 u = parent_q - fpu + c_puct * prior * sqrt_n
                 if best < 0 or u > best_u:
                     # create the next child in prior order
@@ -313,6 +340,7 @@ def k_puct_run(kt: KTables, gain: Any, expg: Any, gmask: Any, root: Any, ti: Any
                         break
                     child = nnodes
                     nnodes += 1
+                    at = _reach(kt, root, ts, ti, path, s, at, depth, base)
                     _advance(kt, s, gain, expg, ti, tf, node, bkey)
                     ti[node, F_NEXP] += 1
                     k_apply(kt, s, nxt)
@@ -321,28 +349,30 @@ def k_puct_run(kt: KTables, gain: Any, expg: Any, gmask: Any, root: Any, ti: Any
                     ti[node, F_FIRST] = child
                     depth += 1
                     path[depth] = child
+                    at = depth
                     node = child
                     break
             if best < 0:
                 break  # every created child is lost and nothing is left to create (proof pending below)
-            k_apply(kt, s, ti[best, F_MOVE])
             node = best
             depth += 1
             path[depth] = node
+            if ti[node, F_STATE] == 1:
+                base = depth
         # result of the simulation: the winning symbol
         pr = ti[node, F_PROOF]
-        mover_here = int(s[H_TO_MOVE]) ^ 1  # the symbol that moved into ``node``
+        mover_here = root_sym ^ (depth & 1) ^ 1  # the symbol that moved into ``node``
         if pr == WIN:
             winner = mover_here
         elif pr == LOSS:
             winner = mover_here ^ 1
-        elif ti[node, F_NLEGAL] == 0:
-            winner = k_winner(kt, s)
         else:
-            if greedy_playouts:
-                k_fast_greedy_playout(kt, s, gmask, eps, rng, lw)
-            else:
-                k_random_playout(kt, s, rng, legal)
+            at = _reach(kt, root, ts, ti, path, s, at, depth, base)
+            if ti[node, F_NLEGAL] > 0:
+                if greedy_playouts:
+                    k_fast_greedy_playout(kt, s, gmask, eps, rng, lw)
+                else:
+                    k_random_playout(kt, s, rng, legal)
             winner = k_winner(kt, s)
         # back up: each node's wins count for the player who moved into it
         mover = mover_here
@@ -351,6 +381,7 @@ def k_puct_run(kt: KTables, gain: Any, expg: Any, gmask: Any, root: Any, ti: Any
             ti[nd, F_NVIS] += 1
             if winner == mover:
                 tf[nd, G_WINS] += 1.0
+            tf[nd, G_MEAN] = tf[nd, G_WINS] / ti[nd, F_NVIS]
             mover ^= 1
         if solver:
             for d in range(depth - 1, -1, -1):
@@ -427,7 +458,9 @@ def k_puct_pick(ti: Any, tf: Any, noise: bool, rng: Any) -> tuple[int, float]:
 
 @njit(cache=True, nogil=True)
 def k_puct_compact(ti: Any, tf: Any, src: int, ti2: Any, tf2: Any) -> int:
-    """Copy the subtree under node ``src`` into ``ti2``/``tf2`` with ``src`` as node 0; returns its size."""
+    """Copy the subtree under node ``src`` into ``ti2``/``tf2`` with ``src`` as node 0; returns its size.
+
+    Stored positions are not copied (the copies' F_STATE is 0): their nodes replay their moves instead."""
     old_of = np.empty(ti.shape[0], dtype=np.int32)
     old_of[0] = src
     for f in range(NI):
@@ -435,6 +468,7 @@ def k_puct_compact(ti: Any, tf: Any, src: int, ti2: Any, tf2: Any) -> int:
     for f in range(NF):
         tf2[0, f] = tf[src, f]
     ti2[0, F_SIB] = -1
+    ti2[0, F_STATE] = 0
     count = 1
     head = 0
     while head < count:
@@ -451,6 +485,7 @@ def k_puct_compact(ti: Any, tf: Any, src: int, ti2: Any, tf2: Any) -> int:
             for f in range(NF):
                 tf2[nid, f] = tf[c, f]
             ti2[nid, F_SIB] = -1
+            ti2[nid, F_STATE] = 0
             if prev < 0:
                 ti2[head, F_FIRST] = nid
             else:
@@ -502,6 +537,15 @@ TIME_TOLERANCE = 0.05
 """A time budget may be overrun by one chunk: about CHUNK_SECONDS, at most this (plus the root solver)."""
 
 
+STATE_ROWS = 1 << 15
+"""Nodes whose positions a tree stores at most (rows of PuctTree.ts, about 22 MB on 12x12 boards): the first
+ones created, which are the ones simulations pass through most.  Deeper nodes replay their moves."""
+
+
+def _no_states() -> npt.NDArray[np.uint64]:
+    return np.zeros((0, 1), dtype=np.uint64)
+
+
 @dataclass
 class PuctTree:
     """The search tree's arrays; they grow (by copying) when a timed search needs more nodes."""
@@ -509,10 +553,13 @@ class PuctTree:
     ti: npt.NDArray[np.int32]
     tf: npt.NDArray[np.float64]
     nnodes: int = 0
+    ts: npt.NDArray[np.uint64] = field(default_factory=_no_states)
+    """Positions of expanded nodes (row = node); no rows: every simulation replays its moves from the root."""
 
     @classmethod
-    def with_capacity(cls, cap: int) -> PuctTree:
-        return cls(np.empty((cap, NI), dtype=np.int32), np.empty((cap, NF), dtype=np.float64))
+    def with_capacity(cls, cap: int, state_len: int = 1) -> PuctTree:
+        return cls(np.empty((cap, NI), dtype=np.int32), np.empty((cap, NF), dtype=np.float64), 0,
+                   np.empty((min(cap, STATE_ROWS), state_len), dtype=np.uint64))
 
     @property
     def capacity(self) -> int:
@@ -526,6 +573,11 @@ class PuctTree:
         tf = np.empty((cap, NF), dtype=np.float64)
         ti[: self.nnodes] = self.ti[: self.nnodes]
         tf[: self.nnodes] = self.tf[: self.nnodes]
+        rows = min(cap, STATE_ROWS)
+        if 0 < self.ts.shape[0] < rows:
+            ts = np.empty((rows, self.ts.shape[1]), dtype=np.uint64)
+            ts[: self.ts.shape[0]] = self.ts
+            self.ts = ts
         self.ti, self.tf = ti, tf
 
     @property
@@ -637,7 +689,7 @@ class PuctSearch:
         node = _child_with_move(tree.ti, node, reply) if node >= 0 else -1
         if node < 0 or tree.ti[node, F_NVIS] == 0:
             return None
-        out = PuctTree.with_capacity(tree.nnodes + extra + 2)
+        out = PuctTree.with_capacity(tree.nnodes + extra + 2, self.kt.state_len)
         out.nnodes = int(k_puct_compact(tree.ti, tree.tf, node, out.ti, out.tf))
         return out
 
@@ -652,7 +704,7 @@ class PuctSearch:
         if reused is not None:
             tree = reused
         else:
-            tree = PuctTree.with_capacity(cap)
+            tree = PuctTree.with_capacity(cap, self.kt.state_len)
             tree.nnodes = int(k_puct_init(self.kt, self.gain, self._expg, state, tree.ti, tree.tf, self.rng))
         if not timed:
             tree.nnodes = self._run(state, tree, b.sims)
@@ -679,8 +731,8 @@ class PuctSearch:
         return tree
 
     def _run(self, state: npt.NDArray[np.uint64], tree: PuctTree, sims: int) -> int:
-        return int(k_puct_run(self.kt, self.gain, self._expg, self._gmask, state, tree.ti, tree.tf, tree.nnodes,
-                              sims, self._params, self.rng))
+        return int(k_puct_run(self.kt, self.gain, self._expg, self._gmask, state, tree.ti, tree.tf, tree.ts,
+                              tree.nnodes, sims, self._params, self.rng))
 
     def wants_swap(self, state: npt.NDArray[np.uint64], opening: int, searched: bool = False) -> bool:
         """Pie decision, as for ``mcts``: swap when the side to move expects to win less than half the time."""

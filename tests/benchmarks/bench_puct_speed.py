@@ -136,24 +136,20 @@ def _cpu(fn: Any, *args: Any) -> float:
     return time.process_time() - c0
 
 
-def _search_cpu(module: Any, kt: KTables, gain: Any, expg: Any, gmask: Any, pos: list[np.ndarray], sims: int,
+def _search_cpu(module: Any, kt: KTables, gain: Any, expg: Any, gmask: Any, s: np.ndarray, sims: int,
                 params: Any) -> tuple[float, int]:
-    """CPU seconds and simulations of one ``sims`` search per position, fresh tree, seed 1 each time."""
+    """CPU seconds and simulations of one ``sims`` search from ``s``, fresh tree, seed 1."""
     ti = np.empty((sims + 2, module.NI), dtype=np.int32)
     tf = np.empty((sims + 2, module.NF), dtype=np.float64)
-    cpu = 0.0
-    done = 0
-    for s in pos:
-        rng = k_seed(1)
-        c0 = time.process_time()
-        n = module.k_puct_init(kt, gain, expg, s, ti, tf, rng)
-        module.k_puct_run(kt, gain, expg, gmask, s, ti, tf, n, sims, params, rng)
-        cpu += time.process_time() - c0
-        done += int(ti[0, module.F_NVIS])
-    return cpu, done
+    extra = (np.empty((sims + 2, kt.state_len), dtype=np.uint64),) if module is puct else ()
+    rng = k_seed(1)
+    c0 = time.process_time()
+    n = module.k_puct_init(kt, gain, expg, s, ti, tf, rng)
+    module.k_puct_run(kt, gain, expg, gmask, s, ti, tf, *extra, n, sims, params, rng)
+    return time.process_time() - c0, int(ti[0, module.F_NVIS])
 
 
-def measure(sims: int = 700, rounds: int = 5) -> dict[str, object]:
+def measure(sims: int = 700, rounds: int = 8) -> dict[str, object]:
     board = load_board(ROOT / "boards" / "default.yaml")
     kt = kernel_tables(board)
     gain = gain_for(kt)
@@ -161,16 +157,17 @@ def measure(sims: int = 700, rounds: int = 5) -> dict[str, object]:
     expg = prior_table(gain, DEFAULT_PARAMS["tau"])
     gmask = gain_masks(kt, gain)
     pos = positions(kt)
-    cpu = {"before": 0.0, "after": 0.0}
-    done = {"before": 0, "after": 0}
     modules = {"before": reference, "after": puct}
+    cpu = dict.fromkeys(modules, 0.0)
+    done = dict.fromkeys(modules, 0)
     for module in modules.values():
-        _search_cpu(module, kt, gain, expg, gmask, pos[:1], 8, params)  # compile / warm
-    for _ in range(rounds):  # alternate, so load on a shared machine falls on both alike
-        for name, module in modules.items():
-            c, d = _search_cpu(module, kt, gain, expg, gmask, pos, sims, params)
-            cpu[name] += c
-            done[name] += d
+        _search_cpu(module, kt, gain, expg, gmask, pos[0], 8, params)  # compile / warm
+    for _ in range(rounds):
+        for s in pos:  # alternate position by position, so load on a shared machine falls on both alike
+            for name, module in modules.items():
+                c, d = _search_cpu(module, kt, gain, expg, gmask, s, sims, params)
+                cpu[name] += c
+                done[name] += d
     rate = {name: done[name] / cpu[name] for name in cpu}
     rng = k_seed(1)
     us = 1e6 / (REPEAT * len(pos))
