@@ -52,28 +52,29 @@ from core.engine.kernels import (
 )
 from core.engine.pieces import placement_table
 
-# integer node fields (columns of PuctTree.ti)
-F_MOVE = 0  # placement that led here (-1 at the root)
-F_FIRST = 1  # first created child (-1: none)
-F_SIB = 2  # next sibling
-F_NVIS = 3  # visits
-F_NLEGAL = 4  # legal placements here
-F_NEXP = 5  # children created so far
-F_NEXT = 6  # the next placement to create, in prior order (-1: all created, UNSCANNED: not known yet)
-F_SALT = 7  # per-node random order among equal gains
-F_PROOF = 8  # +1 the player who moved here wins with best play, -1 loses, 0 unknown
-F_BPOS = 9  # index of F_NEXT in the node's move buffer
-F_BLEN = 10  # moves in the buffer (BUFFER: maybe more below the last one)
-F_STATE = 11  # 1: the node's position is stored (row ``node`` of PuctTree.ts)
-F_BUF = 12  # BUFFER columns: the next placements to create, in prior order
-BUFFER = 8
-NI = F_BUF + BUFFER
-# float node fields (columns of PuctTree.tf)
-G_WINS = 0  # wins of the player who moved here
-G_ZSUM = 1  # sum of exp(gain / tau) over the legal placements (prior normaliser; set with the first scan)
-G_PRIOR = 2  # the prior of the move that led here (fixed when the node is created)
-G_MEAN = 3  # G_WINS / F_NVIS, kept by the backup (one division per node on the path, not per child looked at)
+# integer node fields (columns of PuctTree.ti; the three the PUCT loop reads of every child come first)
+F_SIB = 0  # next sibling
+F_NVIS = 1  # visits
+F_PROOF = 2  # +1 the player who moved here wins with best play, -1 loses, 0 unknown
+F_MOVE = 3  # placement that led here (-1 at the root)
+F_FIRST = 4  # first created child (-1: none)
+F_NLEGAL = 5  # legal placements here
+F_NEXP = 6  # children created so far
+F_NEXT = 7  # the next placement to create, in prior order (-1: all created, UNSCANNED: not known yet)
+F_SALT = 8  # per-node random order among equal gains
+NI = 9
+# float node fields (columns of PuctTree.tf; the two the PUCT loop reads first)
+G_MEAN = 0  # G_WINS / F_NVIS, kept by the backup (one division per node on the path, not per child looked at)
+G_PRIOR = 1  # the prior of the move that led here (fixed when the node is created)
+G_WINS = 2  # wins of the player who moved here
+G_ZSUM = 3  # sum of exp(gain / tau) over the legal placements (prior normaliser; set with the first scan)
 NF = 4
+# the move buffer of a node (columns of PuctTree.tb): kept apart so the PUCT loop's rows stay small
+B_POS = 0  # index of F_NEXT in the buffer
+B_LEN = 1  # moves in the buffer (BUFFER: maybe more below the last one)
+B_MOVES = 2  # BUFFER columns: the next placements to create, in prior order
+BUFFER = 8
+NB = B_MOVES + BUFFER
 
 UNSCANNED = -2
 """F_NEXT of a node whose legal list was not scanned yet: most nodes are leaves that are never expanded, so the
@@ -113,13 +114,10 @@ def _new_node(kt: KTables, s: Any, ti: Any, tf: Any, node: int, move: int, prior
     ti[node, F_NLEGAL] = n
     ti[node, F_NEXP] = 0
     ti[node, F_SALT] = int(k_rand(rng) >> np.uint64(33))
-    ti[node, F_BPOS] = 0
-    ti[node, F_BLEN] = 0
-    ti[node, F_STATE] = 0
     tf[node, G_WINS] = 0.0
+    tf[node, G_MEAN] = 0.0
     tf[node, G_ZSUM] = 1.0
     tf[node, G_PRIOR] = prior
-    tf[node, G_MEAN] = 0.0
     if n == 0:
         ti[node, F_NEXT] = -1
         # the game is over: the player who moved here wins or loses for certain
@@ -130,8 +128,8 @@ def _new_node(kt: KTables, s: Any, ti: Any, tf: Any, node: int, move: int, prior
 
 
 @njit(cache=True, nogil=True)
-def _scan(kt: KTables, s: Any, gain: Any, expg: Any, ti: Any, tf: Any, node: int, below: int, with_z: bool,
-          bkey: Any) -> None:
+def _scan(kt: KTables, s: Any, gain: Any, expg: Any, ti: Any, tf: Any, tb: Any, node: int, below: int,
+          with_z: bool, bkey: Any) -> None:
     """Fill the node's buffer with the (up to BUFFER) legal placements of largest key under ``below``, largest
     first, and point F_NEXT at the first (-1: none); with ``with_z`` also set the prior normaliser.
 
@@ -157,29 +155,29 @@ def _scan(kt: KTables, s: Any, gain: Any, expg: Any, ti: Any, tf: Any, node: int
             j = cnt if cnt < BUFFER else BUFFER - 1
             while j > 0 and bkey[j - 1] < k:
                 bkey[j] = bkey[j - 1]
-                ti[node, F_BUF + j] = ti[node, F_BUF + j - 1]
+                tb[node, B_MOVES + j] = tb[node, B_MOVES + j - 1]
                 j -= 1
             bkey[j] = k
-            ti[node, F_BUF + j] = p
+            tb[node, B_MOVES + j] = p
             if cnt < BUFFER:
                 cnt += 1
     if with_z:
         tf[node, G_ZSUM] = z
-    ti[node, F_BPOS] = 0
-    ti[node, F_BLEN] = cnt
-    ti[node, F_NEXT] = ti[node, F_BUF] if cnt > 0 else -1
+    tb[node, B_POS] = 0
+    tb[node, B_LEN] = cnt
+    ti[node, F_NEXT] = tb[node, B_MOVES] if cnt > 0 else -1
 
 
 @njit(cache=True, nogil=True)
-def _advance(kt: KTables, s: Any, gain: Any, expg: Any, ti: Any, tf: Any, node: int, bkey: Any) -> None:
+def _advance(kt: KTables, s: Any, gain: Any, expg: Any, ti: Any, tf: Any, tb: Any, node: int, bkey: Any) -> None:
     """Move F_NEXT on to the placement after it in prior order (``s`` is the node's position)."""
-    pos = ti[node, F_BPOS] + 1
-    if pos < ti[node, F_BLEN]:
-        ti[node, F_BPOS] = pos
-        ti[node, F_NEXT] = ti[node, F_BUF + pos]
-    elif ti[node, F_BLEN] == BUFFER:
-        _scan(kt, s, gain, expg, ti, tf, node, _key(gain, int(s[H_TO_MOVE]), ti[node, F_NEXT], ti[node, F_SALT]),
-              False, bkey)
+    pos = tb[node, B_POS] + 1
+    if pos < tb[node, B_LEN]:
+        tb[node, B_POS] = pos
+        ti[node, F_NEXT] = tb[node, B_MOVES + pos]
+    elif tb[node, B_LEN] == BUFFER:
+        _scan(kt, s, gain, expg, ti, tf, tb, node,
+              _key(gain, int(s[H_TO_MOVE]), ti[node, F_NEXT], ti[node, F_SALT]), False, bkey)
     else:
         ti[node, F_NEXT] = -1
 
@@ -259,35 +257,18 @@ def _all_children_lose(ti: Any, node: int) -> bool:
 
 
 @njit(cache=True, nogil=True)
-def _reach(kt: KTables, root: Any, ts: Any, ti: Any, path: Any, s: Any, at: int, want: int, base: int) -> int:
-    """Bring ``s`` (the position of ``path[at]``, -1: none yet) to the position of ``path[want]``: from the
-    deepest stored position on the path (``path[base]``, the root when 0) or from ``s`` itself when that is
-    deeper, by applying the moves in between.  Returns ``want``."""
-    if at < base:
-        k_copy_state(root if base == 0 else ts[path[base]], s)
-        at = base
-    for d in range(at + 1, want + 1):
-        k_apply(kt, s, ti[path[d], F_MOVE])
-    return want
-
-
-@njit(cache=True, nogil=True)
-def k_puct_run(kt: KTables, gain: Any, expg: Any, gmask: Any, root: Any, ti: Any, tf: Any, ts: Any, nnodes: int,
+def k_puct_run(kt: KTables, gain: Any, expg: Any, gmask: Any, root: Any, ti: Any, tf: Any, tb: Any, nnodes: int,
                sims: int, params: Any, rng: Any) -> int:
     """Add up to ``sims`` simulations to the tree at node 0 (position ``root``); returns the node count.
 
-    ``ts`` holds the positions of expanded nodes (row = node, for nodes below ``ts.shape[0]``; F_STATE says
-    whether the row is filled), so a simulation starts from the deepest stored position on its path instead of
-    replaying every move from the root.  Stops early when the root is proven or the arrays are full.
+    Stops early when the root is proven or the arrays are full.
     """
     cap = ti.shape[0]
-    nstore = ts.shape[0] if ts.shape[1] == root.shape[0] else 0
     legal = np.empty(kt.nplace, dtype=np.int32)
     bkey = np.empty(BUFFER, dtype=np.int64)
     lw = np.zeros(gmask.shape[2], dtype=np.uint64)
     path = np.empty(kt.nplace + 2, dtype=np.int32)
     s = np.empty_like(root)
-    root_sym = int(root[H_TO_MOVE])
     c_puct = params[P_C]
     tau = params[P_TAU]
     fpu = params[P_FPU]
@@ -297,19 +278,13 @@ def k_puct_run(kt: KTables, gain: Any, expg: Any, gmask: Any, root: Any, ti: Any
     for _sim in range(sims):
         if ti[0, F_PROOF] != UNPROVEN or nnodes >= cap:
             break
+        k_copy_state(root, s)
         node = 0
         depth = 0
         path[0] = 0
-        at = -1  # s holds the position of path[at]
-        base = 0  # the deepest node on the path whose position is stored
         while ti[node, F_PROOF] == UNPROVEN and ti[node, F_NLEGAL] > 0:
             if ti[node, F_NEXT] == UNSCANNED:
-                at = _reach(kt, root, ts, ti, path, s, at, depth, base)
-                _scan(kt, s, gain, expg, ti, tf, node, 1 << 62, True, bkey)
-                if 0 < node < nstore:
-                    k_copy_state(s, ts[node])
-                    ti[node, F_STATE] = 1
-                    base = depth
+                _scan(kt, s, gain, expg, ti, tf, tb, node, 1 << 62, True, bkey)
             nv = ti[node, F_NVIS]
             sqrt_n = math.sqrt(nv + 1.0)
             zsum = tf[node, G_ZSUM]
@@ -332,7 +307,7 @@ def k_puct_run(kt: KTables, gain: Any, expg: Any, gmask: Any, root: Any, ti: Any
                 c = ti[c, F_SIB]
             nxt = ti[node, F_NEXT]
             if nxt >= 0 and (best < 0 or ti[best, F_PROOF] != WIN):
-                prior = expg[root_sym ^ (depth & 1), nxt] / zsum if tau > 0.0 else 1.0 / ti[node, F_NLEGAL]
+                prior = expg[int(s[H_TO_MOVE]), nxt] / zsum if tau > 0.0 else 1.0 / ti[node, F_NLEGAL]
                 u = parent_q - fpu + c_puct * prior * sqrt_n
                 if best < 0 or u > best_u:
                     # create the next child in prior order
@@ -340,8 +315,7 @@ def k_puct_run(kt: KTables, gain: Any, expg: Any, gmask: Any, root: Any, ti: Any
                         break
                     child = nnodes
                     nnodes += 1
-                    at = _reach(kt, root, ts, ti, path, s, at, depth, base)
-                    _advance(kt, s, gain, expg, ti, tf, node, bkey)
+                    _advance(kt, s, gain, expg, ti, tf, tb, node, bkey)
                     ti[node, F_NEXP] += 1
                     k_apply(kt, s, nxt)
                     _new_node(kt, s, ti, tf, child, nxt, prior, rng)
@@ -349,30 +323,28 @@ def k_puct_run(kt: KTables, gain: Any, expg: Any, gmask: Any, root: Any, ti: Any
                     ti[node, F_FIRST] = child
                     depth += 1
                     path[depth] = child
-                    at = depth
                     node = child
                     break
             if best < 0:
                 break  # every created child is lost and nothing is left to create (proof pending below)
+            k_apply(kt, s, ti[best, F_MOVE])
             node = best
             depth += 1
             path[depth] = node
-            if ti[node, F_STATE] == 1:
-                base = depth
         # result of the simulation: the winning symbol
         pr = ti[node, F_PROOF]
-        mover_here = root_sym ^ (depth & 1) ^ 1  # the symbol that moved into ``node``
+        mover_here = int(s[H_TO_MOVE]) ^ 1  # the symbol that moved into ``node``
         if pr == WIN:
             winner = mover_here
         elif pr == LOSS:
             winner = mover_here ^ 1
+        elif ti[node, F_NLEGAL] == 0:
+            winner = k_winner(kt, s)
         else:
-            at = _reach(kt, root, ts, ti, path, s, at, depth, base)
-            if ti[node, F_NLEGAL] > 0:
-                if greedy_playouts:
-                    k_fast_greedy_playout(kt, s, gmask, eps, rng, lw)
-                else:
-                    k_random_playout(kt, s, rng, legal)
+            if greedy_playouts:
+                k_fast_greedy_playout(kt, s, gmask, eps, rng, lw)
+            else:
+                k_random_playout(kt, s, rng, legal)
             winner = k_winner(kt, s)
         # back up: each node's wins count for the player who moved into it
         mover = mover_here
@@ -457,18 +429,11 @@ def k_puct_pick(ti: Any, tf: Any, noise: bool, rng: Any) -> tuple[int, float]:
 
 
 @njit(cache=True, nogil=True)
-def k_puct_compact(ti: Any, tf: Any, src: int, ti2: Any, tf2: Any) -> int:
-    """Copy the subtree under node ``src`` into ``ti2``/``tf2`` with ``src`` as node 0; returns its size.
-
-    Stored positions are not copied (the copies' F_STATE is 0): their nodes replay their moves instead."""
+def k_puct_compact(ti: Any, tf: Any, tb: Any, src: int, ti2: Any, tf2: Any, tb2: Any) -> int:
+    """Copy the subtree under node ``src`` into ``ti2``/``tf2``/``tb2`` with ``src`` as node 0; returns its size."""
     old_of = np.empty(ti.shape[0], dtype=np.int32)
     old_of[0] = src
-    for f in range(NI):
-        ti2[0, f] = ti[src, f]
-    for f in range(NF):
-        tf2[0, f] = tf[src, f]
-    ti2[0, F_SIB] = -1
-    ti2[0, F_STATE] = 0
+    _copy_node(ti, tf, tb, src, ti2, tf2, tb2, 0)
     count = 1
     head = 0
     while head < count:
@@ -480,12 +445,7 @@ def k_puct_compact(ti: Any, tf: Any, src: int, ti2: Any, tf2: Any) -> int:
             nid = count
             count += 1
             old_of[nid] = c
-            for f in range(NI):
-                ti2[nid, f] = ti[c, f]
-            for f in range(NF):
-                tf2[nid, f] = tf[c, f]
-            ti2[nid, F_SIB] = -1
-            ti2[nid, F_STATE] = 0
+            _copy_node(ti, tf, tb, c, ti2, tf2, tb2, nid)
             if prev < 0:
                 ti2[head, F_FIRST] = nid
             else:
@@ -494,6 +454,18 @@ def k_puct_compact(ti: Any, tf: Any, src: int, ti2: Any, tf2: Any) -> int:
             c = ti[c, F_SIB]
         head += 1
     return count
+
+
+@njit(cache=True, nogil=True)
+def _copy_node(ti: Any, tf: Any, tb: Any, old: int, ti2: Any, tf2: Any, tb2: Any, new: int) -> None:
+    for f in range(NI):
+        ti2[new, f] = ti[old, f]
+    for f in range(NF):
+        tf2[new, f] = tf[old, f]
+    if ti[old, F_NEXT] != UNSCANNED:
+        for f in range(NB):
+            tb2[new, f] = tb[old, f]
+    ti2[new, F_SIB] = -1
 
 
 # ---------------------------------------------------------------------------------- Python side
@@ -537,15 +509,6 @@ TIME_TOLERANCE = 0.05
 """A time budget may be overrun by one chunk: about CHUNK_SECONDS, at most this (plus the root solver)."""
 
 
-STATE_ROWS = 1 << 15
-"""Nodes whose positions a tree stores at most (rows of PuctTree.ts, about 22 MB on 12x12 boards): the first
-ones created, which are the ones simulations pass through most.  Deeper nodes replay their moves."""
-
-
-def _no_states() -> npt.NDArray[np.uint64]:
-    return np.zeros((0, 1), dtype=np.uint64)
-
-
 @dataclass
 class PuctTree:
     """The search tree's arrays; they grow (by copying) when a timed search needs more nodes."""
@@ -553,13 +516,13 @@ class PuctTree:
     ti: npt.NDArray[np.int32]
     tf: npt.NDArray[np.float64]
     nnodes: int = 0
-    ts: npt.NDArray[np.uint64] = field(default_factory=_no_states)
-    """Positions of expanded nodes (row = node); no rows: every simulation replays its moves from the root."""
+    tb: npt.NDArray[np.int32] = field(default_factory=lambda: np.empty((0, NB), dtype=np.int32))
+    """The move buffers (rows as ``ti``; only the kernels that grow the tree read them)."""
 
     @classmethod
-    def with_capacity(cls, cap: int, state_len: int = 1) -> PuctTree:
+    def with_capacity(cls, cap: int) -> PuctTree:
         return cls(np.empty((cap, NI), dtype=np.int32), np.empty((cap, NF), dtype=np.float64), 0,
-                   np.empty((min(cap, STATE_ROWS), state_len), dtype=np.uint64))
+                   np.empty((cap, NB), dtype=np.int32))
 
     @property
     def capacity(self) -> int:
@@ -571,14 +534,11 @@ class PuctTree:
         cap = max(2 * self.capacity, self.nnodes + free)
         ti = np.empty((cap, NI), dtype=np.int32)
         tf = np.empty((cap, NF), dtype=np.float64)
+        tb = np.empty((cap, NB), dtype=np.int32)
         ti[: self.nnodes] = self.ti[: self.nnodes]
         tf[: self.nnodes] = self.tf[: self.nnodes]
-        rows = min(cap, STATE_ROWS)
-        if 0 < self.ts.shape[0] < rows:
-            ts = np.empty((rows, self.ts.shape[1]), dtype=np.uint64)
-            ts[: self.ts.shape[0]] = self.ts
-            self.ts = ts
-        self.ti, self.tf = ti, tf
+        tb[: self.nnodes] = self.tb[: self.nnodes]
+        self.ti, self.tf, self.tb = ti, tf, tb
 
     @property
     def root_visits(self) -> int:
@@ -689,8 +649,8 @@ class PuctSearch:
         node = _child_with_move(tree.ti, node, reply) if node >= 0 else -1
         if node < 0 or tree.ti[node, F_NVIS] == 0:
             return None
-        out = PuctTree.with_capacity(tree.nnodes + extra + 2, self.kt.state_len)
-        out.nnodes = int(k_puct_compact(tree.ti, tree.tf, node, out.ti, out.tf))
+        out = PuctTree.with_capacity(tree.nnodes + extra + 2)
+        out.nnodes = int(k_puct_compact(tree.ti, tree.tf, tree.tb, node, out.ti, out.tf, out.tb))
         return out
 
     def search(self, state: npt.NDArray[np.uint64], start: float | None = None) -> PuctTree:
@@ -704,7 +664,7 @@ class PuctSearch:
         if reused is not None:
             tree = reused
         else:
-            tree = PuctTree.with_capacity(cap, self.kt.state_len)
+            tree = PuctTree.with_capacity(cap)
             tree.nnodes = int(k_puct_init(self.kt, self.gain, self._expg, state, tree.ti, tree.tf, self.rng))
         if not timed:
             tree.nnodes = self._run(state, tree, b.sims)
@@ -731,7 +691,7 @@ class PuctSearch:
         return tree
 
     def _run(self, state: npt.NDArray[np.uint64], tree: PuctTree, sims: int) -> int:
-        return int(k_puct_run(self.kt, self.gain, self._expg, self._gmask, state, tree.ti, tree.tf, tree.ts,
+        return int(k_puct_run(self.kt, self.gain, self._expg, self._gmask, state, tree.ti, tree.tf, tree.tb,
                               tree.nnodes, sims, self._params, self.rng))
 
     def wants_swap(self, state: npt.NDArray[np.uint64], opening: int, searched: bool = False) -> bool:

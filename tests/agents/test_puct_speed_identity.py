@@ -51,8 +51,7 @@ def random_position(kt: KTables, seed: int, plies: int) -> np.ndarray:
 class Pair:
     """The reference and the optimised tree, grown side by side from one position and seed."""
 
-    def __init__(self, kt: KTables, state: np.ndarray, over: dict[str, float], seed: int, cap: int,
-                 stored: int = 1 << 20) -> None:
+    def __init__(self, kt: KTables, state: np.ndarray, over: dict[str, float], seed: int, cap: int) -> None:
         self.kt, self.state = kt, state
         self.gain = gain_for(kt)
         self.expg = puct.prior_table(self.gain, {**puct.DEFAULT_PARAMS, **over}["tau"])
@@ -60,8 +59,7 @@ class Pair:
         self.params = params_of(over)
         self.ref_t = (np.full((cap, ref.NI), -7, dtype=np.int32), np.zeros((cap, ref.NF)), k_seed(seed))
         self.new_t = (np.full((cap, puct.NI), -7, dtype=np.int32), np.zeros((cap, puct.NF)), k_seed(seed))
-        # stored positions for the first nodes only, so both stored and replayed positions are exercised
-        self.ts = np.zeros((min(cap, stored), kt.state_len), dtype=np.uint64)
+        self.tb = np.full((cap, puct.NB), -7, dtype=np.int32)
         self.n_ref = ref.k_puct_init(kt, self.gain, self.expg, state, *self.ref_t)
         self.n_new = puct.k_puct_init(kt, self.gain, self.expg, state, *self.new_t)
 
@@ -70,19 +68,8 @@ class Pair:
         self.n_ref = ref.k_puct_run(self.kt, self.gain, self.expg, self.gmask, self.state, ti, tf, self.n_ref, sims,
                                     self.params, rng)
         ti, tf, rng = self.new_t
-        self.n_new = puct.k_puct_run(self.kt, self.gain, self.expg, self.gmask, self.state, ti, tf, self.ts,
+        self.n_new = puct.k_puct_run(self.kt, self.gain, self.expg, self.gmask, self.state, ti, tf, self.tb,
                                      self.n_new, sims, self.params, rng)
-
-    def position_of(self, node: int, parent: dict[int, int]) -> np.ndarray:
-        ti = self.new_t[0]
-        moves = []
-        while node != 0:
-            moves.append(int(ti[node, puct.F_MOVE]))
-            node = parent[node]
-        s = self.state.copy()
-        for m in reversed(moves):
-            k_apply(self.kt, s, m)
-        return s
 
     def check(self) -> None:
         assert self.n_new == self.n_ref
@@ -100,12 +87,6 @@ class Pair:
         assert np.array_equal(tf_n[:n, puct.G_ZSUM][scanned], tf_r[:n, ref.G_ZSUM][scanned])
         unscanned = ~scanned
         assert np.all(ti_n[:n, puct.F_NVIS][unscanned] <= 1), "a node is scanned on its first expansion"
-        # every stored position is the node's own: the moves from the root to it, applied
-        stored = np.flatnonzero(ti_n[:n, puct.F_STATE] == 1)
-        assert np.all(stored < self.ts.shape[0]) and 0 not in stored
-        parent = {c: p for p in range(n) for c in _children(ti_n, p, puct.F_FIRST, puct.F_SIB)}
-        for node in stored[:: max(1, len(stored) // 20)]:
-            assert np.array_equal(self.ts[node], self.position_of(int(node), parent))
         assert rng_n[0] == rng_r[0]
         for noise in (False, True):
             pick_r = ref.k_puct_pick(ti_r, tf_r, noise, rng_r.copy())
@@ -122,7 +103,7 @@ def test_same_tree_and_move_as_the_reference(board_file: str) -> None:
     for case in range(12):
         plies = (0, 3, 6, 9, 12, 15)[case % 6]
         state = random_position(kt, 1000 + case, plies)
-        pair = Pair(kt, state, PARAM_SETS[case % len(PARAM_SETS)], seed=case, cap=1500, stored=(0, 300, 1500)[case % 3])
+        pair = Pair(kt, state, PARAM_SETS[case % len(PARAM_SETS)], seed=case, cap=1500)
         # several calls on one tree, as a timed search makes them
         for sims in (1, 2, 40, 300, 1200):
             pair.run(sims)
@@ -134,8 +115,7 @@ def test_same_tree_on_small_boards_where_the_solver_proves_much() -> None:
         board = Board.random(size=(4, 6, 8)[case % 3], pairs=3 + case % 5, seed=case)
         kt = kernel_tables(board)
         state = random_position(kt, case, case % 4)
-        pair = Pair(kt, state, PARAM_SETS[case % len(PARAM_SETS)], seed=50 + case, cap=3000,
-                    stored=(3000, 100)[case % 2])
+        pair = Pair(kt, state, PARAM_SETS[case % len(PARAM_SETS)], seed=50 + case, cap=3000)
         for sims in (5, 500, 2000):
             pair.run(sims)
             pair.check()
@@ -161,15 +141,16 @@ def test_same_tree_after_keeping_a_subtree() -> None:
     move = int(ti_r[best, ref.F_MOVE])
     sub = pair.state.copy()
     k_apply(kt, sub, move)
-    for name, module in (("ref_t", ref), ("new_t", puct)):
-        ti, tf, rng = getattr(pair, name)
-        ti2, tf2 = np.full_like(ti, -7), np.zeros_like(tf)
-        n = module.k_puct_compact(ti, tf, best, ti2, tf2)
-        setattr(pair, name, (ti2, tf2, rng))
-        setattr(pair, "n_ref" if module is ref else "n_new", n)
+    ti, tf, rng = pair.ref_t
+    ti2, tf2 = np.full_like(ti, -7), np.zeros_like(tf)
+    pair.n_ref = ref.k_puct_compact(ti, tf, best, ti2, tf2)
+    pair.ref_t = (ti2, tf2, rng)
+    ti, tf, rng = pair.new_t
+    ti2, tf2, tb2 = np.full_like(ti, -7), np.zeros_like(tf), np.full_like(pair.tb, -7)
+    pair.n_new = puct.k_puct_compact(ti, tf, pair.tb, best, ti2, tf2, tb2)
+    pair.new_t, pair.tb = (ti2, tf2, rng), tb2
     pair.state = sub
-    pair.ts = np.zeros_like(pair.ts)
-    assert not pair.new_t[0][:pair.n_new, puct.F_STATE].any(), "a kept subtree stores no positions"
+    pair.check()
     pair.run(1500)
     pair.check()
 
