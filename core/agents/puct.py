@@ -62,7 +62,9 @@ F_NLEGAL = 5  # legal placements here
 F_NEXP = 6  # children created so far
 F_NEXT = 7  # the next placement to create, in prior order (-1: all created, UNSCANNED: not known yet)
 F_SALT = 8  # per-node random order among equal gains
-NI = 9
+F_KIDS = 9  # where the node's children are listed in PuctTree.tk (oldest first), -1: none yet
+F_KCAP = 10  # room in that list
+NI = 11
 # float node fields (columns of PuctTree.tf; the two the PUCT loop reads first)
 G_MEAN = 0  # G_WINS / F_NVIS, kept by the backup (one division per node on the path, not per child looked at)
 G_PRIOR = 1  # the prior of the move that led here (fixed when the node is created)
@@ -75,6 +77,9 @@ B_LEN = 1  # moves in the buffer (BUFFER: maybe more below the last one)
 B_MOVES = 2  # BUFFER columns: the next placements to create, in prior order
 BUFFER = 8
 NB = B_MOVES + BUFFER
+KIDS_PER_NODE = 8
+"""PuctTree.tk holds this many entries per node (plus one): every child list, grown by doubling from 4, fits
+(a list of k children takes at most 4k + 4 entries over its life; the k sum to fewer than the nodes)."""
 
 UNSCANNED = -2
 """F_NEXT of a node whose legal list was not scanned yet: most nodes are leaves that are never expanded, so the
@@ -114,6 +119,8 @@ def _new_node(kt: KTables, s: Any, ti: Any, tf: Any, node: int, move: int, prior
     ti[node, F_NLEGAL] = n
     ti[node, F_NEXP] = 0
     ti[node, F_SALT] = int(k_rand(rng) >> np.uint64(33))
+    ti[node, F_KIDS] = -1
+    ti[node, F_KCAP] = 0
     tf[node, G_WINS] = 0.0
     tf[node, G_MEAN] = 0.0
     tf[node, G_ZSUM] = 1.0
@@ -257,11 +264,31 @@ def _all_children_lose(ti: Any, node: int) -> bool:
 
 
 @njit(cache=True, nogil=True)
-def k_puct_run(kt: KTables, gain: Any, expg: Any, gmask: Any, root: Any, ti: Any, tf: Any, tb: Any, nnodes: int,
-               sims: int, params: Any, rng: Any) -> int:
+def _add_kid(ti: Any, tk: Any, node: int, child: int) -> None:
+    """Append ``child`` to the node's child list in ``tk`` (``tk[0]``: entries in use), moving the list to a
+    twice larger place when it is full."""
+    k = ti[node, F_NEXP]
+    if k == ti[node, F_KCAP]:
+        new_cap = max(4, 2 * k)
+        start = tk[0]
+        tk[0] = start + new_cap
+        old = ti[node, F_KIDS]
+        for i in range(k):
+            tk[start + i] = tk[old + i]
+        ti[node, F_KIDS] = start
+        ti[node, F_KCAP] = new_cap
+    tk[ti[node, F_KIDS] + k] = child
+
+
+@njit(cache=True, nogil=True)
+def k_puct_run(kt: KTables, gain: Any, expg: Any, gmask: Any, root: Any, ti: Any, tf: Any, tb: Any, tk: Any,
+               nnodes: int, sims: int, params: Any, rng: Any) -> int:
     """Add up to ``sims`` simulations to the tree at node 0 (position ``root``); returns the node count.
 
-    Stops early when the root is proven or the arrays are full.
+    The PUCT loop reads each node's children from its list in ``tk``, newest first (the order of the linked
+    list F_FIRST/F_SIB, which the rest of the code walks): the addresses of the children are then known before
+    their rows are read, instead of one row at a time.  Stops early when the root is proven or the arrays are
+    full.
     """
     cap = ti.shape[0]
     legal = np.empty(kt.nplace, dtype=np.int32)
@@ -292,8 +319,9 @@ def k_puct_run(kt: KTables, gain: Any, expg: Any, gmask: Any, root: Any, ti: Any
             parent_q = 1.0 - tf[node, G_WINS] / nv if nv > 0 else 0.5
             best = -1
             best_u = -1e300
-            c = ti[node, F_FIRST]
-            while c >= 0:
+            kids = ti[node, F_KIDS]
+            for i in range(ti[node, F_NEXP] - 1, -1, -1):
+                c = tk[kids + i]
                 pr = ti[c, F_PROOF]
                 if pr == WIN and solver:  # a proven win for the chooser
                     best = c
@@ -304,7 +332,6 @@ def k_puct_run(kt: KTables, gain: Any, expg: Any, gmask: Any, root: Any, ti: Any
                     if u > best_u:
                         best_u = u
                         best = c
-                c = ti[c, F_SIB]
             nxt = ti[node, F_NEXT]
             if nxt >= 0 and (best < 0 or ti[best, F_PROOF] != WIN):
                 prior = expg[int(s[H_TO_MOVE]), nxt] / zsum if tau > 0.0 else 1.0 / ti[node, F_NLEGAL]
@@ -316,6 +343,7 @@ def k_puct_run(kt: KTables, gain: Any, expg: Any, gmask: Any, root: Any, ti: Any
                     child = nnodes
                     nnodes += 1
                     _advance(kt, s, gain, expg, ti, tf, tb, node, bkey)
+                    _add_kid(ti, tk, node, child)
                     ti[node, F_NEXP] += 1
                     k_apply(kt, s, nxt)
                     _new_node(kt, s, ti, tf, child, nxt, prior, rng)
@@ -429,23 +457,32 @@ def k_puct_pick(ti: Any, tf: Any, noise: bool, rng: Any) -> tuple[int, float]:
 
 
 @njit(cache=True, nogil=True)
-def k_puct_compact(ti: Any, tf: Any, tb: Any, src: int, ti2: Any, tf2: Any, tb2: Any) -> int:
-    """Copy the subtree under node ``src`` into ``ti2``/``tf2``/``tb2`` with ``src`` as node 0; returns its size."""
+def k_puct_compact(ti: Any, tf: Any, tb: Any, src: int, ti2: Any, tf2: Any, tb2: Any, tk2: Any) -> int:
+    """Copy the subtree under node ``src`` into ``ti2``/``tf2``/``tb2`` with ``src`` as node 0, and its child
+    lists into a fresh ``tk2``; returns its size."""
     old_of = np.empty(ti.shape[0], dtype=np.int32)
     old_of[0] = src
     _copy_node(ti, tf, tb, src, ti2, tf2, tb2, 0)
+    tk2[0] = 1
     count = 1
     head = 0
     while head < count:
         old = old_of[head]
         prev = -1
         ti2[head, F_FIRST] = -1
+        k = ti[old, F_NEXP]
+        if k > 0:
+            ti2[head, F_KIDS] = tk2[0]
+            ti2[head, F_KCAP] = max(4, k)
+            tk2[0] += max(4, k)
         c = ti[old, F_FIRST]
         while c >= 0:
             nid = count
             count += 1
             old_of[nid] = c
             _copy_node(ti, tf, tb, c, ti2, tf2, tb2, nid)
+            k -= 1
+            tk2[ti2[head, F_KIDS] + k] = nid  # the list runs oldest first, the linked list newest first
             if prev < 0:
                 ti2[head, F_FIRST] = nid
             else:
@@ -466,6 +503,8 @@ def _copy_node(ti: Any, tf: Any, tb: Any, old: int, ti2: Any, tf2: Any, tb2: Any
         for f in range(NB):
             tb2[new, f] = tb[old, f]
     ti2[new, F_SIB] = -1
+    ti2[new, F_KIDS] = -1
+    ti2[new, F_KCAP] = 0
 
 
 # ---------------------------------------------------------------------------------- Python side
@@ -518,11 +557,15 @@ class PuctTree:
     nnodes: int = 0
     tb: npt.NDArray[np.int32] = field(default_factory=lambda: np.empty((0, NB), dtype=np.int32))
     """The move buffers (rows as ``ti``; only the kernels that grow the tree read them)."""
+    tk: npt.NDArray[np.int32] = field(default_factory=lambda: np.ones(1, dtype=np.int32))
+    """The child lists (``tk[0]``: entries in use; only the kernels that grow the tree read them)."""
 
     @classmethod
     def with_capacity(cls, cap: int) -> PuctTree:
+        tk = np.empty(KIDS_PER_NODE * cap + 1, dtype=np.int32)
+        tk[0] = 1
         return cls(np.empty((cap, NI), dtype=np.int32), np.empty((cap, NF), dtype=np.float64), 0,
-                   np.empty((cap, NB), dtype=np.int32))
+                   np.empty((cap, NB), dtype=np.int32), tk)
 
     @property
     def capacity(self) -> int:
@@ -538,7 +581,9 @@ class PuctTree:
         ti[: self.nnodes] = self.ti[: self.nnodes]
         tf[: self.nnodes] = self.tf[: self.nnodes]
         tb[: self.nnodes] = self.tb[: self.nnodes]
-        self.ti, self.tf, self.tb = ti, tf, tb
+        tk = np.empty(KIDS_PER_NODE * cap + 1, dtype=np.int32)
+        tk[: self.tk[0]] = self.tk[: self.tk[0]]
+        self.ti, self.tf, self.tb, self.tk = ti, tf, tb, tk
 
     @property
     def root_visits(self) -> int:
@@ -650,7 +695,7 @@ class PuctSearch:
         if node < 0 or tree.ti[node, F_NVIS] == 0:
             return None
         out = PuctTree.with_capacity(tree.nnodes + extra + 2)
-        out.nnodes = int(k_puct_compact(tree.ti, tree.tf, tree.tb, node, out.ti, out.tf, out.tb))
+        out.nnodes = int(k_puct_compact(tree.ti, tree.tf, tree.tb, node, out.ti, out.tf, out.tb, out.tk))
         return out
 
     def search(self, state: npt.NDArray[np.uint64], start: float | None = None) -> PuctTree:
@@ -692,7 +737,7 @@ class PuctSearch:
 
     def _run(self, state: npt.NDArray[np.uint64], tree: PuctTree, sims: int) -> int:
         return int(k_puct_run(self.kt, self.gain, self._expg, self._gmask, state, tree.ti, tree.tf, tree.tb,
-                              tree.nnodes, sims, self._params, self.rng))
+                              tree.tk, tree.nnodes, sims, self._params, self.rng))
 
     def wants_swap(self, state: npt.NDArray[np.uint64], opening: int, searched: bool = False) -> bool:
         """Pie decision, as for ``mcts``: swap when the side to move expects to win less than half the time."""

@@ -60,6 +60,8 @@ class Pair:
         self.ref_t = (np.full((cap, ref.NI), -7, dtype=np.int32), np.zeros((cap, ref.NF)), k_seed(seed))
         self.new_t = (np.full((cap, puct.NI), -7, dtype=np.int32), np.zeros((cap, puct.NF)), k_seed(seed))
         self.tb = np.full((cap, puct.NB), -7, dtype=np.int32)
+        self.tk = np.full(puct.KIDS_PER_NODE * cap + 1, -7, dtype=np.int32)
+        self.tk[0] = 1
         self.n_ref = ref.k_puct_init(kt, self.gain, self.expg, state, *self.ref_t)
         self.n_new = puct.k_puct_init(kt, self.gain, self.expg, state, *self.new_t)
 
@@ -68,7 +70,7 @@ class Pair:
         self.n_ref = ref.k_puct_run(self.kt, self.gain, self.expg, self.gmask, self.state, ti, tf, self.n_ref, sims,
                                     self.params, rng)
         ti, tf, rng = self.new_t
-        self.n_new = puct.k_puct_run(self.kt, self.gain, self.expg, self.gmask, self.state, ti, tf, self.tb,
+        self.n_new = puct.k_puct_run(self.kt, self.gain, self.expg, self.gmask, self.state, ti, tf, self.tb, self.tk,
                                      self.n_new, sims, self.params, rng)
 
     def check(self) -> None:
@@ -87,6 +89,12 @@ class Pair:
         assert np.array_equal(tf_n[:n, puct.G_ZSUM][scanned], tf_r[:n, ref.G_ZSUM][scanned])
         unscanned = ~scanned
         assert np.all(ti_n[:n, puct.F_NVIS][unscanned] <= 1), "a node is scanned on its first expansion"
+        # each node's child list is its linked list, oldest first
+        for node in range(0, n, max(1, n // 50)):
+            k = int(ti_n[node, puct.F_NEXP])
+            kids = list(self.tk[ti_n[node, puct.F_KIDS]:][:k]) if k else []
+            assert kids[::-1] == _children(ti_n, node, puct.F_FIRST, puct.F_SIB)
+        assert self.tk[0] <= len(self.tk)
         assert rng_n[0] == rng_r[0]
         for noise in (False, True):
             pick_r = ref.k_puct_pick(ti_r, tf_r, noise, rng_r.copy())
@@ -146,9 +154,9 @@ def test_same_tree_after_keeping_a_subtree() -> None:
     pair.n_ref = ref.k_puct_compact(ti, tf, best, ti2, tf2)
     pair.ref_t = (ti2, tf2, rng)
     ti, tf, rng = pair.new_t
-    ti2, tf2, tb2 = np.full_like(ti, -7), np.zeros_like(tf), np.full_like(pair.tb, -7)
-    pair.n_new = puct.k_puct_compact(ti, tf, pair.tb, best, ti2, tf2, tb2)
-    pair.new_t, pair.tb = (ti2, tf2, rng), tb2
+    ti2, tf2, tb2, tk2 = np.full_like(ti, -7), np.zeros_like(tf), np.full_like(pair.tb, -7), np.full_like(pair.tk, -7)
+    pair.n_new = puct.k_puct_compact(ti, tf, pair.tb, best, ti2, tf2, tb2, tk2)
+    pair.new_t, pair.tb, pair.tk = (ti2, tf2, rng), tb2, tk2
     pair.state = sub
     pair.check()
     pair.run(1500)

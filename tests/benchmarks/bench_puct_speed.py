@@ -141,7 +141,8 @@ def _search_cpu(module: Any, kt: KTables, gain: Any, expg: Any, gmask: Any, s: n
     """CPU seconds and simulations of one ``sims`` search from ``s``, fresh tree, seed 1."""
     ti = np.empty((sims + 2, module.NI), dtype=np.int32)
     tf = np.empty((sims + 2, module.NF), dtype=np.float64)
-    extra = (np.empty((sims + 2, puct.NB), dtype=np.int32),) if module is puct else ()
+    extra = (np.empty((sims + 2, puct.NB), dtype=np.int32), np.ones(puct.KIDS_PER_NODE * (sims + 2) + 1,
+                                                                     dtype=np.int32)) if module is puct else ()
     rng = k_seed(1)
     c0 = time.process_time()
     n = module.k_puct_init(kt, gain, expg, s, ti, tf, rng)
