@@ -5,7 +5,8 @@ What it adds to ``mcts:N`` (each kept because duels showed it pays; see the READ
 * **priors**: a placement's symbol gain is a constant per board, so ``P(m) ~ exp(gain / tau)`` is a free
   prior; children are chosen by PUCT, ``Q + c * P * sqrt(N) / (1 + n)``.  Children are created lazily in
   prior order (gain, then a per-node random order), so the tree holds one node per simulation and a node
-  never stores its whole move list: the next unexplored move is found by one scan of the legal list;
+  never stores its whole move list: one scan of the legal list, made when the node is first expanded (most
+  nodes never are), finds its next BUFFER moves;
 * **playouts** random or epsilon-greedy on the gain;
 * **MCTS-Solver**: terminal positions are proven wins or losses, and proofs are backed up (a move into a
   proven loss for the opponent proves the parent; a node whose every move loses is proven).  Proven moves
@@ -14,8 +15,10 @@ What it adds to ``mcts:N`` (each kept because duels showed it pays; see the READ
   search in chunks between which Python reads the clock, so its games are not reproducible; simulation
   budgets are.
 
-The tree lives in two arrays owned by :class:`PuctTree`; the kernel only adds simulations to it, which is
-what lets Python stop on a clock.
+The tree lives in arrays owned by :class:`PuctTree`; the kernel only adds simulations to it, which is what
+lets Python stop on a clock.  Speed (``tests/benchmarks/bench_puct_speed.py``) comes from doing less per
+simulation, never from searching differently: ``tests/agents/test_puct_speed_identity.py`` checks that the
+trees are the ones the straightforward kernels (``tests/agents/puct_reference.py``) build.
 """
 
 from __future__ import annotations
