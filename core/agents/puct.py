@@ -197,10 +197,9 @@ def k_fast_greedy_playout(kt: KTables, s: Any, gmask: Any, eps: float, rng: Any,
     """Epsilon-greedy placements to the end of the game; returns how many were made.
 
     ``gmask[sym, g]`` is the placement bitset of gain ``MAX_GAIN - g`` for ``sym``, so the best legal gain is
-    the first class that meets the legal set: no legal list is built, as in the random playout.  ``lw`` is
-    scratch (uint64, twice ``gmask.shape[2]``): the candidate words, padded with zeros to a multiple of 8 so the
-    class tests run over whole vector registers, then each word's count, so the chosen placement is found
-    without counting again.  A class is counted only once it is known to meet the legal set.
+    the first class that meets the legal set: no legal list is built, as in the random playout.  The legal
+    words are copied into ``lw`` (uint64, ``gmask.shape[2]`` long: a multiple of 8 words, the tail zero), so the
+    class tests run over whole vector registers; a class is counted only once it is known to meet the legal set.
     """
     off_leg = kt.off_legal
     npw = kt.npw
@@ -214,11 +213,10 @@ def k_fast_greedy_playout(kt: KTables, s: Any, gmask: Any, eps: float, rng: Any,
         for w in range(npw):
             lw[w] = s[off_leg + w]
         total = 0
+        g_pick = -1
         if eps > 0.0 and (k_rand(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0) < eps:
             for w in range(npad):
-                c = popcount64(lw[w])
-                lw[npad + w] = c
-                total += c
+                total += popcount64(lw[w])
         else:
             for g in range(ngain):
                 meet = np.uint64(0)
@@ -226,24 +224,26 @@ def k_fast_greedy_playout(kt: KTables, s: Any, gmask: Any, eps: float, rng: Any,
                     meet |= lw[w] & gmask[sym, g, w]
                 if meet != 0:
                     for w in range(npad):
-                        x = lw[w] & gmask[sym, g, w]
-                        lw[w] = x
-                        c = popcount64(x)
-                        lw[npad + w] = c
-                        total += c
+                        total += popcount64(lw[w] & gmask[sym, g, w])
+                    g_pick = g
                     break
         if total == 0:
             return n
-        r = np.uint64(k_rand_below(rng, int(total)))
-        w = 0
-        while r >= lw[npad + w]:
-            r -= lw[npad + w]
-            w += 1
-        x = lw[w]
-        for _ in range(r):
-            x &= x - np.uint64(1)
-        low = x & (~x + np.uint64(1))
-        k_apply(kt, s, w * 64 + int(popcount64(low - np.uint64(1))))
+        r = k_rand_below(rng, int(total))
+        p = -1
+        for w in range(npw):
+            x = lw[w]
+            if g_pick >= 0:
+                x &= gmask[sym, g_pick, w]
+            c = int(popcount64(x))
+            if r < c:
+                for _ in range(r):
+                    x &= x - np.uint64(1)
+                low = x & (~x + np.uint64(1))
+                p = w * 64 + int(popcount64(low - np.uint64(1)))
+                break
+            r -= c
+        k_apply(kt, s, p)
         n += 1
 
 
@@ -296,7 +296,7 @@ def k_puct_run(kt: KTables, gain: Any, expg: Any, gmask: Any, root: Any, ti: Any
     cap = ti.shape[0]
     legal = np.empty(kt.nplace, dtype=np.int32)
     bkey = np.empty(BUFFER, dtype=np.int64)
-    lw = np.zeros(2 * gmask.shape[2], dtype=np.uint64)
+    lw = np.zeros(gmask.shape[2], dtype=np.uint64)
     path = np.empty(kt.nplace + 2, dtype=np.int32)
     s = np.empty_like(root)
     c_puct = params[P_C]

@@ -71,7 +71,7 @@ def positions(kt: KTables, games: int = 3) -> list[np.ndarray]:
 @njit(cache=True)
 def _loop_playout(kt: KTables, root: Any, gmask: Any, eps: float, rng: Any, n: int) -> int:
     s = np.empty_like(root)
-    lw = np.zeros(2 * gmask.shape[2], dtype=np.uint64)
+    lw = np.zeros(gmask.shape[2], dtype=np.uint64)
     moves = 0
     for _ in range(n):
         k_copy_state(root, s)
