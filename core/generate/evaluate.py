@@ -101,9 +101,11 @@ class ScreenEvaluator:
     mirror_games: int = 20
 
     def config(self, board: Board) -> AnalysisConfig:
+        # no cross-check: the screen only ranks candidates, and a strong check per fair opening would cost more
+        # than the whole greedy screen (the finalists' analysis checks as ``lits analyze`` does)
         return AnalysisConfig(agents=["greedy"], seed=board_seed(self.seed, _SCREEN_KEY, board), inline=True,
                               games=self.games, screen_sims=self.screen_sims, max_candidates=self.candidates,
-                              mirror_games=self.mirror_games)
+                              mirror_games=self.mirror_games, check_agent="")
 
     def __call__(self, board: Board) -> Figures:
         start = time.monotonic()
@@ -185,7 +187,7 @@ class LevelProbe:
         if complete:
             agents = [spec.text] if spec.cheap else ["greedy"]
             cfg = AnalysisConfig(agents=agents, seed=board_seed(base.seed, _PROBE_KEY, board), games=base.games,
-                                 inline=True, workers=1)
+                                 inline=True, workers=1, check_agent="")
             start = time.monotonic()
             analyze(board, cfg)
             overhead = time.monotonic() - start

@@ -455,3 +455,21 @@ def test_long_hover_session_over_the_layer_does_not_grow(window: MainWindow, qtb
     print(f"objects after 2,000 hovers over the layer: {grown:+d}; full repaints {view.full_paints - paints}")
     assert grown < 200, f"{grown} more Python objects after 2,000 hover moves"
     assert view.full_paints == paints, "hovering never repaints the cached picture"
+
+
+def test_the_host_summary_names_the_cross_check() -> None:
+    """Balanced only counts openings both engines agree on; a disputed one is named, not silently dropped."""
+    from designer.panels.analysis_text import summarise
+
+    report = make_report()
+    summary = summarise(report)
+    assert summary.headline.startswith("Balanced")
+    assert "second engine, a searching computer player (8000 simulations a move), replayed each of them and agrees" \
+        in summary.lines[0]
+    (disputed,) = [line for line in summary.lines if "did not confirm" in line]
+    assert disputed.startswith("J10 K10 L10 L11 looked even") and "mcts:8000" in disputed
+    report.pie.check_agent = ""
+    for o in report.pie.openings:
+        o.check = None
+    plain = summarise(report)
+    assert not any("second engine" in line for line in plain.lines)
