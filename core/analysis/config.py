@@ -32,6 +32,12 @@ CHECK_AGENT = "mcts:8000"
 deciding agent shows fair, and the opening stays fair only when this agent does not find it one-sided.  Replays
 showed two strong agents disagreeing on single openings (club 48% vs mcts:8000 80%, expert 80% on one of them),
 so "fair" is kept for openings on which both families agree.  ~0.4 s of one core per game."""
+AUTO_CHECK = "auto"
+"""The default ``check_agent``: :data:`CHECK_AGENT` when the deciding agent is a guided search (``puct``) at least as
+strong as :data:`CHECK_FROM`, else no check.  A weaker or cheap decider's verdict holds for its own strength, which
+a strong check would only contradict (for greedy play most openings are one-sided for ``mcts:8000``), and an
+``mcts`` decider is of the check's own family."""
+CHECK_FROM = "club"
 CHECK_GAMES = 40
 """Cross-check games per fair opening (fewer when the outcome is already certain).  Its band is the fair band
 widened by ``sprt_margin`` (35%-65%), so (binomial, 40 games) an opening that is even for the check agent is
@@ -165,9 +171,10 @@ class AnalysisConfig:
     """Never give a decided verdict from fewer pie games than this."""
     inline: bool = False
     """Play in this process instead of worker processes (tests)."""
-    check_agent: str = CHECK_AGENT
-    """The cross-check agent ("" = none): an opening the deciding agent shows fair stays fair only when this agent's
-    S1 rate over ``check_games`` games lies within the fair band widened by ``sprt_margin``."""
+    check_agent: str = AUTO_CHECK
+    """The cross-check agent (:data:`AUTO_CHECK`, a spec, or "" = none; :attr:`checker` is the one a run uses): an
+    opening the deciding agent shows fair stays fair only when this agent's S1 rate over ``check_games`` games lies
+    within the fair band widened by ``sprt_margin``."""
     check_games: int = CHECK_GAMES
     time_budget: float = 0.0
     """Seconds the analysis may take (``--time``); 0 (the default) leaves the game caps above in charge.
@@ -196,6 +203,15 @@ class AnalysisConfig:
         return sorted(specs, key=lambda a: a.strength)[-1].text  # the order run.py plays them in
 
     @property
+    def checker(self) -> str:
+        """The cross-check agent this run uses ("" = none); see :data:`AUTO_CHECK`."""
+        if self.check_agent != AUTO_CHECK:
+            return parse_agent(self.check_agent).text if self.check_agent else ""
+        decider = parse_agent(self.decider)
+        strong = decider.kind is AgentKind.PUCT and decider.strength >= parse_agent(CHECK_FROM).strength
+        return CHECK_AGENT if strong else ""
+
+    @property
     def check_band(self) -> tuple[float, float]:
         """The S1 rates the cross-check accepts: the fair band widened by the SPRTs' margin."""
         return self.fair_low - self.sprt_margin, self.fair_high + self.sprt_margin
@@ -213,7 +229,7 @@ class AnalysisConfig:
                                                                                 for a in self.agents}:
             raise ValueError(f"the deciding agent {self.deciding_agent} must be one of the agents "
                              f"({', '.join(self.agents)})")
-        if self.check_agent:
+        if self.check_agent and self.check_agent != AUTO_CHECK:
             parse_agent(self.check_agent)
         if not MIN_GAMES <= self.check_games <= MAX_GAMES:
             raise ValueError(f"check_games must be at least {MIN_GAMES} and at most {MAX_GAMES}, "

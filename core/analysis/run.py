@@ -351,7 +351,7 @@ def _pie(s: Session, spec: AgentSpec, screen: FloatGrid, until: float | None = N
     """
     cfg = s.cfg
     pie = PieResult(agent=spec.text, screened=int(np.sum(screen >= 0)),
-                    check_agent=cfg.check_agent if deciding else "")
+                    check_agent=cfg.checker if deciding else "")
     timed = until is not None and deciding
     budget = cfg.pie_budget if not spec.cheap else cfg.games * cfg.max_candidates
     if timed:
@@ -413,7 +413,7 @@ def _check(s: Session, p: int, until: float | None) -> CheckResult:
     check agent, stopped as soon as the outcome is certain (whether the final S1 rate will lie in the check
     band), so the outcome is that of the full sample while an even opening costs about 30 games instead of 40."""
     cfg = s.cfg
-    spec = parse_agent(cfg.check_agent)
+    spec = parse_agent(cfg.checker)
     n = cfg.check_games
     low, high = cfg.check_band
     fewest = math.ceil(low * n - 1e-9)

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from core.agents.spec import SPEC_HELP, AgentSpecError, parse_agent
 from core.analysis.config import (
+    CHECK_AGENT,
+    CHECK_FROM,
     DEFAULT_TIME,
     FAIR_BAND,
     MAX_GAMES,
@@ -59,8 +61,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                    help=f"the cross-check agent: every opening the deciding agent shows fair is played "
                         f"{defaults.check_games} more times by it (fewer once the outcome is certain), and stays "
                         f"fair only if S1 wins {check_low}%%-{check_high}%% of them; "
-                        f"a second search family guards against one agent's blind spots (default "
-                        f"{defaults.check_agent}; none = no check; --quick skips it)")
+                        f"a second search family guards against one agent's blind spots (default: {CHECK_AGENT} when "
+                        f"the deciding agent is a puct search at least as strong as {CHECK_FROM}, as by default; "
+                        "none = no check; --quick skips it)")
     p.add_argument("--games", type=int, default=None, metavar="N",
                    help=f"cap on games per question: per opening and per raw run (default {defaults.games}); "
                         "giving it without --time turns the time budget off")

@@ -155,7 +155,7 @@ class AnalysisEvaluator:
         """Cross-check games of the quickest ``balanced`` verdict: one check per opening it needs shown fair, each
         stopped once certain (about 30 of ``check_games`` for an even opening)."""
         cfg = AnalysisConfig(agents=self.agents(), games=self.games)
-        return cfg.min_fair_openings * CHECK_SHARE * cfg.check_games if cfg.check_agent else 0.0
+        return cfg.min_fair_openings * CHECK_SHARE * cfg.check_games if cfg.checker else 0.0
 
     def __call__(self, board: Board) -> Figures:
         start = time.monotonic()
@@ -191,7 +191,7 @@ class LevelProbe:
                 break
         per_game = (time.monotonic() - start) / played
         complete = per_game * needed <= self.limit
-        check = base.config(board).check_agent
+        check = base.config(board).checker
         if complete and check:  # the cross-check's games, counted in games of the level
             start = time.monotonic()
             seed = derive_seed(base.seed, _PROBE_KEY, 1 << 20)

@@ -24,7 +24,7 @@ def board() -> Board:
 
 def config(**kw: object) -> AnalysisConfig:
     base: dict[str, object] = {"agents": ["greedy", "mcts:200"], "seed": 1, "inline": True, "screen_sims": 10,
-                               "time_budget": 5000.0}
+                               "time_budget": 5000.0, "check_agent": CHECK_AGENT}
     base.update(kw)
     return AnalysisConfig(**base)  # type: ignore[arg-type]
 
@@ -140,8 +140,8 @@ def test_a_check_cut_by_the_clock_confirms_nothing(monkeypatch: pytest.MonkeyPat
 
 
 def test_quick_mode_and_an_empty_check_agent_skip_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert AnalysisConfig(quick=True).effective().check_agent == ""
-    assert AnalysisConfig().check_agent == CHECK_AGENT
+    assert AnalysisConfig(quick=True).effective().checker == ""
+    assert AnalysisConfig(agents=["greedy", "expert"], quick=True).effective().checker == ""
     b = board()
     decider, _check, _ = split_truth(b)
     sim = SimulatedGames(b, decider.__getitem__, COST).install(monkeypatch)
@@ -149,6 +149,19 @@ def test_quick_mode_and_an_empty_check_agent_skip_it(monkeypatch: pytest.MonkeyP
     assert CHECK_AGENT not in sim.played
     assert report.pie.check_agent == "" and all(o.check is None for o in report.pie.openings)
     assert not any("cross-check" in r for r in report.reasons)
+
+
+def test_by_default_only_strong_guided_searches_are_checked() -> None:
+    """A verdict for greedy or casual play holds for that strength (a strong check would only contradict it), and
+    an mcts decider is of the check's own family; club and stronger puct deciders are checked."""
+    assert AnalysisConfig().checker == CHECK_AGENT  # greedy + club, club decides
+    assert AnalysisConfig(agents=["greedy", "expert"]).checker == CHECK_AGENT
+    assert AnalysisConfig(agents=["puct:4000"]).checker == CHECK_AGENT
+    assert AnalysisConfig(agents=["greedy", "club"], deciding_agent="greedy").checker == ""
+    for agents in (["greedy"], ["greedy", "casual"], ["greedy", "mcts:8000"], ["puct:500"]):
+        assert AnalysisConfig(agents=agents).checker == "", agents
+    assert AnalysisConfig(agents=["greedy"], check_agent="mcts:2000").checker == "mcts:2000"  # asked for: used
+    assert AnalysisConfig(check_agent="").checker == ""
 
 
 def test_check_settings_are_validated() -> None:

@@ -169,9 +169,9 @@ def test_check_option(board_file: Path, capsys: pytest.CaptureFixture[str]) -> N
             setattr(ns, flag, value)
         return _config(ns)
 
-    assert cfg().check_agent == "mcts:8000"
-    assert cfg("check", "none").check_agent == ""
-    assert cfg("check", "mcts:4000").check_agent == "mcts:4000"
+    assert cfg().checker == "mcts:8000"
+    assert cfg("check", "none").checker == ""
+    assert cfg("check", "mcts:4000").checker == "mcts:4000"
     assert main(["analyze", str(board_file), "--check", "wizard"]) == 1
     err = capsys.readouterr().err
     assert "--check" in err and "wizard" in err and "Traceback" not in err

@@ -124,7 +124,8 @@ def test_the_level_probe_counts_the_cross_checks_games() -> None:
     from core.generate.evaluate import CHECK_SHARE, AnalysisEvaluator
 
     board = Board.random(size=6, pairs=6, seed=12, params=GameParams(supply=(2, 2, 2, 2)))
-    judge = AnalysisEvaluator(level="greedy")
+    judge = AnalysisEvaluator(level="club")
     assert judge.check_games_needed() == 3 * CHECK_SHARE * CHECK_GAMES
+    assert AnalysisEvaluator(level="greedy").check_games_needed() == 0  # a greedy verdict is not cross-checked
     probe = judge.probe(games=2)(board)
     assert probe.complete and probe.games_needed > judge.games_needed()
