@@ -27,6 +27,21 @@ FAIR_BAND = (0.4, 0.6)
 DEFAULT_AGENTS = ("greedy", "club")
 """``club`` decides: the strongest level whose games fit :data:`DEFAULT_TIME` on 2 cores (about 0.15 s of one
 core per game; ``expert`` costs ~8 times more, so it decides only with a longer ``--time`` or a cluster)."""
+CHECK_AGENT = "mcts:8000"
+"""The cross-check: a strong agent of another search family (plain MCTS, no gain priors) plays every opening the
+deciding agent shows fair, and the opening stays fair only when this agent does not find it one-sided.  Replays
+showed two strong agents disagreeing on single openings (club 48% vs mcts:8000 80%, expert 80% on one of them),
+so "fair" is kept for openings on which both families agree.  ~0.4 s of one core per game."""
+AUTO_CHECK = "auto"
+"""The default ``check_agent``: :data:`CHECK_AGENT` when the deciding agent is a guided search (``puct``) at least as
+strong as :data:`CHECK_FROM`, else no check.  A weaker or cheap decider's verdict holds for its own strength, which
+a strong check would only contradict (for greedy play most openings are one-sided for ``mcts:8000``), and an
+``mcts`` decider is of the check's own family."""
+CHECK_FROM = "club"
+CHECK_GAMES = 40
+"""Cross-check games per fair opening (fewer when the outcome is already certain).  Its band is the fair band
+widened by ``sprt_margin`` (35%-65%), so (binomial, 40 games) an opening that is even for the check agent is
+disputed 4% of the time, one at 60% 21%, at 70% 70%, at 80% 98%."""
 DEFAULT_TIME = 120.0
 """Seconds a host's analysis may take by default (``lits analyze``, the designer): a verdict reached
 earlier ends the run; only a run cut by the clock depends on the machine's speed."""
@@ -86,6 +101,7 @@ class SeedPhase(enum.IntEnum):
     SCREEN = 3
     PIE = 4
     OPENINGS = 5
+    CHECK = 6
 
 
 class AnalysisCancelled(Exception):
@@ -155,6 +171,11 @@ class AnalysisConfig:
     """Never give a decided verdict from fewer pie games than this."""
     inline: bool = False
     """Play in this process instead of worker processes (tests)."""
+    check_agent: str = AUTO_CHECK
+    """The cross-check agent (:data:`AUTO_CHECK`, a spec, or "" = none; :attr:`checker` is the one a run uses): an
+    opening the deciding agent shows fair stays fair only when this agent's S1 rate over ``check_games`` games lies
+    within the fair band widened by ``sprt_margin``."""
+    check_games: int = CHECK_GAMES
     time_budget: float = 0.0
     """Seconds the analysis may take (``--time``); 0 (the default) leaves the game caps above in charge.
     With a budget the deciding agent's pie phase plays until the verdict is decided or the time is up."""
@@ -164,8 +185,9 @@ class AnalysisConfig:
         if not self.quick:
             return self
         agents = [quick_agent(text) for text in self.agents]
+        # quick mode is a first look at casual play: a cross-check at full strength would cost more than the rest
         return replace(
-            self, agents=agents, games=min(self.games, QUICK.games),
+            self, agents=agents, check_agent="", games=min(self.games, QUICK.games),
             max_candidates=min(self.max_candidates, QUICK.max_candidates),
             screen_sims=min(self.screen_sims, QUICK.screen_sims), pie_games=min(self.pie_budget, QUICK.pie_games),
             strong_raw_games=min(self.strong_raw_games, QUICK.strong_raw_games),
@@ -181,6 +203,20 @@ class AnalysisConfig:
         return sorted(specs, key=lambda a: a.strength)[-1].text  # the order run.py plays them in
 
     @property
+    def checker(self) -> str:
+        """The cross-check agent this run uses ("" = none); see :data:`AUTO_CHECK`."""
+        if self.check_agent != AUTO_CHECK:
+            return parse_agent(self.check_agent).text if self.check_agent else ""
+        decider = parse_agent(self.decider)
+        strong = decider.kind is AgentKind.PUCT and decider.strength >= parse_agent(CHECK_FROM).strength
+        return CHECK_AGENT if strong else ""
+
+    @property
+    def check_band(self) -> tuple[float, float]:
+        """The S1 rates the cross-check accepts: the fair band widened by the SPRTs' margin."""
+        return self.fair_low - self.sprt_margin, self.fair_high + self.sprt_margin
+
+    @property
     def pie_budget(self) -> int:
         return self.pie_games if self.pie_games > 0 else 5 * self.games
 
@@ -193,6 +229,11 @@ class AnalysisConfig:
                                                                                 for a in self.agents}:
             raise ValueError(f"the deciding agent {self.deciding_agent} must be one of the agents "
                              f"({', '.join(self.agents)})")
+        if self.check_agent and self.check_agent != AUTO_CHECK:
+            parse_agent(self.check_agent)
+        if not MIN_GAMES <= self.check_games <= MAX_GAMES:
+            raise ValueError(f"check_games must be at least {MIN_GAMES} and at most {MAX_GAMES}, "
+                             f"not {self.check_games}")
         if not MIN_GAMES <= self.games <= MAX_GAMES:
             raise ValueError(f"games must be at least {MIN_GAMES} and at most {MAX_GAMES} per question, "
                              f"not {self.games}")

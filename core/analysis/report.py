@@ -89,7 +89,7 @@ def markdown(report: AnalysisReport, board: Board, images: dict[str, str]) -> st
     for o in pie.openings:
         lo, hi = o.ci95
         swap = pct(o.swaps / o.games) if o.games else "n/a"
-        status = o.status + (" (given up)" if o.abandoned else "")
+        status = o.status_words
         out.append(f"| {' '.join(o.names)} | {pct(o.v)} | {pct(lo)}-{pct(hi)} | {o.games} | {status} | "
                    f"{pct(o.screen_v)} | {swap} |")
     out += ["", "## Raw seat advantage (information, not the verdict)", "",

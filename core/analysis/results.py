@@ -24,6 +24,38 @@ FloatGrid = npt.NDArray[np.float64]
 
 
 @dataclass
+class CheckResult:
+    """The cross-check of one opening the deciding agent showed fair: another agent's games from it."""
+
+    agent: str
+    wins: int
+    games: int
+    agrees: bool
+    """The check's S1 rate is (or with its remaining games could only end) within the check band."""
+    complete: bool = True
+    """False when the time budget ended the check before its outcome was certain (then it does not agree)."""
+
+    @property
+    def v(self) -> float:
+        return self.wins / self.games if self.games else math.nan
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        return wilson(self.wins, self.games)
+
+    def words(self) -> str:
+        """``mcts:8000 check 55% [40-69%] over 40 games``."""
+        low, high = self.ci95
+        unfinished = ", cut short by the time budget" if not self.complete else ""
+        return f"{self.agent} check {pct(self.v)} {ci_pct(low, high)} over {self.games} games{unfinished}"
+
+    def to_json(self) -> dict[str, Any]:
+        low, high = self.ci95
+        return {"agent": self.agent, "games": self.games, "s1_wins": self.wins, "v": _r(self.v),
+                "ci95": [_r(low), _r(high)], "agrees": self.agrees, "complete": self.complete}
+
+
+@dataclass
 class OpeningResult:
     placement: int
     cells: list[int]
@@ -35,6 +67,20 @@ class OpeningResult:
     swaps: int = 0
     abandoned: bool = False
     """Left undecided before the cap because it was almost surely not going to be shown fair."""
+    check: CheckResult | None = None
+    """The cross-check of an opening the deciding agent showed fair (its status is "fair" only if it agrees)."""
+
+    @property
+    def disputed(self) -> bool:
+        """The deciding agent showed it fair, the cross-check did not confirm it."""
+        return self.check is not None and not self.check.agrees
+
+    @property
+    def status_words(self) -> str:
+        """The status as the tables print it: ``fair``, ``undecided (given up)``, ``undecided (disputed)``."""
+        if self.disputed:
+            return f"{self.status} (disputed)"
+        return self.status + (" (given up)" if self.abandoned else "")
 
     @property
     def v(self) -> float:
@@ -48,7 +94,8 @@ class OpeningResult:
         low, high = self.ci95
         return {"cells": self.names, "v": _r(self.v), "ci95": [_r(low), _r(high)], "games": self.games,
                 "status": self.status, "abandoned": self.abandoned, "screen_v": _r(self.screen_v),
-                "swap_rate": _r(self.swaps / self.games) if self.games else None}
+                "swap_rate": _r(self.swaps / self.games) if self.games else None,
+                "check": self.check.to_json() if self.check is not None else None}
 
 
 @dataclass
@@ -56,6 +103,12 @@ class PieResult:
     agent: str
     screened: int
     openings: list[OpeningResult] = field(default_factory=list)
+    check_agent: str = ""
+    """The agent that cross-checked the openings this agent showed fair ("" = none)."""
+
+    @property
+    def disputed(self) -> list[OpeningResult]:
+        return [o for o in self.openings if o.disputed]
 
     @property
     def tested(self) -> int:
@@ -96,6 +149,7 @@ class PieResult:
             "fair_fraction": _r(len(self.fair) / self.tested) if self.tested else None,
             "not_shown_unfair": sum(o.status != "unfair" for o in self.openings),
             "games": self.games, "openings": [o.to_json() for o in self.openings],
+            "check_agent": self.check_agent or None, "disputed": len(self.disputed),
         }
 
 
@@ -261,10 +315,26 @@ class OpeningView:
     ci: tuple[float, float]
     games: int
     status: str
+    check: str = ""
+    """The cross-check in words (``mcts:8000 check 55% [40-69%] over 40 games: agrees``), "" when none ran."""
 
     @property
     def label(self) -> str:
         return " ".join(self.cells)
+
+
+def check_words(check: Any) -> str:
+    """A cross-check (a :class:`CheckResult` or its JSON) in words, with whether it confirmed the opening."""
+    if check is None:
+        return ""
+    games = int(get_field(check, "games", 0) or 0)
+    wins = int(get_field(check, "s1_wins", get_field(check, "wins", 0)) or 0)
+    agent = str(get_field(check, "agent", "") or "")
+    if not games or not agent:
+        return ""
+    result = CheckResult(agent, wins, games, bool(get_field(check, "agrees", False)),
+                         bool(get_field(check, "complete", True)))
+    return f"{result.words()}: {'agrees' if result.agrees else 'disputed, so not counted fair'}"
 
 
 def openings(report: Any) -> list[OpeningView]:
@@ -278,7 +348,7 @@ def openings(report: Any) -> list[OpeningView]:
         ci = get_field(op, "ci95") or (rate, rate)
         names = get_field(op, "names") or get_field(op, "cells") or []
         out.append(OpeningView([str(n) for n in names], rate, (float(ci[0]), float(ci[1])), games,
-                               str(get_field(op, "status", "undecided"))))
+                               str(get_field(op, "status", "undecided")), check_words(get_field(op, "check"))))
     out.sort(key=lambda o: abs(o.rate - 0.5))
     return out
 
@@ -313,4 +383,5 @@ def ci_pct(low: float, high: float) -> str:
 
 def describe_opening(o: OpeningResult) -> str:
     low, high = o.ci95
-    return f"{' '.join(o.names)}, leaves S1 at {pct(o.v)} {ci_pct(low, high)} over {o.games} games"
+    check = f"; {o.check.words()}" if o.check is not None else ""
+    return f"{' '.join(o.names)}, leaves S1 at {pct(o.v)} {ci_pct(low, high)} over {o.games} games{check}"

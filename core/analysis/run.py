@@ -42,6 +42,7 @@ from core.analysis.config import (
 from core.analysis.results import (
     AgentResult,
     AnalysisReport,
+    CheckResult,
     FloatGrid,
     OpeningResult,
     OpeningStatus,
@@ -349,7 +350,8 @@ def _pie(s: Session, spec: AgentSpec, screen: FloatGrid, until: float | None = N
     decided (balanced, or lopsided over ``max_candidates`` openings) or the time is up.
     """
     cfg = s.cfg
-    pie = PieResult(agent=spec.text, screened=int(np.sum(screen >= 0)))
+    pie = PieResult(agent=spec.text, screened=int(np.sum(screen >= 0)),
+                    check_agent=cfg.checker if deciding else "")
     timed = until is not None and deciding
     budget = cfg.pie_budget if not spec.cheap else cfg.games * cfg.max_candidates
     if timed:
@@ -393,14 +395,45 @@ def _pie(s: Session, spec: AgentSpec, screen: FloatGrid, until: float | None = N
         if cut and timed:
             s.cut_remaining = pair_expected_remaining(pair, pair.successes / max(1, pair.trials))
         status: OpeningStatus = {"inside": "fair", "outside": "unfair"}.get(pair.status, "undecided")  # type: ignore[assignment]
+        check = _check(s, p, until) if status == "fair" and pie.check_agent else None
         pie.openings.append(OpeningResult(
             placement=p, cells=[int(c) for c in s.table.cells[p]], names=s.names(p),
-            wins=sum(r.s1_won for r in res), games=len(res), status=status, screen_v=float(screen[p]),
-            swaps=sum(r.swapped for r in res), abandoned=status == "undecided" and len(res) < cap and not cut))
+            wins=sum(r.s1_won for r in res), games=len(res),
+            status="undecided" if check is not None and not check.agrees else status, screen_v=float(screen[p]),
+            swaps=sum(r.swapped for r in res), abandoned=status == "undecided" and len(res) < cap and not cut,
+            check=check))
         picker.feedback(p, pie.openings[-1].v, len(res))
         if len(pie.fair) >= cfg.min_fair_openings:
             break
     return pie
+
+
+def _check(s: Session, p: int, until: float | None) -> CheckResult:
+    """The cross-check of opening ``p`` (shown fair by the deciding agent): up to ``check_games`` games of the
+    check agent, stopped as soon as the outcome is certain (whether the final S1 rate will lie in the check
+    band), so the outcome is that of the full sample while an even opening costs about 30 games instead of 40."""
+    cfg = s.cfg
+    spec = parse_agent(cfg.checker)
+    n = cfg.check_games
+    low, high = cfg.check_band
+    fewest = math.ceil(low * n - 1e-9)
+    most = math.floor(high * n + 1e-9)
+    tasks = [GameTask(s.spec, derive_seed(cfg.seed, SeedPhase.CHECK, spec.key, p, i), spec.text, spec.text,
+                      opening=p) for i in range(n)]
+    wins = 0
+
+    def certain(i: int, r: GameResult) -> bool:
+        nonlocal wins
+        wins += r.s1_won
+        left = n - (i + 1)
+        return wins > most or wins + left < fewest or (wins >= fewest and wins + left <= most)
+
+    res = s.play(tasks, spec.cheap, "check", f"{spec.text}: cross-checking {' '.join(s.names(p))} "
+                 f"(shown fair by {cfg.decider})", certain, until)
+    wins = sum(r.s1_won for r in res)
+    left = n - len(res)
+    agrees = wins >= fewest and wins + left <= most
+    return CheckResult(spec.text, wins, len(res), agrees, complete=agrees or wins > most or wins + left < fewest)
 
 
 def _heatmaps(board: Board, games: list[GameResult]) -> tuple[FloatGrid, FloatGrid, FloatGrid]:

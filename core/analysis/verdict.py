@@ -42,11 +42,15 @@ def _decide(pie: PieResult, cfg: AnalysisConfig) -> tuple[Verdict, list[str]]:
     if total < cfg.min_verdict_games:
         return "inconclusive", [f"only {total} games were played in the pie analysis; at least "
                                 f"{cfg.min_verdict_games} are needed before any verdict"]
+    checked = (f", and the {pie.check_agent} cross-check agrees on each (S1 within {_check_band(cfg)} "
+               "over its games)") if pie.check_agent else ""
     if len(fair) >= cfg.min_fair_openings:
         reasons.append(f"{len(fair)} distinct first placements keep the game within {band} for S1 "
-                       f"(needed {cfg.min_fair_openings}), so the second player faces a real swap decision")
+                       f"(needed {cfg.min_fair_openings}), so the second player faces a real swap decision"
+                       f"{checked}")
         for o in fair[:3]:
             reasons.append(f"fair opening: {describe_opening(o)}")
+        reasons += _disputed(pie, cfg)
         return "balanced", reasons
     confident_outside = all(o.games and (o.ci95[1] < cfg.fair_low or o.ci95[0] > cfg.fair_high)
                             for o in pie.openings)
@@ -64,16 +68,33 @@ def _decide(pie: PieResult, cfg: AnalysisConfig) -> tuple[Verdict, list[str]]:
                            f"{pct(cfg.fair_low)} with confidence: the player who chooses a side after the first "
                            "placement wins easily")
         return "lopsided", reasons
-    undecided = [o for o in pie.openings if o.status == "undecided"]
+    undecided = [o for o in pie.openings if o.status == "undecided" and not o.disputed]
     given_up = sum(o.abandoned for o in undecided)
     detail = f" ({given_up} given up early as clearly not even)" if given_up else ""
     shown = {0: "no opening", 1: "only 1 opening"}.get(len(fair), f"only {len(fair)} openings")
     reasons.append(f"{shown} shown fair within {band} (need {cfg.min_fair_openings}); "
                    f"{len(undecided)} of {pie.tested} tested stayed undecided{detail}, "
                    f"{pie.games} games in all (cap {cfg.games} per opening)")
+    reasons += _disputed(pie, cfg)
     if best is not None:
         reasons.append(f"closest to even: {describe_opening(best)}")
     return "inconclusive", reasons
+
+
+def _check_band(cfg: AnalysisConfig) -> str:
+    low, high = cfg.check_band
+    return f"{pct(low)[:-1]}-{pct(high)}"
+
+
+def _disputed(pie: PieResult, cfg: AnalysisConfig) -> list[str]:
+    """Openings the deciding agent showed fair but the cross-check did not confirm: said, never dropped silently."""
+    disputed = pie.disputed
+    if not disputed:
+        return []
+    what = "1 opening" if len(disputed) == 1 else f"{len(disputed)} openings"
+    return [f"{what} shown fair by {pie.agent} but not confirmed by the {pie.check_agent} cross-check (S1 outside "
+            f"{_check_band(cfg)}, or the check was cut short) and so not counted fair: "
+            + "; ".join(describe_opening(o) for o in disputed[:3])]
 
 
 def side_warnings(per_agent: dict[str, AgentResult], strongest: str, cfg: AnalysisConfig) -> list[str]:

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from core.agents.spec import SPEC_HELP, AgentSpecError, parse_agent
 from core.analysis.config import (
+    CHECK_AGENT,
+    CHECK_FROM,
     DEFAULT_TIME,
     FAIR_BAND,
     MAX_GAMES,
@@ -37,6 +39,7 @@ MAX_WORKERS = 64
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     defaults = AnalysisConfig()
+    check_low, check_high = (round(100 * x) for x in defaults.check_band)
     p = subparsers.add_parser(
         "analyze",
         help="is this board lopsided? self-play statistics and a pie-rule verdict",
@@ -54,6 +57,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--deciding-agent", metavar="SPEC", default="",
                    help="the agent whose games decide every opening's status and the verdict (default: the "
                         "strongest --agent); the verdict says which strength it holds for")
+    p.add_argument("--check", metavar="SPEC", default=None,
+                   help=f"the cross-check agent: every opening the deciding agent shows fair is played "
+                        f"{defaults.check_games} more times by it (fewer once the outcome is certain), and stays "
+                        f"fair only if S1 wins {check_low}%%-{check_high}%% of them; "
+                        f"a second search family guards against one agent's blind spots (default: {CHECK_AGENT} when "
+                        f"the deciding agent is a puct search at least as strong as {CHECK_FROM}, as by default; "
+                        "none = no check; --quick skips it)")
     p.add_argument("--games", type=int, default=None, metavar="N",
                    help=f"cap on games per question: per opening and per raw run (default {defaults.games}); "
                         "giving it without --time turns the time budget off")
@@ -136,6 +146,14 @@ def _config(args: argparse.Namespace) -> AnalysisConfig:
         if cfg.deciding_agent not in {parse_agent(a).text for a in cfg.agents}:
             raise CliError(f"--deciding-agent {args.deciding_agent}: it must be one of the agents played "
                            f"({', '.join(cfg.agents)}); add it with --agent", EXIT_PROBLEMS)
+    if args.check is not None:
+        if args.check.strip().lower() == "none":
+            cfg.check_agent = ""
+        else:
+            try:
+                cfg.check_agent = parse_agent(args.check).text
+            except AgentSpecError as exc:
+                raise CliError(f"--check: {exc}", EXIT_PROBLEMS) from None
     if cfg.games < MIN_GAMES:
         raise CliError(f"--games {cfg.games}: at least {MIN_GAMES} games per question are needed for any "
                        "statistic", EXIT_PROBLEMS)
@@ -216,7 +234,8 @@ def format_text(report: AnalysisReport, path: str) -> str:
     from core.analysis.results import pct
 
     budget = f", --time {report.config.time_budget:g}" if report.config.time_budget else ""
-    lines = [f"{path}: {report.verdict.upper()} for {report.agent} play (decided by {report.agent}, "
+    checked = f", checked by {report.pie.check_agent}" if report.pie.check_agent else ""
+    lines = [f"{path}: {report.verdict.upper()} for {report.agent} play (decided by {report.agent}{checked}, "
              f"seed {report.config.seed}{budget}"
              f"{', quick' if report.config.quick else ''}, {report.elapsed:.0f} s)"]
     lines += [f"  - {r}" for r in report.reasons]
@@ -229,7 +248,7 @@ def format_text(report: AnalysisReport, path: str) -> str:
     for o in pie.openings:
         low, high = o.ci95
         lines.append(f"  {' '.join(o.names):<16} S1 {pct(o.v):>4} [{pct(low)}-{pct(high)}] "
-                     f"{o.games:>4} games  {o.status}{' (given up)' if o.abandoned else ''}")
+                     f"{o.games:>4} games  {o.status_words}")
     lines.append(f"raw seat advantage (information, not the verdict; S1 = {report.s1_symbol} moving first, no swap):")
     for name, res in report.per_agent.items():
         raw = res.raw

@@ -42,6 +42,8 @@ from core.selfplay.worker import play_games
 Evaluator = Callable[[Board], Figures]
 
 _SCREEN_KEY, _JUDGE_KEY, _PROBE_KEY = 11, 12, 13
+CHECK_SHARE = 0.75
+"""Share of its games a cross-check of an even opening plays before its outcome is certain (28-31 of 40)."""
 DEFAULT_LEVEL = AnalysisConfig().agents[-1]
 """The agent that decides ``lits analyze`` by default decides here too."""
 
@@ -101,9 +103,11 @@ class ScreenEvaluator:
     mirror_games: int = 20
 
     def config(self, board: Board) -> AnalysisConfig:
+        # no cross-check: the screen only ranks candidates, and a strong check per fair opening would cost more
+        # than the whole greedy screen (the finalists' analysis checks as ``lits analyze`` does)
         return AnalysisConfig(agents=["greedy"], seed=board_seed(self.seed, _SCREEN_KEY, board), inline=True,
                               games=self.games, screen_sims=self.screen_sims, max_candidates=self.candidates,
-                              mirror_games=self.mirror_games)
+                              mirror_games=self.mirror_games, check_agent="")
 
     def __call__(self, board: Board) -> Figures:
         start = time.monotonic()
@@ -147,6 +151,12 @@ class AnalysisEvaluator:
         per_opening = pair_expected_remaining(sprt_pair(cfg), 0.5)
         return cfg.min_fair_openings * per_opening / (1.0 - TIME_SIDE_SHARE)
 
+    def check_games_needed(self) -> float:
+        """Cross-check games of the quickest ``balanced`` verdict: one check per opening it needs shown fair, each
+        stopped once certain (about 30 of ``check_games`` for an even opening)."""
+        cfg = AnalysisConfig(agents=self.agents(), games=self.games)
+        return cfg.min_fair_openings * CHECK_SHARE * cfg.check_games if cfg.checker else 0.0
+
     def __call__(self, board: Board) -> Figures:
         start = time.monotonic()
         report = analyze(board, self.config(board))
@@ -181,11 +191,18 @@ class LevelProbe:
                 break
         per_game = (time.monotonic() - start) / played
         complete = per_game * needed <= self.limit
+        check = base.config(board).checker
+        if complete and check:  # the cross-check's games, counted in games of the level
+            start = time.monotonic()
+            seed = derive_seed(base.seed, _PROBE_KEY, 1 << 20)
+            play_games([GameTask(BoardSpec.from_board(board), seed, check, check)])
+            needed += base.check_games_needed() * (time.monotonic() - start) / max(per_game, 1e-9)
+            complete = per_game * needed <= self.limit
         overhead = 0.0
         if complete:
             agents = [spec.text] if spec.cheap else ["greedy"]
             cfg = AnalysisConfig(agents=agents, seed=board_seed(base.seed, _PROBE_KEY, board), games=base.games,
-                                 inline=True, workers=1)
+                                 inline=True, workers=1, check_agent="")
             start = time.monotonic()
             analyze(board, cfg)
             overhead = time.monotonic() - start

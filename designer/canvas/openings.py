@@ -36,6 +36,8 @@ class OpeningMark:
     status: str
     size: int
     """The board size the cells are numbered for."""
+    check: str = ""
+    """The cross-check in words ("" when none ran: only openings the deciding agent showed fair are checked)."""
 
     @property
     def wins(self) -> int:
@@ -110,6 +112,7 @@ class OpeningsLayer:
             f"(95% interval {100 * low:.0f}-{100 * high:.0f}%; fair is {100 * self.band[0]:.0f}-"
             f"{100 * self.band[1]:.0f}%)",
             f"Decided by {self.decided_by}" if self.decided_by else "",
+            f"Cross-check: {mark.check}" if mark.check else "",
         ]
         if count > 1:
             lines.append(f"{count} openings here: the one nearest the mouse is shown")
@@ -144,6 +147,7 @@ def layer_from_report(report: Any, size: int, first: str = "") -> OpeningsLayer:
             continue
         if not cells or math.isnan(view.rate):
             continue
-        marks.append(OpeningMark(cells, tuple(view.cells), view.rate, view.ci, view.games, view.status, size))
+        marks.append(OpeningMark(cells, tuple(view.cells), view.rate, view.ci, view.games, view.status, size,
+                                 view.check))
     symbol = str(get_field(report, "s1_symbol", "") or first)
     return OpeningsLayer(size, tuple(marks), decided_by(report), symbol, fair_band(report))

@@ -111,12 +111,21 @@ def summarise(report: Any, quick: bool | None = None, games: int | None = None,
     played_by = f"Played by {describe_agent(agent)}, {total} games." if agent and total else ""
     # the strength the verdict holds for goes into the headline: weaker play may judge the board differently
     level = f" for {strength_level(agent)} play" if agent else ""
+    check_agent = str(get_field(pie, "check_agent", "") or "")
+    disputed = [o for o in tried if o.check and not o.check.endswith("agrees")]
+    disputed_lines = [f"{o.label} looked even for the deciding engine, but the second engine ({check_agent}) "
+                      "did not confirm it, so it does not count (Fair openings layer: hover it for the figures)."
+                      for o in disputed[:3]]
     summary: HostSummary
     if verdict == "balanced":
         summary = HostSummary(verdict, f"Balanced{level}", "✔", [
             f"{len(fair)} different first placements keep the game close: after each, {FIRST} wins "
             f"{FAIR_BAND_TEXT} of the games, so {SECOND} has a real choice whether to swap sides."])
+        if check_agent:
+            summary.lines[0] += (f" A second engine, {describe_agent(check_agent)}, replayed each of them "
+                                 "and agrees.")
         summary.lines += [f"{o.label}: {FIRST} wins {with_range(o.rate, o.ci)}" for o in fair[:3]]
+        summary.lines += disputed_lines
         summary.next_step = "Seal it (File ▸ Export ▸ Sealed file for a season), or play-test it first."
     elif verdict == "lopsided":
         best = tried[0] if tried else None
@@ -146,7 +155,8 @@ def summarise(report: Any, quick: bool | None = None, games: int | None = None,
                 len(fair), f"Only {len(fair)} first placements were")
             summary.lines.append(f"{shown} shown to keep the game close ({FIRST} wins {FAIR_BAND_TEXT}); "
                                  f"{needed} are needed for a verdict.")
-            open_ = len(tried) - len(fair) - sum(o.status == "unfair" for o in tried)
+            summary.lines += disputed_lines
+            open_ = len(tried) - len(fair) - sum(o.status == "unfair" for o in tried) - len(disputed)
             if open_:
                 summary.lines.append(f"{open_} of the {len(tried)} openings tried gave no clear answer within "
                                      "the game budget.")

@@ -26,9 +26,12 @@ class SimulatedGames:
     """The truth per opening (``value(placement)`` = P(S1 wins)), a per-agent cost in simulated seconds."""
 
     def __init__(self, board: Board, value: Callable[[int], float], cost: dict[str, float] | None = None,
-                 raw: float = 0.5, tie_break: bool = False, screen_noise: float = 0.05) -> None:
+                 raw: float = 0.5, tie_break: bool = False, screen_noise: float = 0.05,
+                 values: dict[str, Callable[[int], float]] | None = None) -> None:
         self.board = board
         self.value = value
+        self.values = values or {}
+        """Per agent spec, its own truth (agents of different strength or family disagree); default ``value``."""
         self.cost = cost or {}
         self.raw = raw
         self.tie_break = tie_break
@@ -52,7 +55,7 @@ class SimulatedGames:
         self.now += self.cost.get(task.s1, 0.0)
         self.played[task.s1] = self.played.get(task.s1, 0) + 1
         rng = random.Random(task.seed)
-        p = self.value(task.opening) if task.opening >= 0 else self.raw
+        p = self.values.get(task.s1, self.value)(task.opening) if task.opening >= 0 else self.raw
         won = rng.random() < p
         n = self.board.size
         return GameResult(s1_score=0, s2_score=0, winner=1 if won else 2, tie_break=self.tie_break, length=10,

@@ -8,6 +8,8 @@ Normal test runs skip this folder.
    agents and time budget) once per seed.  The table gives each run's verdict, fair openings / tested, wall
    time and whether weaker play disagreed; the summary counts inconclusive runs and boards whose seeds
    contradict each other (balanced on one, lopsided on another).
+   Fair openings are those the deciding agent showed fair and the analysis's cross-check (``mcts:8000``, its
+   own seed stream) confirmed; disputed ones are counted beside them.
 2. **Replays** (``--replay``): every opening a verdict called fair is played again by a stronger, independent
    agent, ``lits openings BOARD --opening CELLS --agent mcts:8000 --games 60``, and the table says whether its
    95% interval reaches into the fair band [40%, 60%].
@@ -73,6 +75,8 @@ def analyse(out: Path, name: str, path: Path, seed: int) -> dict[str, object]:
                "load": round(load, 2), "tested": pie["tested"], "games": pie["games"],
                "fair": [o["cells"] for o in pie["openings"] if o["status"] == "fair"],
                "fair_v": [o["v"] for o in pie["openings"] if o["status"] == "fair"],
+               "check_v": [(o.get("check") or {}).get("v") for o in pie["openings"] if o["status"] == "fair"],
+               "disputed": [o["cells"] for o in pie["openings"] if o.get("check") and not o["check"]["agrees"]],
                "weaker_disagree": any("play; for " in w for w in data["warnings"]),
                "out_of_time": any("out of time" in r for r in data["reasons"])}
     target.write_text(json.dumps(row))
@@ -118,7 +122,9 @@ def main(argv: list[str]) -> int:
             print(f"{name:18} seed {seed}: {row.get('verdict', 'ERROR'):12} "
                   f"fair {len(row.get('fair', []))}/{row.get('tested', '-')}, {row['wall_s']} s, "
                   f"load {row.get('load', '-')}{', out of time' if row.get('out_of_time') else ''}"
-                  f"{', weaker play disagrees' if row.get('weaker_disagree') else ''}", flush=True)
+                  f"{', weaker play disagrees' if row.get('weaker_disagree') else ''}"
+                  f"{', disputed by the check: ' + str(len(row['disputed'])) if row.get('disputed') else ''}",
+                  flush=True)
     total = sum(len(r) for r in rows.values())
     inconclusive = sum(row.get("verdict") == "inconclusive" for r in rows.values() for row in r.values())
     contradictions = [n for n, r in rows.items()

@@ -153,3 +153,30 @@ def test_time_budget_out_of_range_is_refused(board_file: Path, capsys: pytest.Ca
     assert "--time 1" in err and "5 seconds" in err
     assert main(["analyze", str(board_file), "--agent", "greedy", "--deciding-agent", "mcts:50"]) == 1
     assert "--deciding-agent mcts:50" in capsys.readouterr().err
+
+
+def test_check_option(board_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--check SPEC`` picks the cross-check agent, ``none`` turns it off, a bad spec is refused by name."""
+    import argparse
+
+    from core.analysis.config import AnalysisConfig
+    from core.cli.analyze import _config
+
+    def cfg(*extra: str) -> AnalysisConfig:
+        ns = argparse.Namespace(seed=0, workers=0, quick=False, games=None, time_budget=None, agents=None,
+                                deciding_agent="", check=None)
+        for flag, value in zip(extra[::2], extra[1::2], strict=True):
+            setattr(ns, flag, value)
+        return _config(ns)
+
+    assert cfg().checker == "mcts:8000"
+    assert cfg("check", "none").checker == ""
+    assert cfg("check", "mcts:4000").checker == "mcts:4000"
+    assert main(["analyze", str(board_file), "--check", "wizard"]) == 1
+    err = capsys.readouterr().err
+    assert "--check" in err and "wizard" in err and "Traceback" not in err
+    args = ["analyze", str(board_file), "--agent", "greedy", "--agent", "mcts:20", "--games", "30", "--workers", "1",
+            "--seed", "4", "--check", "mcts:30"]
+    assert main(args) == 0
+    text = capsys.readouterr().out
+    assert "checked by mcts:30" in text.splitlines()[0]

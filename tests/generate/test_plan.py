@@ -114,3 +114,18 @@ def test_slack_and_tolerance() -> None:
     assert tolerance(100.0) == 10.0 and tolerance(600.0) == pytest.approx(30.0)
     for budget in (30.0, 240.0, 300.0, 3600.0):
         assert slack(budget) < tolerance(budget)
+
+
+def test_the_level_probe_counts_the_cross_checks_games() -> None:
+    """A finalist's analysis cross-checks each fair opening (``lits analyze`` does), so the planned minimum must
+    include those games: the probe converts them into games of the level from one timed check game."""
+    from core.analysis.config import CHECK_GAMES
+    from core.board.model import Board, GameParams
+    from core.generate.evaluate import CHECK_SHARE, AnalysisEvaluator
+
+    board = Board.random(size=6, pairs=6, seed=12, params=GameParams(supply=(2, 2, 2, 2)))
+    judge = AnalysisEvaluator(level="club")
+    assert judge.check_games_needed() == 3 * CHECK_SHARE * CHECK_GAMES
+    assert AnalysisEvaluator(level="greedy").check_games_needed() == 0  # a greedy verdict is not cross-checked
+    probe = judge.probe(games=2)(board)
+    assert probe.complete and probe.games_needed > judge.games_needed()

@@ -21,8 +21,8 @@ from PySide6.QtWidgets import QApplication, QMenu, QToolTip
 from pytestqt.qtbot import QtBot
 
 from core.agents.levels import LEVELS
-from core.analysis.config import AnalysisConfig
-from core.analysis.results import AgentResult, AnalysisReport, OpeningResult, PieResult, RawResult
+from core.analysis.config import CHECK_AGENT, AnalysisConfig
+from core.analysis.results import AgentResult, AnalysisReport, CheckResult, OpeningResult, PieResult, RawResult
 from core.analysis.stats import wilson
 from core.board.geometry import cell_name, parse_cell, partner
 from core.board.model import Board, Symbol
@@ -51,7 +51,9 @@ def make_report(size: int = 12, agent: str = LEVELS["expert"].spec) -> AnalysisR
     for i, (names, wins, games, status) in enumerate(OPENINGS):
         cells = [parse_cell(n, size) for n in names.split()]
         ops.append(OpeningResult(i, cells, names.split(), wins, games, status, screen_v=0.5))  # type: ignore[arg-type]
-    pie = PieResult(agent, 100, ops)
+    ops[3].check = CheckResult(CHECK_AGENT, 20, 40, agrees=True)
+    ops[2].check = CheckResult(CHECK_AGENT, 31, 40, agrees=False)  # shown fair, then disputed by the check
+    pie = PieResult(agent, 100, ops, check_agent=CHECK_AGENT)
     raw = RawResult(agent, games=60, s1_wins=31)
     grid = np.full((size, size), 0.5)
     return AnalysisReport("test", size, AnalysisConfig(agents=["greedy", agent]), agent, "balanced", [], [],
@@ -174,8 +176,11 @@ def test_hover_tooltip_gives_the_openings_figures(window: MainWindow) -> None:
     assert f"95% interval {100 * low:.0f}-{100 * high:.0f}%" in text
     assert f"Decided by expert level ({LEVELS['expert'].spec})" in text
     assert "openings here" not in text  # J4 lies in one opening only
+    assert "Cross-check: mcts:8000 check 50% [35-65%] over 40 games: agrees" in text
     assert tooltip_at(window, at(window, "A12")) == ""  # no opening there: no tooltip
-    assert "undecided" in tooltip_at(window, at(window, "L11"))
+    disputed = tooltip_at(window, at(window, "L11"))
+    assert "undecided" in disputed and "check 78%" in disputed and "disputed, so not counted fair" in disputed
+    assert "Cross-check" not in tooltip_at(window, at(window, "F7"))  # not checked: no line about it
 
 
 def test_overlapping_openings_pick_the_nearest_deterministically(window: MainWindow) -> None:
@@ -450,3 +455,21 @@ def test_long_hover_session_over_the_layer_does_not_grow(window: MainWindow, qtb
     print(f"objects after 2,000 hovers over the layer: {grown:+d}; full repaints {view.full_paints - paints}")
     assert grown < 200, f"{grown} more Python objects after 2,000 hover moves"
     assert view.full_paints == paints, "hovering never repaints the cached picture"
+
+
+def test_the_host_summary_names_the_cross_check() -> None:
+    """Balanced only counts openings both engines agree on; a disputed one is named, not silently dropped."""
+    from designer.panels.analysis_text import summarise
+
+    report = make_report()
+    summary = summarise(report)
+    assert summary.headline.startswith("Balanced")
+    assert "second engine, a searching computer player (8000 simulations a move), replayed each of them and agrees" \
+        in summary.lines[0]
+    (disputed,) = [line for line in summary.lines if "did not confirm" in line]
+    assert disputed.startswith("J10 K10 L10 L11 looked even") and "mcts:8000" in disputed
+    report.pie.check_agent = ""
+    for o in report.pie.openings:
+        o.check = None
+    plain = summarise(report)
+    assert not any("second engine" in line for line in plain.lines)
