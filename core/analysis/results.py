@@ -31,7 +31,7 @@ class CheckResult:
     wins: int
     games: int
     agrees: bool
-    """The check's S1 rate is (or with its remaining games could only end) within the check band."""
+    """The check does not show the opening one-sided (nor could its remaining games have)."""
     complete: bool = True
     """False when the time budget ended the check before its outcome was certain (then it does not agree)."""
 

@@ -52,7 +52,7 @@ from core.analysis.results import (
     pct,
 )
 from core.analysis.stats import SprtPair, pair_expected_remaining
-from core.analysis.verdict import decide, futile, side_warnings, sprt_pair
+from core.analysis.verdict import check_disputes, decide, futile, side_warnings, sprt_pair
 from core.board.geometry import cell_name
 from core.board.model import PIECE_TYPES, Board, Symbol
 from core.board.validation import Severity, validate
@@ -410,30 +410,30 @@ def _pie(s: Session, spec: AgentSpec, screen: FloatGrid, until: float | None = N
 
 def _check(s: Session, p: int, until: float | None) -> CheckResult:
     """The cross-check of opening ``p`` (shown fair by the deciding agent): up to ``check_games`` games of the
-    check agent, stopped as soon as the outcome is certain (whether the final S1 rate will lie in the check
-    band), so the outcome is that of the full sample while an even opening costs about 30 games instead of 40."""
+    check agent, stopped as soon as the outcome is certain (whatever the remaining games give, the full sample
+    would dispute it, or would not), so the outcome is the full sample's at about two thirds of its games."""
     cfg = s.cfg
     spec = parse_agent(cfg.checker)
     n = cfg.check_games
-    low, high = cfg.check_band
-    fewest = math.ceil(low * n - 1e-9)
-    most = math.floor(high * n + 1e-9)
+    disputes = [check_disputes(w, cfg) for w in range(n + 1)]
     tasks = [GameTask(s.spec, derive_seed(cfg.seed, SeedPhase.CHECK, spec.key, p, i), spec.text, spec.text,
                       opening=p) for i in range(n)]
     wins = 0
 
+    def settled(w: int, left: int) -> bool:
+        return len(set(disputes[w:w + left + 1])) == 1
+
     def certain(i: int, r: GameResult) -> bool:
         nonlocal wins
         wins += r.s1_won
-        left = n - (i + 1)
-        return wins > most or wins + left < fewest or (wins >= fewest and wins + left <= most)
+        return settled(wins, n - (i + 1))
 
     res = s.play(tasks, spec.cheap, "check", f"{spec.text}: cross-checking {' '.join(s.names(p))} "
                  f"(shown fair by {cfg.decider})", certain, until)
     wins = sum(r.s1_won for r in res)
     left = n - len(res)
-    agrees = wins >= fewest and wins + left <= most
-    return CheckResult(spec.text, wins, len(res), agrees, complete=agrees or wins > most or wins + left < fewest)
+    complete = settled(wins, left)
+    return CheckResult(spec.text, wins, len(res), agrees=complete and not disputes[wins], complete=complete)
 
 
 def _heatmaps(board: Board, games: list[GameResult]) -> tuple[FloatGrid, FloatGrid, FloatGrid]:

@@ -42,8 +42,7 @@ def _decide(pie: PieResult, cfg: AnalysisConfig) -> tuple[Verdict, list[str]]:
     if total < cfg.min_verdict_games:
         return "inconclusive", [f"only {total} games were played in the pie analysis; at least "
                                 f"{cfg.min_verdict_games} are needed before any verdict"]
-    checked = (f", and the {pie.check_agent} cross-check agrees on each (S1 within {_check_band(cfg)} "
-               "over its games)") if pie.check_agent else ""
+    checked = (f", and the {pie.check_agent} cross-check shows none of them one-sided") if pie.check_agent else ""
     if len(fair) >= cfg.min_fair_openings:
         reasons.append(f"{len(fair)} distinct first placements keep the game within {band} for S1 "
                        f"(needed {cfg.min_fair_openings}), so the second player faces a real swap decision"
@@ -81,19 +80,15 @@ def _decide(pie: PieResult, cfg: AnalysisConfig) -> tuple[Verdict, list[str]]:
     return "inconclusive", reasons
 
 
-def _check_band(cfg: AnalysisConfig) -> str:
-    low, high = cfg.check_band
-    return f"{pct(low)[:-1]}-{pct(high)}"
-
-
 def _disputed(pie: PieResult, cfg: AnalysisConfig) -> list[str]:
     """Openings the deciding agent showed fair but the cross-check did not confirm: said, never dropped silently."""
     disputed = pie.disputed
     if not disputed:
         return []
     what = "1 opening" if len(disputed) == 1 else f"{len(disputed)} openings"
-    return [f"{what} shown fair by {pie.agent} but not confirmed by the {pie.check_agent} cross-check (S1 outside "
-            f"{_check_band(cfg)}, or the check was cut short) and so not counted fair: "
+    return [f"{what} shown fair by {pie.agent} but not confirmed by the {pie.check_agent} cross-check (its 95% "
+            f"interval for S1 lies outside {pct(cfg.fair_low)[:-1]}-{pct(cfg.fair_high)}, or the check was cut short) "
+            "and so not counted fair: "
             + "; ".join(describe_opening(o) for o in disputed[:3])]
 
 
@@ -162,6 +157,13 @@ def futile(wins: int, games: int, cfg: AnalysisConfig) -> bool:
     rate = wins / games
     stuck = cfg.fair_low - cfg.sprt_margin <= rate <= cfg.fair_high + cfg.sprt_margin
     return excludes_even and touches_band and stuck
+
+
+def check_disputes(wins: int, cfg: AnalysisConfig) -> bool:
+    """Whether ``wins`` S1 wins in ``cfg.check_games`` cross-check games dispute an opening the deciding agent
+    showed fair: their 95% interval lies wholly outside the fair band (the check shows it one-sided)."""
+    low, high = wilson(wins, cfg.check_games)
+    return low > cfg.fair_high or high < cfg.fair_low
 
 
 def sprt_pair(cfg: AnalysisConfig) -> SprtPair:

@@ -39,7 +39,6 @@ MAX_WORKERS = 64
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     defaults = AnalysisConfig()
-    check_low, check_high = (round(100 * x) for x in defaults.check_band)
     p = subparsers.add_parser(
         "analyze",
         help="is this board lopsided? self-play statistics and a pie-rule verdict",
@@ -58,12 +57,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                    help="the agent whose games decide every opening's status and the verdict (default: the "
                         "strongest --agent); the verdict says which strength it holds for")
     p.add_argument("--check", metavar="SPEC", default=None,
-                   help=f"the cross-check agent: every opening the deciding agent shows fair is played "
-                        f"{defaults.check_games} more times by it (fewer once the outcome is certain), and stays "
-                        f"fair only if S1 wins {check_low}%%-{check_high}%% of them; "
-                        f"a second search family guards against one agent's blind spots (default: {CHECK_AGENT} when "
-                        f"the deciding agent is a puct search at least as strong as {CHECK_FROM}, as by default; "
-                        "none = no check; --quick skips it)")
+                   help=f"the cross-check agent: every opening the deciding agent shows fair is played up to "
+                        f"{defaults.check_games} more times by it (fewer once the outcome is certain) and is not "
+                        "counted fair if these games show it one-sided (S1's 95%% interval outside the fair band); "
+                        "a second search family guards against one agent's blind spots (default: "
+                        f"{CHECK_AGENT} when the deciding agent is a puct search at least as strong as {CHECK_FROM}, "
+                        "as by default; none = no check; --quick skips it)")
     p.add_argument("--games", type=int, default=None, metavar="N",
                    help=f"cap on games per question: per opening and per raw run (default {defaults.games}); "
                         "giving it without --time turns the time budget off")
