@@ -170,8 +170,7 @@ def test_the_dispute_rule_is_the_wilson_interval_outside_the_band() -> None:
     cfg = AnalysisConfig()
     assert cfg.check_games == CHECK_GAMES == 60
     assert [w for w in range(61) if not check_disputes(w, cfg)] == list(range(17, 44))
-    low, high = wilson(44, 60)
-    assert low > 0.6 and wilson(43, 60)[0] <= 0.6
+    assert wilson(44, 60)[0] > 0.6 >= wilson(43, 60)[0]
     assert check_disputes(8, AnalysisConfig(check_games=20)) is False  # 40%: inside
     assert check_disputes(16, AnalysisConfig(check_games=20)) is False  # 80% [58-92%]: reaches into the band
     assert check_disputes(17, AnalysisConfig(check_games=20)) is True  # 85% [64-95%]: outside
