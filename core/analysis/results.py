@@ -23,8 +23,23 @@ OpeningStatus = Literal["fair", "unfair", "undecided"]
 FloatGrid = npt.NDArray[np.float64]
 
 
+class WinRate:
+    """S1's win rate over ``games`` games and its 95% Wilson interval, for the results that count ``wins``."""
+
+    wins: int
+    games: int
+
+    @property
+    def v(self) -> float:
+        return self.wins / self.games if self.games else math.nan
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        return wilson(self.wins, self.games)
+
+
 @dataclass
-class CheckResult:
+class CheckResult(WinRate):
     """The cross-check of one opening the deciding agent showed fair: another agent's games from it."""
 
     agent: str
@@ -34,14 +49,6 @@ class CheckResult:
     """The check does not show the opening one-sided (nor could its remaining games have)."""
     complete: bool = True
     """False when the time budget ended the check before its outcome was certain (then it does not agree)."""
-
-    @property
-    def v(self) -> float:
-        return self.wins / self.games if self.games else math.nan
-
-    @property
-    def ci95(self) -> tuple[float, float]:
-        return wilson(self.wins, self.games)
 
     def words(self) -> str:
         """``mcts:8000 check 55% [40-69%] over 40 games``."""
@@ -56,7 +63,7 @@ class CheckResult:
 
 
 @dataclass
-class OpeningResult:
+class OpeningResult(WinRate):
     placement: int
     cells: list[int]
     names: list[str]
@@ -81,14 +88,6 @@ class OpeningResult:
         if self.disputed:
             return f"{self.status} (disputed)"
         return self.status + (" (given up)" if self.abandoned else "")
-
-    @property
-    def v(self) -> float:
-        return self.wins / self.games if self.games else math.nan
-
-    @property
-    def ci95(self) -> tuple[float, float]:
-        return wilson(self.wins, self.games)
 
     def to_json(self) -> dict[str, Any]:
         low, high = self.ci95
@@ -317,6 +316,8 @@ class OpeningView:
     status: str
     check: str = ""
     """The cross-check in words (``mcts:8000 check 55% [40-69%] over 40 games: agrees``), "" when none ran."""
+    disputed: bool = False
+    """The deciding agent showed it fair and the cross-check did not confirm it."""
 
     @property
     def label(self) -> str:
@@ -347,8 +348,10 @@ def openings(report: Any) -> list[OpeningView]:
             continue
         ci = get_field(op, "ci95") or (rate, rate)
         names = get_field(op, "names") or get_field(op, "cells") or []
+        check = get_field(op, "check")
         out.append(OpeningView([str(n) for n in names], rate, (float(ci[0]), float(ci[1])), games,
-                               str(get_field(op, "status", "undecided")), check_words(get_field(op, "check"))))
+                               str(get_field(op, "status", "undecided")), check_words(check),
+                               check is not None and not get_field(check, "agrees", False)))
     out.sort(key=lambda o: abs(o.rate - 0.5))
     return out
 

@@ -7,7 +7,7 @@ is given up (:func:`futile`), and the warnings beside the verdict.
 from __future__ import annotations
 
 from core.analysis.config import AnalysisConfig
-from core.analysis.results import AgentResult, PieResult, Verdict, ci_pct, describe_opening, pct
+from core.analysis.results import AgentResult, PieResult, Verdict, band_text, ci_pct, describe_opening, pct
 from core.analysis.stats import SprtPair, wilson
 
 FUTILITY_CONFIDENCE = 0.99
@@ -87,7 +87,8 @@ def _disputed(pie: PieResult, cfg: AnalysisConfig) -> list[str]:
         return []
     what = "1 opening" if len(disputed) == 1 else f"{len(disputed)} openings"
     return [f"{what} shown fair by {pie.agent} but not confirmed by the {pie.check_agent} cross-check (its 95% "
-            f"interval for S1 lies outside {pct(cfg.fair_low)[:-1]}-{pct(cfg.fair_high)}, or the check was cut short) "
+            f"interval for S1 lies outside {band_text((cfg.fair_low, cfg.fair_high))}, or the check was cut "
+            "short) "
             "and so not counted fair: "
             + "; ".join(describe_opening(o) for o in disputed[:3])]
 

@@ -112,7 +112,7 @@ def summarise(report: Any, quick: bool | None = None, games: int | None = None,
     # the strength the verdict holds for goes into the headline: weaker play may judge the board differently
     level = f" for {strength_level(agent)} play" if agent else ""
     check_agent = str(get_field(pie, "check_agent", "") or "")
-    disputed = [o for o in tried if o.check and not o.check.endswith("agrees")]
+    disputed = [o for o in tried if o.disputed]
     disputed_lines = [f"{o.label} looked even for the deciding engine, but the second engine ({check_agent}) "
                       "did not confirm it, so it does not count (Fair openings layer: hover it for the figures)."
                       for o in disputed[:3]]
