@@ -52,7 +52,7 @@ from core.analysis.results import (
     pct,
 )
 from core.analysis.stats import SprtPair, pair_expected_remaining
-from core.analysis.verdict import check_disputes, decide, futile, side_warnings, sprt_pair
+from core.analysis.verdict import check_outcome, check_pair, decide, futile, side_warnings, sprt_pair
 from core.board.geometry import cell_name
 from core.board.model import PIECE_TYPES, Board, Symbol
 from core.board.validation import Severity, validate
@@ -402,38 +402,31 @@ def _pie(s: Session, spec: AgentSpec, screen: FloatGrid, until: float | None = N
             status="undecided" if check is not None and not check.agrees else status, screen_v=float(screen[p]),
             swaps=sum(r.swapped for r in res), abandoned=status == "undecided" and len(res) < cap and not cut,
             check=check))
-        picker.feedback(p, pie.openings[-1].v, len(res))
+        picker.feedback(p, pie.openings[-1].v, len(res), check.v if check is not None else None,
+                        check.games if check is not None else 0)
         if len(pie.fair) >= cfg.min_fair_openings:
             break
     return pie
 
 
 def _check(s: Session, p: int, until: float | None) -> CheckResult:
-    """The cross-check of opening ``p`` (shown fair by the deciding agent): up to ``check_games`` games of the
-    check agent, stopped as soon as the outcome is certain (whatever the remaining games give, the full sample
-    would dispute it, or would not), so the outcome is the full sample's at about two thirds of its games."""
+    """The cross-check of opening ``p`` (shown fair by the deciding agent): the check agent's games until its
+    sequential test can tell (at most ``check_games``; see :data:`~core.analysis.config.CHECK_GAMES`)."""
     cfg = s.cfg
     spec = parse_agent(cfg.checker)
-    n = cfg.check_games
-    disputes = [check_disputes(w, cfg) for w in range(n + 1)]
     tasks = [GameTask(s.spec, derive_seed(cfg.seed, SeedPhase.CHECK, spec.key, p, i), spec.text, spec.text,
-                      opening=p) for i in range(n)]
-    wins = 0
+                      opening=p) for i in range(cfg.check_games)]
+    pair = check_pair()
 
-    def settled(w: int, left: int) -> bool:
-        return len(set(disputes[w:w + left + 1])) == 1
+    def told(_i: int, r: GameResult) -> bool:
+        pair.update(r.s1_won)
+        return check_outcome(pair, cfg) is not None
 
-    def certain(i: int, r: GameResult) -> bool:
-        nonlocal wins
-        wins += r.s1_won
-        return settled(wins, n - (i + 1))
-
-    res = s.play(tasks, spec.cheap, "check", f"{spec.text}: cross-checking {' '.join(s.names(p))} "
-                 f"(shown fair by {cfg.decider})", certain, until)
-    wins = sum(r.s1_won for r in res)
-    left = n - len(res)
-    complete = settled(wins, left)
-    return CheckResult(spec.text, wins, len(res), agrees=complete and not disputes[wins], complete=complete)
+    s.play(tasks, spec.cheap, "check", f"{spec.text}: cross-checking {' '.join(s.names(p))} "
+                 f"(shown fair by {cfg.decider})", told, until)
+    # the games that count are those up to the decision (a parallel chunk may have played a few beyond it)
+    outcome = check_outcome(pair, cfg)
+    return CheckResult(spec.text, pair.successes, pair.trials, agrees=outcome is False, complete=outcome is not None)
 
 
 def _heatmaps(board: Board, games: list[GameResult]) -> tuple[FloatGrid, FloatGrid, FloatGrid]:

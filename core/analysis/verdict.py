@@ -6,7 +6,7 @@ is given up (:func:`futile`), and the warnings beside the verdict.
 
 from __future__ import annotations
 
-from core.analysis.config import AnalysisConfig
+from core.analysis.config import CHECK_ALPHA, CHECK_BETA, CHECK_HIGH, CHECK_LOW, AnalysisConfig
 from core.analysis.results import AgentResult, PieResult, Verdict, band_text, ci_pct, describe_opening, pct
 from core.analysis.stats import SprtPair, wilson
 
@@ -165,6 +165,21 @@ def check_disputes(wins: int, cfg: AnalysisConfig) -> bool:
     showed fair: their 95% interval lies wholly outside the fair band (the check shows it one-sided)."""
     low, high = wilson(wins, cfg.check_games)
     return low > cfg.fair_high or high < cfg.fair_low
+
+
+def check_pair() -> SprtPair:
+    """The cross-check's sequential test (see :data:`~core.analysis.config.CHECK_GAMES`)."""
+    return SprtPair.with_levels(high=CHECK_HIGH, low=CHECK_LOW, alpha=CHECK_ALPHA, beta=CHECK_BETA)
+
+
+def check_outcome(pair: SprtPair, cfg: AnalysisConfig) -> bool | None:
+    """Whether the check so far disputes the opening (None while it cannot tell): the SPRT pair's decision, or at
+    ``cfg.check_games`` games the 60-game rule :func:`check_disputes`."""
+    if pair.decided:
+        return pair.status == "outside"
+    if pair.trials >= cfg.check_games:
+        return check_disputes(pair.successes, cfg)
+    return None
 
 
 def sprt_pair(cfg: AnalysisConfig) -> SprtPair:

@@ -58,8 +58,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         "strongest --agent); the verdict says which strength it holds for")
     p.add_argument("--check", metavar="SPEC", default=None,
                    help=f"the cross-check agent: every opening the deciding agent shows fair is played up to "
-                        f"{defaults.check_games} more times by it (fewer once the outcome is certain) and is not "
-                        "counted fair if these games show it one-sided (S1's 95%% interval outside the fair band); "
+                        f"{defaults.check_games} more times by it (a sequential test stops once it can tell; about 30 "
+                        "games for an even opening) and is not counted fair if these games show it one-sided; "
                         "a second search family guards against one agent's blind spots (default: "
                         f"{CHECK_AGENT} when the deciding agent is a puct search at least as strong as {CHECK_FROM}, "
                         "as by default; none = no check; --quick skips it)")

@@ -42,8 +42,9 @@ from core.selfplay.worker import play_games
 Evaluator = Callable[[Board], Figures]
 
 _SCREEN_KEY, _JUDGE_KEY, _PROBE_KEY = 11, 12, 13
-CHECK_SHARE = 0.75
-"""Share of its games a cross-check of an even opening plays before its outcome is certain (28-31 of 40)."""
+CHECK_SHARE = 0.6
+"""Share of its most games a cross-check plays on average for an opening at 50-60% for the check agent (its
+sequential test: 28-37 of 60, ``core.analysis.config.CHECK_GAMES``)."""
 DEFAULT_LEVEL = AnalysisConfig().agents[-1]
 """The agent that decides ``lits analyze`` by default decides here too."""
 
@@ -153,7 +154,7 @@ class AnalysisEvaluator:
 
     def check_games_needed(self) -> float:
         """Cross-check games of the quickest ``balanced`` verdict: one check per opening it needs shown fair, each
-        stopped once certain (about 30 of ``check_games`` for an even opening)."""
+        stopped by its sequential test (about 30-37 of ``check_games``)."""
         cfg = AnalysisConfig(agents=self.agents(), games=self.games)
         return cfg.min_fair_openings * CHECK_SHARE * cfg.check_games if cfg.checker else 0.0
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from core.analysis.candidates import PRIOR_SLOPE, CandidatePicker
+from core.analysis.candidates import OFFSET_PRIOR_GAMES, PRIOR_SLOPE, CandidatePicker
 from core.analysis.config import QUICK, AnalysisCancelled, AnalysisConfig, AnalysisProgress
 from core.analysis.results import AgentResult, OpeningResult, PieResult, RawResult
 from core.analysis.run import analyze, compile_message
@@ -118,6 +118,26 @@ def test_candidate_picker_calibrates_the_screen() -> None:
     rest = {picker.next() for _ in range(10)}
     assert 8 not in rest  # illegal openings are never chosen
     assert None in rest  # and the pool runs dry
+
+
+def test_candidate_picker_aims_where_both_engines_find_the_game_even() -> None:
+    """A cross-check that gives S1 more than the deciding agent moves the aim down by half the mean offset,
+    shrunk by OFFSET_PRIOR_GAMES games of no difference; an unchecked opening changes nothing about the offset."""
+    prior = OFFSET_PRIOR_GAMES
+    screen = np.array([0.3, 0.4, 0.45, 0.5, 0.55, 0.6])
+    plain, aimed = CandidatePicker(screen, seed=0), CandidatePicker(screen, seed=0)
+    assert plain.next() == aimed.next() == 3
+    plain.feedback(3, v=0.5, games=100)
+    aimed.feedback(3, v=0.5, games=100, check_v=0.7, check_games=60)
+    assert plain.target == pytest.approx(0.5)
+    offset = 0.2 * 60 / (60 + prior)
+    assert aimed.check_offset == pytest.approx(offset)
+    assert aimed.target == pytest.approx(0.5 - offset / 2 / PRIOR_SLOPE)
+    assert plain.next() in (2, 4) and aimed.next() == 2  # 0.45 and 0.55 tie for the plain one; aimed looks lower
+    aimed.feedback(2, v=0.45, games=80)
+    assert aimed.check_offset == pytest.approx(offset)
+    aimed.feedback(1, v=0.45, games=80, check_v=0.45, check_games=40)  # a check that agrees pulls it back
+    assert aimed.check_offset == pytest.approx(0.2 * 60 / (100 + prior))
 
 
 def _agent(name: str, verdict: str, games: int = 100, ties: int = 10, mirror: tuple[int, int] = (0, 0),
