@@ -86,10 +86,10 @@ def _disputed(pie: PieResult, cfg: AnalysisConfig) -> list[str]:
     if not disputed:
         return []
     what = "1 opening" if len(disputed) == 1 else f"{len(disputed)} openings"
-    return [f"{what} shown fair by {pie.agent} but not confirmed by the {pie.check_agent} cross-check (its 95% "
-            f"interval for S1 lies outside {band_text((cfg.fair_low, cfg.fair_high))}, or the check was cut "
-            "short) "
-            "and so not counted fair: "
+    return [f"{what} shown fair by {pie.agent} but not confirmed by the {pie.check_agent} cross-check (its games "
+            f"show S1's rate one-sided, outside {band_text((cfg.fair_low, cfg.fair_high))}, by its sequential test "
+            f"or by the 95% interval of all {cfg.check_games} games; or the check was cut short) and so not counted "
+            "fair: "
             + "; ".join(describe_opening(o) for o in disputed[:3])]
 
 
@@ -161,8 +161,8 @@ def futile(wins: int, games: int, cfg: AnalysisConfig) -> bool:
 
 
 def check_disputes(wins: int, cfg: AnalysisConfig) -> bool:
-    """Whether ``wins`` S1 wins in ``cfg.check_games`` cross-check games dispute an opening the deciding agent
-    showed fair: their 95% interval lies wholly outside the fair band (the check shows it one-sided)."""
+    """The rule for a check its sequential test left undecided after all ``cfg.check_games`` games: ``wins`` S1
+    wins dispute the opening when their 95% interval lies wholly outside the fair band."""
     low, high = wilson(wins, cfg.check_games)
     return low > cfg.fair_high or high < cfg.fair_low
 
