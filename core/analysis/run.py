@@ -423,7 +423,7 @@ def _check(s: Session, p: int, until: float | None) -> CheckResult:
         return check_outcome(pair, cfg) is not None
 
     s.play(tasks, spec.cheap, "check", f"{spec.text}: cross-checking {' '.join(s.names(p))} "
-                 f"(shown fair by {cfg.decider})", told, until)
+           f"(shown fair by {cfg.decider})", told, until)
     # the games that count are those up to the decision (a parallel chunk may have played a few beyond it)
     outcome = check_outcome(pair, cfg)
     return CheckResult(spec.text, pair.successes, pair.trials, agrees=outcome is False, complete=outcome is not None)

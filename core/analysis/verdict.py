@@ -174,7 +174,7 @@ def check_pair() -> SprtPair:
 
 def check_outcome(pair: SprtPair, cfg: AnalysisConfig) -> bool | None:
     """Whether the check so far disputes the opening (None while it cannot tell): the SPRT pair's decision, or at
-    ``cfg.check_games`` games the 60-game rule :func:`check_disputes`."""
+    ``cfg.check_games`` games the full-sample rule :func:`check_disputes`."""
     if pair.decided:
         return pair.status == "outside"
     if pair.trials >= cfg.check_games:

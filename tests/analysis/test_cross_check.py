@@ -4,6 +4,7 @@ opening values on a simulated clock)."""
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import random
@@ -24,7 +25,7 @@ from core.analysis.config import (
 )
 from core.analysis.openings import legal_openings
 from core.analysis.run import analyze
-from core.analysis.stats import wilson
+from core.analysis.stats import SprtPair, wilson
 from core.analysis.verdict import check_disputes, check_outcome, check_pair
 from core.board.model import Board, GameParams
 from core.selfplay.tasks import derive_seed
@@ -165,27 +166,23 @@ def test_the_sequential_check_follows_the_plain_rule(monkeypatch: pytest.MonkeyP
 def operating(p: float) -> tuple[float, float]:
     """Exact P(disputed) and expected games of the check for an opening at rate ``p`` (dynamic programming over
     wins and the two sides' decisions, through the same check pair the analysis uses)."""
-    states: dict[tuple[int, str | None, str | None], float] = {(0, None, None): 1.0}
+    states: dict[tuple[int, str | None, str | None], tuple[SprtPair, float]] = {(0, None, None): (check_pair(), 1.0)}
     disputed = games = 0.0
     cfg = AnalysisConfig()
-    for n in range(CHECK_GAMES):
-        nxt: dict[tuple[int, str | None, str | None], float] = {}
-        for (wins, hi, lo), prob in states.items():
+    while states:
+        nxt: dict[tuple[int, str | None, str | None], tuple[SprtPair, float]] = {}
+        for pair, prob in states.values():
             games += prob
             for won, q in ((True, p), (False, 1 - p)):
-                pair = check_pair()
-                pair.high.decision, pair.low.decision = hi, lo  # type: ignore[assignment]
-                pair.high.successes = pair.low.successes = pair.successes = wins
-                pair.high.trials = pair.low.trials = pair.trials = n
-                pair.update(won)
-                outcome = check_outcome(pair, cfg)
+                after = copy.deepcopy(pair)
+                after.update(won)
+                outcome = check_outcome(after, cfg)
                 if outcome is not None:
                     disputed += prob * q * outcome
                     continue
-                state = (pair.successes, pair.high.decision, pair.low.decision)
-                nxt[state] = nxt.get(state, 0.0) + prob * q
+                state = (after.successes, after.high.decision, after.low.decision)
+                nxt[state] = (after, nxt.get(state, (after, 0.0))[1] + prob * q)
         states = nxt
-    assert not states  # every path ends by the 60th game
     return disputed, games
 
 
