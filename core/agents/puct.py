@@ -782,6 +782,15 @@ def merge_roots(trees: list[PuctTree]) -> tuple[npt.NDArray[np.int32], npt.NDArr
     return ti, tf
 
 
+def root_share(tree: PuctTree) -> float:
+    """The share of the search's simulations won by the player who moved into the root (1 or 0 when proven)."""
+    proof = tree.root_proof
+    if proof != UNPROVEN:
+        return 1.0 if proof == WIN else 0.0
+    visits = tree.root_visits
+    return float(tree.tf[0, G_WINS]) / visits if visits else 0.5
+
+
 def _child_with_move(ti: npt.NDArray[np.int32], node: int, move: int) -> int:
     c = int(ti[node, F_FIRST])
     while c >= 0:
@@ -805,4 +814,5 @@ def k_puct_warm_up(kt: KTables, gain: npt.NDArray[np.int64], root: npt.NDArray[n
         s.choose(root)
 
 
-__all__ = ["DEFAULT_PARAMS", "PuctBudget", "PuctSearch", "PuctTree", "merge_roots", "parse_puct", "puct_search"]
+__all__ = ["DEFAULT_PARAMS", "PuctBudget", "PuctSearch", "PuctTree", "merge_roots", "parse_puct", "puct_search",
+           "root_share"]

@@ -20,6 +20,11 @@ as the screen values (correlation 0.88) and sat about 0.15 lower.
 SLOPE_RANGE = (0.5, 4.0)
 OFFSET_PRIOR_GAMES = 30
 """Weight (in check games) of the prior that the check agent and the deciding agent agree on average."""
+REFINE_NEAR = 0.08
+"""The picker asks for more refined openings while the best untested one is predicted further than this from 50%."""
+
+Fit = tuple[float, float, float]
+"""(weighted mean of the predictor, weighted mean of the rate, slope) of a calibration."""
 
 
 class CandidatePicker:
@@ -35,6 +40,12 @@ class CandidatePicker:
     it played differs from the deciding agent's by a mean offset (``mcts:8000`` gave S1 about 5 points more
     than ``club`` on 30 club-fair openings, with a spread of 10), so the fit aims where the deciding agent's
     rate plus half that offset is 50%.  Only the order of the candidates changes; what counts as fair does not.
+
+    With refinement (search agents; ``core.analysis.run`` asks for it) the screen only says which openings to look
+    at more closely: the untested openings it maps nearest to 50% get a deeper guided search (``refined``), and
+    the picker chooses among those by their own calibration.  On a board whose short screen predicts the deciding
+    agent poorly (random-103: correlation 0.65 over 30 openings) a 2,000-8,000 simulation ``puct`` search predicts it
+    at 0.86-0.90, so fewer candidates far from even are played out.
     """
 
     def __init__(self, screen: npt.NDArray[np.float64], seed: int) -> None:
@@ -44,16 +55,45 @@ class CandidatePicker:
         self.target = 0.5
         self.tested: set[int] = set()
         self.points: list[tuple[float, float, int]] = []
+        self.refined_points: list[tuple[float, float, int]] = []
         self.offsets: list[tuple[float, int]] = []
         """Per cross-checked opening: the check agent's rate minus the deciding agent's, and the check's games."""
+        self.refined: dict[int, float] = {}
+        """The deeper search's S1 share per refined opening."""
+        self.refined_target = 0.5
+        self.refined_slope = PRIOR_SLOPE
 
     def next(self) -> int | None:
-        pool = [p for p in self.legal if p not in self.tested]
+        pool = [p for p in self.refined if p not in self.tested]
+        values = self.refined
+        target = self.refined_target
+        if not pool:  # no refinement (or all refined openings tried): the screen alone
+            pool = [p for p in self.legal if p not in self.tested]
+            values = {p: float(self.screen[p]) for p in pool}
+            target = self.target
         if not pool:
             return None
-        p = min(pool, key=lambda q: (abs(float(self.screen[q]) - self.target), self.tie[q]))
+        p = min(pool, key=lambda q: (abs(values[q] - target), self.tie[q]))
         self.tested.add(p)
         return p
+
+    def to_refine(self, k: int) -> list[int]:
+        """Up to ``k`` untested, not yet refined openings, those the screen's calibration maps nearest to 50%."""
+        pool = [p for p in self.legal if p not in self.tested and p not in self.refined]
+        pool.sort(key=lambda q: (abs(float(self.screen[q]) - self.target), self.tie[q]))
+        return pool[:k]
+
+    def add_refined(self, values: dict[int, float]) -> None:
+        """Record the deeper search's values (an illegal opening's negative value is dropped)."""
+        self.refined.update({p: v for p, v in values.items() if v >= 0})
+
+    def wants_refined(self) -> bool:
+        """Whether no untested refined opening is predicted within :data:`REFINE_NEAR` of 50% yet."""
+        pool = [self.refined[p] for p in self.refined if p not in self.tested]
+        if not pool:
+            return True
+        gap = min(abs(v - self.refined_target) for v in pool)
+        return self.refined_slope * gap > REFINE_NEAR
 
     def feedback(self, p: int, v: float, games: int, check_v: float | None = None, check_games: int = 0) -> None:
         """Add an opening's result (share of S1 wins over ``games``; the cross-check's share over
@@ -61,6 +101,8 @@ class CandidatePicker:
         if games <= 0 or math.isnan(v):
             return
         self.points.append((float(self.screen[p]), v, games))
+        if p in self.refined:
+            self.refined_points.append((self.refined[p], v, games))
         if check_v is not None and check_games > 0 and not math.isnan(check_v):
             self.offsets.append((check_v - v, check_games))
         self._aim()
@@ -74,17 +116,28 @@ class CandidatePicker:
         return sum(d * g for d, g in self.offsets) / (games + OFFSET_PRIOR_GAMES)
 
     def _aim(self) -> None:
-        w = np.array([g for _, _, g in self.points], dtype=np.float64)
-        x = np.array([s for s, _, _ in self.points])
-        y = np.array([v for _, v, _ in self.points])
-        mx = float(np.average(x, weights=w))
-        my = float(np.average(y, weights=w))
-        sxx = float(np.sum(w * (x - mx) ** 2))
-        slope = PRIOR_SLOPE
-        if len(self.points) >= 2 and sxx > 1e-6:
-            # shrink towards the prior while the screen values of the points are close together
-            fitted = float(np.sum(w * (x - mx) * (y - my))) / sxx
-            strength = sxx / (sxx + float(np.sum(w)) * 0.01)
-            slope = strength * fitted + (1 - strength) * PRIOR_SLOPE
-        slope = min(max(slope, SLOPE_RANGE[0]), SLOPE_RANGE[1])
-        self.target = mx + (0.5 - my - self.check_offset / 2) / slope
+        shift = 0.5 - self.check_offset / 2
+        mx, my, slope = _fit(self.points)
+        self.target = mx + (shift - my) / slope
+        if self.refined_points:
+            mx, my, slope = _fit(self.refined_points)
+            self.refined_target = mx + (shift - my) / slope
+            self.refined_slope = slope
+
+
+def _fit(points: list[tuple[float, float, int]]) -> Fit:
+    """``v = my + slope * (x - mx)`` over (predictor, rate, games) points, weighted by games; the slope is shrunk
+    towards :data:`PRIOR_SLOPE` while the predictor values are close together (all of it with one point)."""
+    w = np.array([g for _, _, g in points], dtype=np.float64)
+    x = np.array([s for s, _, _ in points])
+    y = np.array([v for _, v, _ in points])
+    mx = float(np.average(x, weights=w))
+    my = float(np.average(y, weights=w))
+    sxx = float(np.sum(w * (x - mx) ** 2))
+    slope = PRIOR_SLOPE
+    if len(points) >= 2 and sxx > 1e-6:
+        fitted = float(np.sum(w * (x - mx) * (y - my))) / sxx
+        strength = sxx / (sxx + float(np.sum(w)) * 0.01)
+        slope = strength * fitted + (1 - strength) * PRIOR_SLOPE
+    slope = min(max(slope, SLOPE_RANGE[0]), SLOPE_RANGE[1])
+    return mx, my, slope

@@ -27,6 +27,8 @@ from core.analysis.candidates import CandidatePicker
 from core.analysis.config import (
     CHEAP_BATCH,
     MAX_GAMES,
+    REFINE_BATCH,
+    REFINE_ROUNDS,
     SCREEN_MIN_SIMS,
     SCREEN_TASKS,
     SCREEN_TOTAL_SIMS,
@@ -59,7 +61,7 @@ from core.board.validation import Severity, validate
 from core.engine.pieces import placement_table
 from core.selfplay.runner import RunCancelled, Runner
 from core.selfplay.tasks import BoardSpec, GameResult, GameTask, derive_seed
-from core.selfplay.worker import play_games, screen_openings
+from core.selfplay.worker import play_games, refine_openings, screen_openings
 
 ProgressFn = Callable[[AnalysisProgress], None]
 Clock = Callable[[], float]
@@ -359,6 +361,7 @@ def _pie(s: Session, spec: AgentSpec, screen: FloatGrid, until: float | None = N
     per_opening = TIME_OPENING_CAP if timed else cfg.games
     candidates = pie.screened if timed else cfg.max_candidates
     picker = CandidatePicker(screen, cfg.seed)
+    refining = cfg.refine_sims > 0 and not spec.cheap
     s.cut_remaining = 0.0
     for rank in range(candidates):
         if until is not None and s.clock() >= until:
@@ -366,6 +369,8 @@ def _pie(s: Session, spec: AgentSpec, screen: FloatGrid, until: float | None = N
             break
         if timed and rank >= cfg.max_candidates and decide(pie, cfg)[0] != "inconclusive":
             break
+        if refining:
+            refine(s, picker)
         pick = picker.next()
         if pick is None:
             break
@@ -407,6 +412,26 @@ def _pie(s: Session, spec: AgentSpec, screen: FloatGrid, until: float | None = N
         if len(pie.fair) >= cfg.min_fair_openings:
             break
     return pie
+
+
+def refine(s: Session, picker: CandidatePicker) -> None:
+    """Give the openings the picker is about to choose among a deeper search (up to :data:`REFINE_ROUNDS` batches,
+    while none is predicted near 50%).  Each opening's search has its own seed, so the values, and the picks, do
+    not depend on the batches or the workers."""
+    cfg = s.cfg
+    for _ in range(REFINE_ROUNDS):
+        if not picker.wants_refined():
+            return
+        batch = picker.to_refine(REFINE_BATCH)
+        if not batch:
+            return
+        per_task = max(1, -(-len(batch) // max(1, s.runner.workers)))
+        items = [(s.spec, tuple((p, derive_seed(cfg.seed, SeedPhase.REFINE, p)) for p in batch[lo:lo + per_task]),
+                  cfg.refine_sims) for lo in range(0, len(batch), per_task)]
+        s.report("screen", 0, len(batch), f"refining the screen: a {cfg.refine_sims}-simulation search of the "
+                 "openings nearest to even")
+        parts = s.runner.run(refine_openings, items, cancel=s.cancel)
+        picker.add_refined(dict(zip(batch, (float(v) for part in parts for v in part), strict=True)))
 
 
 def _check(s: Session, p: int, until: float | None) -> CheckResult:

@@ -12,8 +12,9 @@ import numpy as np
 import numpy.typing as npt
 
 from core.agents.agent import Agent
+from core.agents.puct import PuctSearch, root_share
 from core.agents.search import gain_for, k_screen, mirror_table
-from core.agents.spec import parse_agent
+from core.agents.spec import PuctBudget, parse_agent
 from core.board.model import PIECE_TYPES, Board, GameParams, Symbol
 from core.engine.kernels import (
     H_SUPPLY,
@@ -104,4 +105,23 @@ def screen(spec: BoardSpec, openings: tuple[int, ...], sims: int, seed: int) -> 
     kt = kernel_tables(board)
     out = np.zeros(len(openings), dtype=np.float64)
     k_screen(kt, gain_for(kt), np.array(openings, dtype=np.int32), sims, seed, out)
+    return out
+
+
+def refine(spec: BoardSpec, openings: tuple[tuple[int, int], ...], sims: int) -> npt.NDArray[np.float64]:
+    """S1's share after each ``(opening, seed)`` from a guided search (``puct``, ``sims`` simulations) of the
+    position after it: a deeper look than :func:`screen` for the few openings the candidate picker is about to
+    choose among.  Each value depends only on its own seed, so how the openings are batched changes nothing."""
+    board = board_of(spec)
+    kt = kernel_tables(board)
+    gain = gain_for(kt)
+    start = k_new_state(kt)
+    out = np.full(len(openings), -1.0, dtype=np.float64)
+    for i, (p, seed) in enumerate(openings):
+        if not k_is_legal(kt, start, p):
+            continue
+        s = start.copy()
+        k_apply(kt, s, p)
+        search = PuctSearch(kt, gain, k_seed(seed), PuctBudget(sims=sims))
+        out[i] = root_share(search.search(s))
     return out

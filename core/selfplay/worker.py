@@ -32,6 +32,8 @@ _first_done: Any = None
 
 ScreenItem = tuple["BoardSpec", tuple[int, ...], int, int]
 """(board, openings, simulations per opening, seed) for one screen task."""
+RefineItem = tuple["BoardSpec", tuple[tuple[int, int], ...], int]
+"""(board, (opening, seed) pairs, simulations per opening) for one refinement task."""
 
 
 def play_game(task: GameTask) -> GameResult:
@@ -54,6 +56,14 @@ def screen_openings(item: ScreenItem) -> npt.NDArray[np.float64]:
 
     spec, openings, sims, seed = item
     return screen(spec, openings, sims, seed)
+
+
+def refine_openings(item: RefineItem) -> npt.NDArray[np.float64]:
+    """A guided search's S1 share after each listed opening (-1 for an illegal one)."""
+    from core.selfplay.game import refine
+
+    spec, openings, sims = item
+    return refine(spec, openings, sims)
 
 
 def lower_priority(steps: int) -> None:

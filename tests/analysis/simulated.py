@@ -1,6 +1,6 @@
 """Simulated agents for analysis tests: S1 wins after each opening with a known probability, on a simulated clock.
 
-Replaces ``core.analysis.run.play_games`` and ``screen_openings`` (monkeypatch), so the whole
+Replaces ``core.analysis.run.play_games``, ``screen_openings`` and ``refine_openings`` (monkeypatch), so the whole
 analysis runs as it does for real (SPRTs, candidate picker, verdict, time budget) while the
 truth is known.  Every game's outcome is drawn from its task's own seed, so results stay
 reproducible.
@@ -19,7 +19,7 @@ import core.analysis.run as run
 from core.analysis.openings import legal_openings
 from core.board.model import Board
 from core.selfplay.tasks import GameResult, GameTask
-from core.selfplay.worker import ScreenItem
+from core.selfplay.worker import RefineItem, ScreenItem
 
 
 class SimulatedGames:
@@ -27,7 +27,7 @@ class SimulatedGames:
 
     def __init__(self, board: Board, value: Callable[[int], float], cost: dict[str, float] | None = None,
                  raw: float = 0.5, tie_break: bool = False, screen_noise: float = 0.05,
-                 values: dict[str, Callable[[int], float]] | None = None) -> None:
+                 values: dict[str, Callable[[int], float]] | None = None, refine_noise: float | None = None) -> None:
         self.board = board
         self.value = value
         self.values = values or {}
@@ -36,6 +36,9 @@ class SimulatedGames:
         self.raw = raw
         self.tie_break = tie_break
         self.screen_noise = screen_noise
+        self.refine_noise = screen_noise if refine_noise is None else refine_noise
+        """Noise of the deeper search that refines the screen (by default no sharper than the screen)."""
+        self.refined = 0
         self.now = 0.0
         self.legal = set(legal_openings(board))
         self.played: dict[str, int] = {}
@@ -46,6 +49,7 @@ class SimulatedGames:
     def install(self, monkeypatch: pytest.MonkeyPatch) -> SimulatedGames:
         monkeypatch.setattr(run, "play_games", self.play_games)
         monkeypatch.setattr(run, "screen_openings", self.screen)
+        monkeypatch.setattr(run, "refine_openings", self.refine)
         return self
 
     def play_games(self, tasks: Sequence[GameTask]) -> list[GameResult]:
@@ -67,3 +71,10 @@ class SimulatedGames:
         rng = random.Random(seed)
         return np.array([min(1.0, max(0.0, self.value(p) + rng.gauss(0, self.screen_noise))) if p in self.legal
                          else -1.0 for p in openings])
+
+    def refine(self, item: RefineItem) -> npt.NDArray[np.float64]:
+        _spec, openings, _sims = item
+        self.refined += len(openings)
+        self.now += self.cost.get("refine", 0.0) * len(openings)
+        return np.array([min(1.0, max(0.0, self.value(p) + random.Random(seed).gauss(0, self.refine_noise)))
+                         if p in self.legal else -1.0 for p, seed in openings])
