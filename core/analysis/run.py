@@ -6,9 +6,10 @@ agent strength, so it is reported as information only.  The verdict asks the pie
 question instead: is there a first placement after which the game is close to even?
 Every opening gets a short MCTS search (the screen); candidates are then played out with
 each agent, chosen by calibrating the screen against the results so far
-(``core.analysis.candidates``), each decided by the SPRT pair (fair / unfair / undecided
-at the cap), and the board is ``balanced`` when enough distinct openings are shown fair
-(``core.analysis.verdict``).  The limits and budgets are in ``core.analysis.config``.
+(``core.analysis.candidates``; for a search agent the screen's nearest to even first get a
+deeper guided search, :func:`refine`, and that is calibrated instead), each decided by the
+SPRT pair (fair / unfair / undecided at the cap), and the board is ``balanced`` when enough
+distinct openings are shown fair (``core.analysis.verdict``).  The limits and budgets are in ``core.analysis.config``.
 """
 
 from __future__ import annotations
