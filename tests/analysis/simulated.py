@@ -38,7 +38,6 @@ class SimulatedGames:
         self.screen_noise = screen_noise
         self.refine_noise = screen_noise if refine_noise is None else refine_noise
         """Noise of the deeper search that refines the screen (by default no sharper than the screen)."""
-        self.refined = 0
         self.now = 0.0
         self.legal = set(legal_openings(board))
         self.played: dict[str, int] = {}
@@ -74,7 +73,6 @@ class SimulatedGames:
 
     def refine(self, item: RefineItem) -> npt.NDArray[np.float64]:
         _spec, openings, _sims = item
-        self.refined += len(openings)
         self.now += self.cost.get("refine", 0.0) * len(openings)
         return np.array([min(1.0, max(0.0, self.value(p) + random.Random(seed).gauss(0, self.refine_noise)))
                          if p in self.legal else -1.0 for p, seed in openings])
