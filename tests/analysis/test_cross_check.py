@@ -169,7 +169,10 @@ def operating(p: float) -> tuple[float, float]:
     states: dict[tuple[int, str | None, str | None], tuple[SprtPair, float]] = {(0, None, None): (check_pair(), 1.0)}
     disputed = games = 0.0
     cfg = AnalysisConfig()
+    steps = 0
     while states:
+        steps += 1
+        assert steps <= CHECK_GAMES  # every path ends by the last check game
         nxt: dict[tuple[int, str | None, str | None], tuple[SprtPair, float]] = {}
         for pair, prob in states.values():
             games += prob
