@@ -58,6 +58,19 @@ CHECK_ALPHA = 0.05
 """Chance that an opening at an H0 rate is disputed by one side's SPRT."""
 CHECK_BETA = 0.10
 """Chance that an opening at an H1 rate passes one side's SPRT (the 60-game rule then still catches some)."""
+FIRM_CHECK_HIGH = (0.55, 0.70)
+"""High side of the firm check's SPRT pair (see :data:`FIRM_CHECK_GAMES`); the low side mirrors it."""
+FIRM_CHECK_GAMES = 150
+"""Most games of the firm cross-check, which a budget of :data:`FIRM_CHECK_FROM` seconds or more buys.  Why: the
+standard check lets an opening at 70% for the check agent through 61% of the time, and replays of the openings
+it confirmed found 3 of 59 one-sided for ``mcts:8000`` (60 games each; the seed-1 runs of sessions 4 and 5).
+Testing 55% against 70% over at most 150 games disputes an opening at 50% 1.4% of the time (43 games on average),
+at 55% 4.5% (50), at 60% 21% (65), at 65% 58% (69), at 70% 89% (53), at 75% 98%; the standard check disputes 0.2%,
+0.8%, 4%, 15%, 39% and 71% after 28-46 games.  It costs about twice the standard check's games per confirmed
+opening, which a 120-s run on 2 cores cannot pay for without leaving more runs undecided
+(``tests/analysis/test_cross_check.py`` computes these figures)."""
+FIRM_CHECK_FROM = 600.0
+"""Time budgets (``--time``) of at least this many seconds use the firm check unless ``check_rule`` says otherwise."""
 DEFAULT_TIME = 120.0
 """Seconds a host's analysis may take by default (``lits analyze``, the designer): a verdict reached
 earlier ends the run; only a run cut by the clock depends on the machine's speed."""
@@ -116,6 +129,26 @@ class QuickBudget:
 
 QUICK = QuickBudget()
 QUICK_SIMS = QUICK.sims
+
+
+@dataclass(frozen=True)
+class CheckRule:
+    """A cross-check's sequential test: one SPRT per edge of the fair band (H0 within reach of the band, H1
+    one-sided), and after ``games`` undecided games the Wilson rule (``core.analysis.verdict.check_disputes``)."""
+
+    name: str
+    high: tuple[float, float]
+    low: tuple[float, float]
+    games: int
+    alpha: float = CHECK_ALPHA
+    beta: float = CHECK_BETA
+
+
+STANDARD_CHECK = CheckRule("standard", CHECK_HIGH, CHECK_LOW, CHECK_GAMES)
+FIRM_CHECK = CheckRule("firm", FIRM_CHECK_HIGH, (1.0 - FIRM_CHECK_HIGH[0], 1.0 - FIRM_CHECK_HIGH[1]),
+                       FIRM_CHECK_GAMES)
+CHECK_RULES = {"auto": None, STANDARD_CHECK.name: STANDARD_CHECK, FIRM_CHECK.name: FIRM_CHECK}
+"""The ``check_rule`` names; "auto" is the firm check from :data:`FIRM_CHECK_FROM` seconds of budget, else standard."""
 
 
 class SeedPhase(enum.IntEnum):
@@ -205,6 +238,9 @@ class AnalysisConfig:
     opening the deciding agent shows fair stays fair unless this agent's ``check_games`` games from it put S1's
     95% interval wholly outside the fair band."""
     check_games: int = CHECK_GAMES
+    """Most games of the standard check (the firm one plays :data:`FIRM_CHECK_GAMES`)."""
+    check_rule: str = "auto"
+    """Which sequential test the cross-check runs: "standard", "firm" or "auto" (see :data:`CHECK_RULES`)."""
     time_budget: float = 0.0
     """Seconds the analysis may take (``--time``); 0 (the default) leaves the game caps above in charge.
     With a budget the deciding agent's pie phase plays until the verdict is decided or the time is up."""
@@ -243,6 +279,16 @@ class AnalysisConfig:
 
 
     @property
+    def check_test(self) -> CheckRule:
+        """The cross-check's test this run uses (``check_rule``, with "auto" resolved by the time budget)."""
+        name = self.check_rule
+        if name == "auto":
+            name = FIRM_CHECK.name if self.time_budget >= FIRM_CHECK_FROM else STANDARD_CHECK.name
+        rule = CHECK_RULES[name]
+        assert rule is not None
+        return rule if rule is FIRM_CHECK else replace(rule, games=self.check_games)
+
+    @property
     def pie_budget(self) -> int:
         return self.pie_games if self.pie_games > 0 else 5 * self.games
 
@@ -259,6 +305,8 @@ class AnalysisConfig:
             parse_agent(self.check_agent)
         if not 0 <= self.refine_sims <= MAX_REFINE_SIMS:
             raise ValueError(f"refine_sims must be 0 (no refinement) to {MAX_REFINE_SIMS}, not {self.refine_sims}")
+        if self.check_rule not in CHECK_RULES:
+            raise ValueError(f"check_rule must be one of {', '.join(CHECK_RULES)}, not {self.check_rule!r}")
         if not MIN_GAMES <= self.check_games <= MAX_GAMES:
             raise ValueError(f"check_games must be at least {MIN_GAMES} and at most {MAX_GAMES}, "
                              f"not {self.check_games}")

@@ -104,6 +104,10 @@ class PieResult:
     openings: list[OpeningResult] = field(default_factory=list)
     check_agent: str = ""
     """The agent that cross-checked the openings this agent showed fair ("" = none)."""
+    check_rule: str = ""
+    """The check's sequential test ("standard" or "firm", see ``core.analysis.config.CHECK_RULES``; "" = none)."""
+    check_limit: int = 0
+    """Most games the check played per opening (its test's last game; 0 = no check)."""
 
     @property
     def disputed(self) -> list[OpeningResult]:
@@ -148,7 +152,8 @@ class PieResult:
             "fair_fraction": _r(len(self.fair) / self.tested) if self.tested else None,
             "not_shown_unfair": sum(o.status != "unfair" for o in self.openings),
             "games": self.games, "openings": [o.to_json() for o in self.openings],
-            "check_agent": self.check_agent or None, "disputed": len(self.disputed),
+            "check_agent": self.check_agent or None, "check_rule": self.check_rule or None,
+            "check_limit": self.check_limit or None, "disputed": len(self.disputed),
         }
 
 

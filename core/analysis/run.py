@@ -353,8 +353,9 @@ def _pie(s: Session, spec: AgentSpec, screen: FloatGrid, until: float | None = N
     decided (balanced, or lopsided over ``max_candidates`` openings) or the time is up.
     """
     cfg = s.cfg
-    pie = PieResult(agent=spec.text, screened=int(np.sum(screen >= 0)),
-                    check_agent=cfg.checker if deciding else "")
+    pie = PieResult(agent=spec.text, screened=int(np.sum(screen >= 0)))
+    if deciding and cfg.checker:
+        pie.check_agent, pie.check_rule, pie.check_limit = cfg.checker, cfg.check_test.name, cfg.check_test.games
     timed = until is not None and deciding
     budget = cfg.pie_budget if not spec.cheap else cfg.games * cfg.max_candidates
     if timed:
@@ -437,12 +438,13 @@ def refine(s: Session, picker: CandidatePicker) -> None:
 
 def _check(s: Session, p: int, until: float | None) -> CheckResult:
     """The cross-check of opening ``p`` (shown fair by the deciding agent): the check agent's games until its
-    sequential test can tell (at most ``check_games``; see :data:`~core.analysis.config.CHECK_GAMES`)."""
+    sequential test can tell (at most ``cfg.check_test.games``; see :data:`~core.analysis.config.CHECK_RULES`)."""
     cfg = s.cfg
     spec = parse_agent(cfg.checker)
+    rule = cfg.check_test
     tasks = [GameTask(s.spec, derive_seed(cfg.seed, SeedPhase.CHECK, spec.key, p, i), spec.text, spec.text,
-                      opening=p) for i in range(cfg.check_games)]
-    pair = check_pair()
+                      opening=p) for i in range(rule.games)]
+    pair = check_pair(rule)
 
     def told(_i: int, r: GameResult) -> bool:
         pair.update(r.s1_won)

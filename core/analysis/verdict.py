@@ -6,7 +6,7 @@ is given up (:func:`futile`), and the warnings beside the verdict.
 
 from __future__ import annotations
 
-from core.analysis.config import CHECK_ALPHA, CHECK_BETA, CHECK_HIGH, CHECK_LOW, AnalysisConfig
+from core.analysis.config import STANDARD_CHECK, AnalysisConfig, CheckRule
 from core.analysis.results import AgentResult, PieResult, Verdict, band_text, ci_pct, describe_opening, pct
 from core.analysis.stats import SprtPair, wilson
 
@@ -42,7 +42,8 @@ def _decide(pie: PieResult, cfg: AnalysisConfig) -> tuple[Verdict, list[str]]:
     if total < cfg.min_verdict_games:
         return "inconclusive", [f"only {total} games were played in the pie analysis; at least "
                                 f"{cfg.min_verdict_games} are needed before any verdict"]
-    checked = (f", and the {pie.check_agent} cross-check shows none of them one-sided") if pie.check_agent else ""
+    firm = f" (the firm check: up to {pie.check_limit} games each)" if pie.check_rule == "firm" else ""
+    checked = (f", and the {pie.check_agent} cross-check{firm} shows none of them one-sided") if pie.check_agent else ""
     if len(fair) >= cfg.min_fair_openings:
         reasons.append(f"{len(fair)} distinct first placements keep the game within {band} for S1 "
                        f"(needed {cfg.min_fair_openings}), so the second player faces a real swap decision"
@@ -88,8 +89,8 @@ def _disputed(pie: PieResult, cfg: AnalysisConfig) -> list[str]:
     what = "1 opening" if len(disputed) == 1 else f"{len(disputed)} openings"
     return [f"{what} shown fair by {pie.agent} but not confirmed by the {pie.check_agent} cross-check (its games "
             f"show S1's rate one-sided, outside {band_text((cfg.fair_low, cfg.fair_high))}, by its sequential test "
-            f"or by the 95% interval of all {cfg.check_games} games; or the check was cut short) and so not counted "
-            "fair: "
+            f"or by the 95% interval of all {cfg.check_test.games} games; or the check was cut short) and so not "
+            "counted fair: "
             + "; ".join(describe_opening(o) for o in disputed[:3])]
 
 
@@ -161,23 +162,24 @@ def futile(wins: int, games: int, cfg: AnalysisConfig) -> bool:
 
 
 def check_disputes(wins: int, cfg: AnalysisConfig) -> bool:
-    """The rule for a check its sequential test left undecided after all ``cfg.check_games`` games: ``wins`` S1
-    wins dispute the opening when their 95% interval lies wholly outside the fair band."""
-    low, high = wilson(wins, cfg.check_games)
+    """The rule for a check its sequential test left undecided after all its games (``cfg.check_test.games``):
+    ``wins`` S1 wins dispute the opening when their 95% interval lies wholly outside the fair band."""
+    low, high = wilson(wins, cfg.check_test.games)
     return low > cfg.fair_high or high < cfg.fair_low
 
 
-def check_pair() -> SprtPair:
-    """The cross-check's sequential test (see :data:`~core.analysis.config.CHECK_GAMES`)."""
-    return SprtPair.with_levels(high=CHECK_HIGH, low=CHECK_LOW, alpha=CHECK_ALPHA, beta=CHECK_BETA)
+def check_pair(rule: CheckRule = STANDARD_CHECK) -> SprtPair:
+    """The cross-check's sequential test (see :data:`~core.analysis.config.CHECK_GAMES` and
+    :data:`~core.analysis.config.FIRM_CHECK_GAMES`)."""
+    return SprtPair.with_levels(high=rule.high, low=rule.low, alpha=rule.alpha, beta=rule.beta)
 
 
 def check_outcome(pair: SprtPair, cfg: AnalysisConfig) -> bool | None:
     """Whether the check so far disputes the opening (None while it cannot tell): the SPRT pair's decision, or at
-    ``cfg.check_games`` games the full-sample rule :func:`check_disputes`."""
+    the rule's last game the full-sample rule :func:`check_disputes`."""
     if pair.decided:
         return pair.status == "outside"
-    if pair.trials >= cfg.check_games:
+    if pair.trials >= cfg.check_test.games:
         return check_disputes(pair.successes, cfg)
     return None
 

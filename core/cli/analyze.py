@@ -16,8 +16,11 @@ from core.agents.spec import SPEC_HELP, AgentSpecError, parse_agent
 from core.analysis.config import (
     CHECK_AGENT,
     CHECK_FROM,
+    CHECK_RULES,
     DEFAULT_TIME,
     FAIR_BAND,
+    FIRM_CHECK_FROM,
+    FIRM_CHECK_GAMES,
     MAX_GAMES,
     MIN_GAMES,
     MIN_TIME,
@@ -63,6 +66,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         "a second search family guards against one agent's blind spots (default: "
                         f"{CHECK_AGENT} when the deciding agent is a puct search at least as strong as {CHECK_FROM}, "
                         "as by default; none = no check; --quick skips it)")
+    p.add_argument("--check-rule", choices=list(CHECK_RULES), default="auto",
+                   help=f"the check's test: standard (up to {defaults.check_games} games: disputes openings the "
+                        f"check agent clearly finds one-sided) or firm (up to {FIRM_CHECK_GAMES} games: also "
+                        "disputes openings it finds at about 65-70%%, at twice the cost); auto (the default) is "
+                        f"firm from --time {FIRM_CHECK_FROM:g} on, else standard")
     p.add_argument("--games", type=int, default=None, metavar="N",
                    help=f"cap on games per question: per opening and per raw run (default {defaults.games}); "
                         "giving it without --time turns the time budget off")
@@ -153,6 +161,7 @@ def _config(args: argparse.Namespace) -> AnalysisConfig:
                 cfg.check_agent = parse_agent(args.check).text
             except AgentSpecError as exc:
                 raise CliError(f"--check: {exc}", EXIT_PROBLEMS) from None
+    cfg.check_rule = args.check_rule
     if cfg.games < MIN_GAMES:
         raise CliError(f"--games {cfg.games}: at least {MIN_GAMES} games per question are needed for any "
                        "statistic", EXIT_PROBLEMS)
@@ -233,7 +242,8 @@ def format_text(report: AnalysisReport, path: str) -> str:
     from core.analysis.results import pct
 
     budget = f", --time {report.config.time_budget:g}" if report.config.time_budget else ""
-    checked = f", checked by {report.pie.check_agent}" if report.pie.check_agent else ""
+    firm = f" (firm, up to {report.pie.check_limit} games)" if report.pie.check_rule == "firm" else ""
+    checked = f", checked by {report.pie.check_agent}{firm}" if report.pie.check_agent else ""
     lines = [f"{path}: {report.verdict.upper()} for {report.agent} play (decided by {report.agent}{checked}, "
              f"seed {report.config.seed}{budget}"
              f"{', quick' if report.config.quick else ''}, {report.elapsed:.0f} s)"]

@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from core.agents.spec import SPEC_HELP, AgentSpecError, parse_agent
-from core.analysis.config import MIN_TIME, TIME_SIDE_SHARE
+from core.analysis.config import MIN_TIME, STANDARD_CHECK, TIME_SIDE_SHARE
 from core.analysis.results import AnalysisReport
 from core.analysis.run import AnalysisConfig, analyze
 from core.analysis.stats import pair_expected_remaining
@@ -134,8 +134,11 @@ class AnalysisEvaluator:
         return [spec.text] if spec.cheap else ["greedy", spec.text]
 
     def config(self, board: Board) -> AnalysisConfig:
+        # the standard check whatever a finalist's budget: the generator plans each finalist's games for it
+        # (check_games_needed); its published figures hold for that check
         return AnalysisConfig(agents=self.agents(), seed=board_seed(self.seed, _JUDGE_KEY, board), games=self.games,
-                              inline=self.inline, workers=self.workers, time_budget=self.time_budget)
+                              inline=self.inline, workers=self.workers, time_budget=self.time_budget,
+                              check_rule=STANDARD_CHECK.name)
 
     def timed(self, seconds: float) -> AnalysisEvaluator:
         """The same judge with a time budget per board (never below what the analysis accepts)."""

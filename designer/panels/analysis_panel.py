@@ -220,7 +220,10 @@ class AnalysisPanel(QWidget):
         self.time_limit.setToolTip("How long the analysis may take. It stops as soon as the verdict is decided "
                                    "(often sooner); when time runs out first it says roughly how much more would "
                                    "decide it. club decides within the default on two cores; expert needs about "
-                                   "eight times as long, or a cluster.")
+                                   "eight times as long, or a cluster. From "
+                                   f"{analysis_config.FIRM_CHECK_FROM / 60:g} minutes on, the second engine "
+                                   f"checks each fair opening more firmly (up to {analysis_config.FIRM_CHECK_GAMES} "
+                                   "games), for a verdict to publish.")
         self.quick = QCheckBox("Quick look (weaker, shorter)")
         self.quick.setChecked(False)
         self.quick_note = QLabel()

@@ -122,7 +122,10 @@ def summarise(report: Any, quick: bool | None = None, games: int | None = None,
             f"{len(fair)} different first placements keep the game close: after each, {FIRST} wins "
             f"{FAIR_BAND_TEXT} of the games, so {SECOND} has a real choice whether to swap sides."])
         if check_agent:
-            summary.lines[0] += (f" A second engine, {describe_agent(check_agent)}, replayed each of them "
+            limit = int(get_field(pie, "check_limit", 0) or 0)
+            firm = (f" up to {limit} times (the firm check a long time limit buys)"
+                    if get_field(pie, "check_rule", "") == "firm" else "")
+            summary.lines[0] += (f" A second engine, {describe_agent(check_agent)}, replayed each of them{firm} "
                                  "and agrees.")
         summary.lines += [f"{o.label}: {FIRST} wins {with_range(o.rate, o.ci)}" for o in fair[:3]]
         summary.lines += disputed_lines

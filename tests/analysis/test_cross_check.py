@@ -18,8 +18,8 @@ from core.analysis.config import (
     CHECK_ALPHA,
     CHECK_BETA,
     CHECK_GAMES,
-    CHECK_HIGH,
-    CHECK_LOW,
+    FIRM_CHECK_FROM,
+    FIRM_CHECK_GAMES,
     AnalysisConfig,
     SeedPhase,
 )
@@ -40,7 +40,7 @@ def board() -> Board:
 
 def config(**kw: object) -> AnalysisConfig:
     base: dict[str, object] = {"agents": ["greedy", "mcts:200"], "seed": 1, "inline": True, "screen_sims": 10,
-                               "time_budget": 5000.0, "check_agent": CHECK_AGENT}
+                               "time_budget": 5000.0, "check_agent": CHECK_AGENT, "check_rule": "standard"}
     base.update(kw)
     return AnalysisConfig(**base)  # type: ignore[arg-type]
 
@@ -114,16 +114,21 @@ def test_a_check_that_disputes_every_fair_opening_leaves_the_verdict_open(monkey
     assert analyze(b, config(time_budget=3000.0, check_agent=""), clock=sim.clock).verdict == "balanced"
 
 
-def reference_check(outcomes: list[bool]) -> tuple[bool, int, int]:
+REFERENCE = {"standard": (((0.60, 0.75), (0.40, 0.25)), 60, (17, 43)),
+             "firm": (((0.55, 0.70), (0.45, 0.30)), 150, (49, 101))}
+"""Each rule by hand: its two sides (H0, H1), its last game, and the S1 wins its last game leaves undisputed."""
+
+
+def reference_check(outcomes: list[bool], rule: str = "standard") -> tuple[bool, int, int]:
     """The check's rule written out plainly: (disputed, wins, games used).  Each side is a Wald test on the
     log-likelihood ratio of its H1 against its H0; a side stops at its first bound crossing; the opening is
-    disputed as soon as a side accepts H1, confirmed once both accepted H0, and after 60 games undecided it is
-    disputed when 44 or more, or 16 or fewer, were S1 wins."""
+    disputed as soon as a side accepts H1, confirmed once both accepted H0, and after the last game undecided it
+    is disputed when the wins lie outside the rule's range (standard: 17-43 of 60)."""
+    sides, last, (keep_low, keep_high) = REFERENCE[rule]
     low_bound, high_bound = math.log(CHECK_BETA / (1 - CHECK_ALPHA)), math.log((1 - CHECK_BETA) / CHECK_ALPHA)
-    sides = [CHECK_HIGH, CHECK_LOW]
     decided: list[str | None] = [None, None]
     wins = 0
-    for n, won in enumerate(outcomes[:CHECK_GAMES], start=1):
+    for n, won in enumerate(outcomes[:last], start=1):
         wins += won
         for k, (p0, p1) in enumerate(sides):
             if decided[k] is None:
@@ -133,21 +138,24 @@ def reference_check(outcomes: list[bool]) -> tuple[bool, int, int]:
             return True, wins, n
         if decided == ["H0", "H0"]:
             return False, wins, n
-    return not 17 <= wins <= 43, wins, CHECK_GAMES
+    return not keep_low <= wins <= keep_high, wins, last
 
 
-def test_the_sequential_check_follows_the_plain_rule(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(("rule", "seeds"), [("standard", 8), ("firm", 4)])
+def test_the_sequential_check_follows_the_plain_rule(monkeypatch: pytest.MonkeyPatch, rule: str, seeds: int) -> None:
     """Each check in an analysis stops where the plainly written rule stops, on the same seeded games, with the
-    same outcome (openings at 20-80% for the check agent, so both sides and the 60-game rule all occur)."""
+    same outcome (openings at 20-80% for the check agent, so both sides and the last-game rule all occur)."""
     b = board()
     legal = legal_openings(b)
     rng = random.Random(5)
     truth = {p: rng.choice([0.2, 0.3, 0.5, 0.6, 0.65, 0.7, 0.75, 0.8]) for p in legal}
-    seen: set[tuple[bool, int]] = set()
-    for seed in range(8):
+    last = REFERENCE[rule][1]
+    seen: set[tuple[bool, bool]] = set()
+    for seed in range(seeds):
         sim = SimulatedGames(b, lambda p: 0.5, COST, values={CHECK_AGENT: truth.__getitem__})
         sim.install(monkeypatch)
-        report = analyze(b, config(seed=seed), clock=sim.clock)
+        report = analyze(b, config(seed=seed, check_rule=rule), clock=sim.clock)
+        assert (report.pie.check_rule, report.pie.check_limit) == (rule, last)
         checked = [o for o in report.pie.openings if o.check is not None]
         assert checked
         key = parse_agent(CHECK_AGENT).key
@@ -155,24 +163,25 @@ def test_the_sequential_check_follows_the_plain_rule(monkeypatch: pytest.MonkeyP
             c = o.check
             assert c is not None and c.complete
             outcomes = [random.Random(derive_seed(seed, SeedPhase.CHECK, key, o.placement, i)).random()
-                        < truth[o.placement] for i in range(CHECK_GAMES)]
-            disputed, wins, games = reference_check(outcomes)
+                        < truth[o.placement] for i in range(last)]
+            disputed, wins, games = reference_check(outcomes, rule)
             assert (c.agrees, c.wins, c.games) == (not disputed, wins, games), (c, truth[o.placement])
             assert o.disputed == disputed
-            seen.add((disputed, games == CHECK_GAMES))
+            seen.add((disputed, games == last))
     assert {(False, False), (True, False)} <= seen, seen  # both sequential outcomes were exercised
 
 
-def operating(p: float) -> tuple[float, float]:
+def operating(p: float, rule: str = "standard") -> tuple[float, float]:
     """Exact P(disputed) and expected games of the check for an opening at rate ``p`` (dynamic programming over
     wins and the two sides' decisions, through the same check pair the analysis uses)."""
-    states: dict[tuple[int, str | None, str | None], tuple[SprtPair, float]] = {(0, None, None): (check_pair(), 1.0)}
+    cfg = AnalysisConfig(check_rule=rule)
+    states: dict[tuple[int, str | None, str | None], tuple[SprtPair, float]] = {
+        (0, None, None): (check_pair(cfg.check_test), 1.0)}
     disputed = games = 0.0
-    cfg = AnalysisConfig()
     steps = 0
     while states:
         steps += 1
-        assert steps <= CHECK_GAMES  # every path ends by the last check game
+        assert steps <= cfg.check_test.games  # every path ends by the last check game
         nxt: dict[tuple[int, str | None, str | None], tuple[SprtPair, float]] = {}
         for pair, prob in states.values():
             games += prob
@@ -204,6 +213,63 @@ def test_the_checks_operating_figures_are_the_documented_ones() -> None:
     assert figures[0.7][1] == pytest.approx(46, abs=0.5)
     # symmetric: the low side mirrors the high side
     assert operating(0.3)[0] == pytest.approx(figures[0.7][0], abs=1e-9)
+
+
+def test_the_firm_checks_operating_figures_are_the_documented_ones() -> None:
+    """FIRM_CHECK_GAMES's docstring states these: it disputes most openings at 65-70% for the check agent, which
+    the standard check mostly lets through, and few at 50-55%."""
+    figures = {p: operating(p, "firm") for p in (0.5, 0.55, 0.6, 0.65, 0.7, 0.75)}
+    dispute = {p: d for p, (d, _) in figures.items()}
+    assert dispute[0.5] == pytest.approx(0.014, abs=0.001)
+    assert dispute[0.55] == pytest.approx(0.045, abs=0.001)
+    assert dispute[0.6] == pytest.approx(0.21, abs=0.005)
+    assert dispute[0.65] == pytest.approx(0.58, abs=0.005)
+    assert dispute[0.7] == pytest.approx(0.89, abs=0.005)
+    assert dispute[0.75] == pytest.approx(0.98, abs=0.005)
+    assert [round(figures[p][1]) for p in (0.5, 0.55, 0.6, 0.65, 0.7)] == [43, 50, 65, 69, 53]
+    assert operating(0.35, "firm")[0] == pytest.approx(dispute[0.65], abs=1e-9)
+    for p in (0.65, 0.7):  # the reason for it: at 65-70% the standard check confirms most such openings
+        assert operating(p)[0] < 0.4 < 0.55 < dispute[p]
+
+
+def test_a_long_budget_checks_firmly(monkeypatch: pytest.MonkeyPatch) -> None:
+    """From FIRM_CHECK_FROM seconds on, "auto" runs the firm check: it plays past the standard 60 games, says so in
+    the verdict and the JSON, and confirms fewer openings the check agent finds at 68% (the same board, seeds and
+    deciding games as the standard check)."""
+    b = board()
+    legal = legal_openings(b)
+    even = [p for i, p in enumerate(legal) if i % 10 == 3][:20]
+    decider = {p: (0.5 if p in even else 0.1) for p in legal}
+    tilted = set(even[::2])
+    check = {p: (0.68 if p in tilted else decider[p]) for p in legal}
+
+    def run(budget: float, seeds: int = 6) -> tuple[int, int, int]:
+        checked_tilted = confirmed_tilted = longest = 0
+        for seed in range(seeds):
+            sim = SimulatedGames(b, decider.__getitem__, COST, values={CHECK_AGENT: check.__getitem__})
+            sim.install(monkeypatch)
+            report = analyze(b, config(seed=seed, check_rule="auto", time_budget=budget), clock=sim.clock)
+            firm = budget >= FIRM_CHECK_FROM
+            assert report.pie.check_rule == ("firm" if firm else "standard")
+            assert report.to_json()["pie"]["check_limit"] == (FIRM_CHECK_GAMES if firm else CHECK_GAMES)
+            said = [r for r in report.reasons if "the firm check: up to 150 games each" in r]
+            assert bool(said) == (firm and report.verdict == "balanced"), report.reasons
+            for o in report.pie.openings:
+                if o.check is not None:
+                    longest = max(longest, o.check.games)
+                    if o.placement in tilted:
+                        checked_tilted += 1
+                        confirmed_tilted += o.check.agrees
+        return confirmed_tilted, checked_tilted, longest
+
+    standard_kept, standard_checked, standard_longest = run(FIRM_CHECK_FROM - 1)
+    firm_kept, firm_checked, firm_longest = run(FIRM_CHECK_FROM * 5)
+    assert standard_longest <= CHECK_GAMES < firm_longest <= FIRM_CHECK_GAMES
+    # at 68% the standard check confirms 72% of such openings, the firm one 20% (operating figures above)
+    assert standard_checked >= 8 and firm_checked >= 8, (standard_checked, firm_checked)
+    firm_rate, standard_rate = firm_kept / firm_checked, standard_kept / standard_checked
+    assert firm_rate < 0.4 < 0.5 < standard_rate and standard_rate - firm_rate > 0.3, (
+        firm_kept, firm_checked, standard_kept, standard_checked)
 
 
 def test_a_check_cut_by_the_clock_confirms_nothing(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,6 +1,7 @@
 """Benchmark: do verdicts hold across seeds and under strong play?  (issue 13's two tables)
 
-Run ``python tests/benchmarks/bench_verdicts.py OUT_DIR [--seeds 1,2,3] [--replay] [--replay-seeds 1]``.
+Run ``python tests/benchmarks/bench_verdicts.py OUT_DIR [--seeds 1,2,3] [--time=SECONDS] [--replay]
+[--replay-seeds 1]`` (``--time`` is passed to ``lits analyze``; 600 or more turns on its firm cross-check).
 Normal test runs skip this folder.
 
 1. **Verdicts**: the five bundled boards and five random boards (``Board.random`` with fixed seeds and 12-28
@@ -58,13 +59,13 @@ def boards(out: Path) -> dict[str, Path]:
     return found
 
 
-def analyse(out: Path, name: str, path: Path, seed: int) -> dict[str, object]:
+def analyse(out: Path, name: str, path: Path, seed: int, budget: list[str]) -> dict[str, object]:
     target = out / f"{name}.{seed}.json"
     if target.exists():
         return dict(json.loads(target.read_text()))
     load = os.getloadavg()[0]
     t0 = time.perf_counter()
-    proc = run_lits(["analyze", str(path), "--seed", str(seed), "--json"])
+    proc = run_lits(["analyze", str(path), "--seed", str(seed), "--json", *budget])
     wall = time.perf_counter() - t0
     if proc.returncode != 0:
         row: dict[str, object] = {"error": proc.stderr.strip()[-300:], "wall_s": round(wall, 1)}
@@ -73,6 +74,7 @@ def analyse(out: Path, name: str, path: Path, seed: int) -> dict[str, object]:
         pie = data["pie"]
         row = {"verdict": data["verdict"], "agent": data["deciding_agent"], "wall_s": round(wall, 1),
                "load": round(load, 2), "tested": pie["tested"], "games": pie["games"],
+               "check_rule": pie.get("check_rule"),
                "fair": [o["cells"] for o in pie["openings"] if o["status"] == "fair"],
                "fair_v": [o["v"] for o in pie["openings"] if o["status"] == "fair"],
                "check_v": [(o.get("check") or {}).get("v") for o in pie["openings"] if o["status"] == "fair"],
@@ -113,11 +115,12 @@ def main(argv: list[str]) -> int:
         return [int(x) for x in text.split(",")]
 
     seeds = option("seeds", "1,2,3")
+    budget = [f"--time={a.split('=', 1)[1]}" for a in argv if a.startswith("--time=")]
     found = boards(out)
     rows: dict[str, dict[int, dict[str, object]]] = {}
     for seed in seeds:  # seed-major, so a stopped run has every board at the first seeds
         for name, path in found.items():
-            row = analyse(out, name, path, seed)
+            row = analyse(out, name, path, seed, budget)
             rows.setdefault(name, {})[seed] = row
             print(f"{name:18} seed {seed}: {row.get('verdict', 'ERROR'):12} "
                   f"fair {len(row.get('fair', []))}/{row.get('tested', '-')}, {row['wall_s']} s, "

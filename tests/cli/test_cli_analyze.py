@@ -164,7 +164,7 @@ def test_check_option(board_file: Path, capsys: pytest.CaptureFixture[str]) -> N
 
     def cfg(*extra: str) -> AnalysisConfig:
         ns = argparse.Namespace(seed=0, workers=0, quick=False, games=None, time_budget=None, agents=None,
-                                deciding_agent="", check=None)
+                                deciding_agent="", check=None, check_rule="auto")
         for flag, value in zip(extra[::2], extra[1::2], strict=True):
             setattr(ns, flag, value)
         return _config(ns)
@@ -172,6 +172,13 @@ def test_check_option(board_file: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert cfg().checker == "mcts:8000"
     assert cfg("check", "none").checker == ""
     assert cfg("check", "mcts:4000").checker == "mcts:4000"
+    # the firm check comes with a long budget, or when asked for; the standard one otherwise
+    assert cfg().check_test.name == "standard" and cfg().check_test.games == 60
+    assert cfg("time_budget", 600.0).check_test.name == "firm"
+    assert cfg("time_budget", 600.0).check_test.games == 150
+    assert cfg("time_budget", 599.0).check_test.name == "standard"
+    assert cfg("check_rule", "standard", "time_budget", 900.0).check_test.name == "standard"
+    assert cfg("check_rule", "firm").check_test.name == "firm"
     assert main(["analyze", str(board_file), "--check", "wizard"]) == 1
     err = capsys.readouterr().err
     assert "--check" in err and "wizard" in err and "Traceback" not in err
@@ -180,3 +187,11 @@ def test_check_option(board_file: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert main(args) == 0
     text = capsys.readouterr().out
     assert "checked by mcts:30" in text.splitlines()[0]
+    assert "firm" not in text.splitlines()[0]
+    assert main([*args, "--check-rule", "firm"]) == 0
+    assert "checked by mcts:30 (firm, up to 150 games)" in capsys.readouterr().out.splitlines()[0]
+    with pytest.raises(SystemExit) as exc:
+        main([*args, "--check-rule", "strict"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "--check-rule" in err and "strict" in err and "Traceback" not in err
