@@ -9,8 +9,8 @@ import sys
 from tests.paths import REPO
 
 
-def run_lits(args: list[str]) -> subprocess.CompletedProcess[str]:
+def run_lits(args: list[str], timeout: float = 600) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
     return subprocess.run([sys.executable, "-m", "core.cli", *args], capture_output=True, text=True, env=env,
-                          cwd=REPO, timeout=600)
+                          cwd=REPO, timeout=timeout)

@@ -65,7 +65,8 @@ def analyse(out: Path, name: str, path: Path, seed: int, budget: list[str]) -> d
         return dict(json.loads(target.read_text()))
     load = os.getloadavg()[0]
     t0 = time.perf_counter()
-    proc = run_lits(["analyze", str(path), "--seed", str(seed), "--json", *budget])
+    seconds = float(budget[0].split("=", 1)[1]) if budget else 120.0
+    proc = run_lits(["analyze", str(path), "--seed", str(seed), "--json", *budget], timeout=seconds + 600)
     wall = time.perf_counter() - t0
     if proc.returncode != 0:
         row: dict[str, object] = {"error": proc.stderr.strip()[-300:], "wall_s": round(wall, 1)}
