@@ -147,7 +147,8 @@ class CheckRule:
 STANDARD_CHECK = CheckRule("standard", CHECK_HIGH, CHECK_LOW, CHECK_GAMES)
 FIRM_CHECK = CheckRule("firm", FIRM_CHECK_HIGH, (1.0 - FIRM_CHECK_HIGH[0], 1.0 - FIRM_CHECK_HIGH[1]),
                        FIRM_CHECK_GAMES)
-CHECK_RULES = {"auto": None, STANDARD_CHECK.name: STANDARD_CHECK, FIRM_CHECK.name: FIRM_CHECK}
+CHECK_RULES = {rule.name: rule for rule in (STANDARD_CHECK, FIRM_CHECK)}
+CHECK_RULE_CHOICES = ("auto", *CHECK_RULES)
 """The ``check_rule`` names; "auto" is the firm check from :data:`FIRM_CHECK_FROM` seconds of budget, else standard."""
 
 
@@ -285,7 +286,6 @@ class AnalysisConfig:
         if name == "auto":
             name = FIRM_CHECK.name if self.time_budget >= FIRM_CHECK_FROM else STANDARD_CHECK.name
         rule = CHECK_RULES[name]
-        assert rule is not None
         return rule if rule is FIRM_CHECK else replace(rule, games=self.check_games)
 
     @property
@@ -305,8 +305,8 @@ class AnalysisConfig:
             parse_agent(self.check_agent)
         if not 0 <= self.refine_sims <= MAX_REFINE_SIMS:
             raise ValueError(f"refine_sims must be 0 (no refinement) to {MAX_REFINE_SIMS}, not {self.refine_sims}")
-        if self.check_rule not in CHECK_RULES:
-            raise ValueError(f"check_rule must be one of {', '.join(CHECK_RULES)}, not {self.check_rule!r}")
+        if self.check_rule not in CHECK_RULE_CHOICES:
+            raise ValueError(f"check_rule must be one of {', '.join(CHECK_RULE_CHOICES)}, not {self.check_rule!r}")
         if not MIN_GAMES <= self.check_games <= MAX_GAMES:
             raise ValueError(f"check_games must be at least {MIN_GAMES} and at most {MAX_GAMES}, "
                              f"not {self.check_games}")

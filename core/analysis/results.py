@@ -105,7 +105,7 @@ class PieResult:
     check_agent: str = ""
     """The agent that cross-checked the openings this agent showed fair ("" = none)."""
     check_rule: str = ""
-    """The check's sequential test ("standard" or "firm", see ``core.analysis.config.CHECK_RULES``; "" = none)."""
+    """The check's sequential test ("standard" or "firm": ``core.analysis.config.CHECK_RULES``; "" = none)."""
     check_limit: int = 0
     """Most games the check played per opening (its test's last game; 0 = no check)."""
 

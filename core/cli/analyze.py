@@ -16,7 +16,7 @@ from core.agents.spec import SPEC_HELP, AgentSpecError, parse_agent
 from core.analysis.config import (
     CHECK_AGENT,
     CHECK_FROM,
-    CHECK_RULES,
+    CHECK_RULE_CHOICES,
     DEFAULT_TIME,
     FAIR_BAND,
     FIRM_CHECK_FROM,
@@ -66,7 +66,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         "a second search family guards against one agent's blind spots (default: "
                         f"{CHECK_AGENT} when the deciding agent is a puct search at least as strong as {CHECK_FROM}, "
                         "as by default; none = no check; --quick skips it)")
-    p.add_argument("--check-rule", choices=list(CHECK_RULES), default="auto",
+    p.add_argument("--check-rule", choices=CHECK_RULE_CHOICES, default="auto",
                    help=f"the check's test: standard (up to {defaults.check_games} games: disputes openings the "
                         f"check agent clearly finds one-sided) or firm (up to {FIRM_CHECK_GAMES} games: also "
                         "disputes openings it finds at about 65-70%%, at twice the cost); auto (the default) is "

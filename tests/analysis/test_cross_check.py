@@ -325,6 +325,12 @@ def test_check_settings_are_validated() -> None:
         AnalysisConfig(check_agent="wizard").check()
     with pytest.raises(ValueError, match="check_games"):
         AnalysisConfig(check_games=3).check()
+    with pytest.raises(ValueError, match="check_rule must be one of auto, standard, firm, not 'strict'"):
+        AnalysisConfig(check_rule="strict").check()
+    # the standard check's cap is check_games; the firm one keeps its own
+    assert AnalysisConfig(check_games=80).check_test.games == 80
+    assert AnalysisConfig(check_games=80, check_rule="firm").check_test.games == FIRM_CHECK_GAMES
+    assert AnalysisConfig(time_budget=FIRM_CHECK_FROM, quick=True).effective().checker == ""  # quick: no check
 
 
 def test_a_check_agent_that_favours_s1_steers_the_search_to_openings_both_find_even(

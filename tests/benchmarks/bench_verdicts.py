@@ -1,7 +1,7 @@
 """Benchmark: do verdicts hold across seeds and under strong play?  (issue 13's two tables)
 
-Run ``python tests/benchmarks/bench_verdicts.py OUT_DIR [--seeds 1,2,3] [--time=SECONDS] [--replay]
-[--replay-seeds 1]`` (``--time`` is passed to ``lits analyze``; 600 or more turns on its firm cross-check).
+Run ``python tests/benchmarks/bench_verdicts.py OUT_DIR [--seeds 1,2,3] [--time=SECONDS] [--check-rule=RULE]
+[--replay] [--replay-seeds 1]`` (``--time`` and ``--check-rule`` are passed to ``lits analyze``).
 Normal test runs skip this folder.
 
 1. **Verdicts**: the five bundled boards and five random boards (``Board.random`` with fixed seeds and 12-28
@@ -65,7 +65,7 @@ def analyse(out: Path, name: str, path: Path, seed: int, budget: list[str]) -> d
         return dict(json.loads(target.read_text()))
     load = os.getloadavg()[0]
     t0 = time.perf_counter()
-    seconds = float(budget[0].split("=", 1)[1]) if budget else 120.0
+    seconds = next((float(a.split("=", 1)[1]) for a in budget if a.startswith("--time=")), 120.0)
     proc = run_lits(["analyze", str(path), "--seed", str(seed), "--json", *budget], timeout=seconds + 600)
     wall = time.perf_counter() - t0
     if proc.returncode != 0:
@@ -116,7 +116,7 @@ def main(argv: list[str]) -> int:
         return [int(x) for x in text.split(",")]
 
     seeds = option("seeds", "1,2,3")
-    budget = [f"--time={a.split('=', 1)[1]}" for a in argv if a.startswith("--time=")]
+    budget = [a for a in argv if a.startswith(("--time=", "--check-rule="))]
     found = boards(out)
     rows: dict[str, dict[int, dict[str, object]]] = {}
     for seed in seeds:  # seed-major, so a stopped run has every board at the first seeds

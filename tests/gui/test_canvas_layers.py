@@ -468,6 +468,11 @@ def test_the_host_summary_names_the_cross_check() -> None:
         in summary.lines[0]
     (disputed,) = [line for line in summary.lines if "did not confirm" in line]
     assert disputed.startswith("J10 K10 L10 L11 looked even") and "mcts:8000" in disputed
+    report.pie.check_rule, report.pie.check_limit = "firm", 150  # a long time limit's check is named as such
+    assert "replayed each of them up to 150 times (the firm check a long time limit buys) and agrees" \
+        in summarise(report).lines[0]
+    json_firm = summarise(report.to_json())  # the saved report reads the same
+    assert "up to 150 times" in json_firm.lines[0]
     report.pie.check_agent = ""
     for o in report.pie.openings:
         o.check = None
