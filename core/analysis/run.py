@@ -355,7 +355,8 @@ def _pie(s: Session, spec: AgentSpec, screen: FloatGrid, until: float | None = N
     cfg = s.cfg
     pie = PieResult(agent=spec.text, screened=int(np.sum(screen >= 0)))
     if deciding and cfg.checker:
-        pie.check_agent, pie.check_rule, pie.check_limit = cfg.checker, cfg.check_test.name, cfg.check_test.games
+        rule = cfg.check_test
+        pie.check_agent, pie.check_rule, pie.check_limit = cfg.checker, rule.name, rule.games
     timed = until is not None and deciding
     budget = cfg.pie_budget if not spec.cheap else cfg.games * cfg.max_candidates
     if timed:
@@ -441,10 +442,9 @@ def _check(s: Session, p: int, until: float | None) -> CheckResult:
     sequential test can tell (at most ``cfg.check_test.games``; see :data:`~core.analysis.config.CHECK_RULES`)."""
     cfg = s.cfg
     spec = parse_agent(cfg.checker)
-    rule = cfg.check_test
     tasks = [GameTask(s.spec, derive_seed(cfg.seed, SeedPhase.CHECK, spec.key, p, i), spec.text, spec.text,
-                      opening=p) for i in range(rule.games)]
-    pair = check_pair(rule)
+                      opening=p) for i in range(cfg.check_test.games)]
+    pair = check_pair(cfg)
 
     def told(_i: int, r: GameResult) -> bool:
         pair.update(r.s1_won)

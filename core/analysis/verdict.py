@@ -6,7 +6,7 @@ is given up (:func:`futile`), and the warnings beside the verdict.
 
 from __future__ import annotations
 
-from core.analysis.config import STANDARD_CHECK, AnalysisConfig, CheckRule
+from core.analysis.config import AnalysisConfig
 from core.analysis.results import AgentResult, PieResult, Verdict, band_text, ci_pct, describe_opening, pct
 from core.analysis.stats import SprtPair, wilson
 
@@ -168,9 +168,10 @@ def check_disputes(wins: int, cfg: AnalysisConfig) -> bool:
     return low > cfg.fair_high or high < cfg.fair_low
 
 
-def check_pair(rule: CheckRule = STANDARD_CHECK) -> SprtPair:
-    """The cross-check's sequential test (see :data:`~core.analysis.config.CHECK_GAMES` and
-    :data:`~core.analysis.config.FIRM_CHECK_GAMES`)."""
+def check_pair(cfg: AnalysisConfig) -> SprtPair:
+    """The cross-check's sequential test, the one ``cfg.check_test`` names (see
+    :data:`~core.analysis.config.CHECK_GAMES` and :data:`~core.analysis.config.FIRM_CHECK_GAMES`)."""
+    rule = cfg.check_test
     return SprtPair.with_levels(high=rule.high, low=rule.low, alpha=rule.alpha, beta=rule.beta)
 
 

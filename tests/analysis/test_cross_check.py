@@ -176,7 +176,7 @@ def operating(p: float, rule: str = "standard") -> tuple[float, float]:
     wins and the two sides' decisions, through the same check pair the analysis uses)."""
     cfg = AnalysisConfig(check_rule=rule)
     states: dict[tuple[int, str | None, str | None], tuple[SprtPair, float]] = {
-        (0, None, None): (check_pair(cfg.check_test), 1.0)}
+        (0, None, None): (check_pair(cfg), 1.0)}
     disputed = games = 0.0
     steps = 0
     while states:
