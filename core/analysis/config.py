@@ -237,8 +237,8 @@ class AnalysisConfig:
     """Play in this process instead of worker processes (tests)."""
     check_agent: str = AUTO_CHECK
     """The cross-check agent (:data:`AUTO_CHECK`, a spec, or "" = none; :attr:`checker` is the one a run uses): an
-    opening the deciding agent shows fair stays fair unless this agent's ``check_games`` games from it put S1's
-    95% interval wholly outside the fair band."""
+    opening the deciding agent shows fair stays fair unless this agent's games from it show it one-sided by the
+    test :attr:`check_test` names."""
     check_games: int = CHECK_GAMES
     """Most games of the standard check (the firm one plays :data:`FIRM_CHECK_GAMES`)."""
     check_rule: str = "auto"

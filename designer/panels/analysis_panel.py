@@ -223,7 +223,7 @@ class AnalysisPanel(QWidget):
                                    "eight times as long, or a cluster. From "
                                    f"{analysis_config.FIRM_CHECK_FROM / 60:g} minutes on, the second engine "
                                    f"checks each fair opening more firmly (up to {analysis_config.FIRM_CHECK_GAMES} "
-                                   "games), for a verdict to publish.")
+                                   "games).")
         self.quick = QCheckBox("Quick look (weaker, shorter)")
         self.quick.setChecked(False)
         self.quick_note = QLabel()
