@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import functools
+import json
 import os
 import shutil
 import signal
@@ -63,8 +65,9 @@ def test_a_closed_pipe_with_a_shell_pipeline(tmp_path: Path) -> None:
 
 # -- Ctrl-C ------------------------------------------------------------------------------------------
 
-def interrupt_after_start(argv: list[str], delay: float) -> tuple[int, list[str]]:
-    """Start lits, wait until its own code runs (`-X importtime` reports core.cli), then press Ctrl-C."""
+def interrupt_after_start(argv: list[str], delay: float) -> tuple[int, list[str], str]:
+    """Start lits, wait until its own code runs (`-X importtime` reports core.cli), then press Ctrl-C; returns the
+    exit code, the stderr lines that are not import timings, and stdout."""
     proc = subprocess.Popen([sys.executable, "-X", "importtime", "-m", "core.cli", *argv], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, env=ENV, cwd=REPO)
     assert proc.stderr is not None
@@ -79,24 +82,38 @@ def interrupt_after_start(argv: list[str], delay: float) -> tuple[int, list[str]
     time.sleep(delay)
     proc.send_signal(signal.SIGINT)
     try:
-        _, rest = proc.communicate(timeout=120)
+        out, rest = proc.communicate(timeout=120)
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.communicate()
         raise
     lines += rest.decode().splitlines(keepends=True)
     messages = [line.rstrip("\n") for line in lines if not line.startswith("import time:")]
-    return proc.returncode, messages
+    return proc.returncode, messages, out.decode()
 
 
 @pytest.mark.parametrize("delay", [0.0, 0.003, 0.01, 0.03, 0.1, 0.3, 0.6, 1.0])
 def test_ctrl_c_at_any_moment_prints_one_line(delay: float, tmp_path: Path) -> None:
-    """`lits moves` imports the engine (numba) and loads the compiled kernels: a long start-up to interrupt."""
-    code, messages = interrupt_after_start(["moves", str(BOARDS / "default.yaml"), "--json"], delay)
-    if code == 0:  # finished before the signal came: nothing to check
+    """`lits moves` imports the engine (numba) and loads the compiled kernels: a long start-up to interrupt.  A
+    run the signal reaches after it finished must have written its whole answer and nothing on stderr; one it
+    interrupts writes one line and no partial answer."""
+    code, messages, out = interrupt_after_start(["moves", str(BOARDS / "default.yaml"), "--json"], delay)
+    if code == 0:
+        assert messages == [] and json.loads(out) == whole_moves_answer(), messages
         return
     assert code == 130, messages
     assert len(messages) == 1 and messages[0] in ("lits: interrupted", "lits moves: interrupted"), messages
+    assert out == "", out[:200]
+
+
+@functools.cache
+def whole_moves_answer() -> object:
+    """`lits moves --json` on the default board, not interrupted."""
+    proc = subprocess.run([sys.executable, "-m", "core.cli", "moves", str(BOARDS / "default.yaml"), "--json"],
+                          env=ENV, cwd=REPO, capture_output=True, text=True, timeout=120, check=True)
+    answer = json.loads(proc.stdout)
+    assert len(answer["moves"]) > 100  # every legal first placement of the default board
+    return answer
 
 
 @pytest.mark.parametrize("delay", [0.0, 0.01, 0.05])
@@ -108,7 +125,7 @@ def test_ctrl_c_while_validating_many_files(delay: float, tmp_path: Path) -> Non
     never = tmp_path / "never-written.yaml"
     os.mkfifo(never)
     files = [str(BOARDS / "default.yaml")] * 3000 + [str(never)]
-    code, messages = interrupt_after_start(["validate", *files], delay)
+    code, messages, _ = interrupt_after_start(["validate", *files], delay)
     assert code == 130
     assert messages in (["lits: interrupted"], ["lits validate: interrupted"]), messages
 
