@@ -67,9 +67,10 @@ it confirmed found 3 of 59 one-sided for ``mcts:8000`` (60 games each; the seed-
 Testing 55% against 70% over at most 150 games disputes an opening at 50% 1.4% of the time (43 games on average),
 at 55% 4.5% (50), at 60% 21% (65), at 65% 58% (69), at 70% 89% (53), at 75% 98%; the standard check disputes 0.2%,
 0.8%, 4%, 15%, 39% and 71% after 28-46 games.  It costs about twice the standard check's games per confirmed
-opening, which a 120-s run on 2 cores cannot pay for without leaving more runs undecided
-(``tests/analysis/test_cross_check.py`` computes these figures).  Measured at ``--time 600`` on the ten benchmark
-boards, seeds 1-3: 30 balanced, median 117 s; 84 of 88 fair openings' replays reach the band (README)."""
+opening, which a 120-s run on 2 cores cannot pay for: there it left 10 of the 30 benchmark runs inconclusive
+against the standard check's 2 (``tests/analysis/test_cross_check.py`` computes the figures above).  Measured at
+``--time 600`` on the ten benchmark boards, seeds 1-3: 30 balanced, median 117 s; 84 of 88 fair openings'
+replays reach the band (README)."""
 FIRM_CHECK_FROM = 600.0
 """Time budgets (``--time``) of at least this many seconds use the firm check unless ``check_rule`` says otherwise."""
 DEFAULT_TIME = 120.0
