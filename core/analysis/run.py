@@ -431,10 +431,11 @@ def refine(s: Session, picker: CandidatePicker) -> None:
         per_task = max(1, -(-len(batch) // max(1, s.runner.workers)))
         items = [(s.spec, tuple((p, derive_seed(cfg.seed, SeedPhase.REFINE, p)) for p in batch[lo:lo + per_task]),
                   cfg.refine_sims) for lo in range(0, len(batch), per_task)]
-        s.report("screen", 0, len(batch), f"refining the screen: a {cfg.refine_sims}-simulation search of the "
-                 "openings nearest to even")
+        message = f"refining the screen: a {cfg.refine_sims}-simulation search of the openings nearest to even"
+        s.report("screen", 0, len(batch), message)
         parts = s.runner.run(refine_openings, items, cancel=s.cancel)
         picker.add_refined(dict(zip(batch, (float(v) for part in parts for v in part), strict=True)))
+        s.report("screen", len(batch), len(batch), message)  # a progress bar must not stay at 0 of the batch
 
 
 def _check(s: Session, p: int, until: float | None) -> CheckResult:

@@ -103,7 +103,11 @@ def test_search_agents_refine_and_cheap_agents_do_not() -> None:
     analyze(small_board(), small_config(agents=["greedy"], refine_sims=200), progress=seen.append)
     assert not any("refining" in p.message for p in seen)
     analyze(small_board(), small_config(refine_sims=200), progress=seen.append)
-    assert any("refining" in p.message and p.phase == "screen" for p in seen)
+    refining = [(p.done, p.total) for p in seen if "refining" in p.message and p.phase == "screen"]
+    assert refining
+    # every batch is reported as started and as finished, in that order
+    assert refining[0::2] == [(0, total) for _, total in refining[0::2]]
+    assert refining[1::2] == [(total, total) for _, total in refining[0::2]]
     seen.clear()
     analyze(small_board(), small_config(refine_sims=0), progress=seen.append)
     assert not any("refining" in p.message for p in seen)
