@@ -90,8 +90,9 @@ def markdown(report: AnalysisReport, board: Board, images: dict[str, str]) -> st
         lo, hi = o.ci95
         swap = pct(o.swaps / o.games) if o.games else "n/a"
         status = o.status_words
+        screen = pct(o.screen_v) if o.refined_v is None else f"{pct(o.screen_v)}, refined {pct(o.refined_v)}"
         out.append(f"| {' '.join(o.names)} | {pct(o.v)} | {pct(lo)}-{pct(hi)} | {o.games} | {status} | "
-                   f"{pct(o.screen_v)} | {swap} |")
+                   f"{screen} | {swap} |")
     out += ["", "## Raw seat advantage (information, not the verdict)", "",
             f"Same agent in both seats, S1 = {report.s1_symbol} places first, no swap.", "",
             "| agent | games | S1 wins | 95% interval | SPRT | tie-break share | mean margin [95%] | length | "

@@ -76,6 +76,9 @@ class OpeningResult(WinRate):
     """Left undecided before the cap because it was almost surely not going to be shown fair."""
     check: CheckResult | None = None
     """The cross-check of an opening the deciding agent showed fair (its status is "fair" only if it agrees)."""
+    refined_v: float | None = None
+    """S1's share in the deeper search that refined the screen before the pick (None: not refined), kept so a
+    reader can see what the candidate order was based on."""
 
     @property
     def disputed(self) -> bool:
@@ -93,6 +96,7 @@ class OpeningResult(WinRate):
         low, high = self.ci95
         return {"cells": self.names, "v": _r(self.v), "ci95": [_r(low), _r(high)], "games": self.games,
                 "status": self.status, "abandoned": self.abandoned, "screen_v": _r(self.screen_v),
+                "refined_v": _r(self.refined_v),
                 "swap_rate": _r(self.swaps / self.games) if self.games else None,
                 "check": self.check.to_json() if self.check is not None else None}
 

@@ -409,7 +409,7 @@ def _pie(s: Session, spec: AgentSpec, screen: FloatGrid, until: float | None = N
             wins=sum(r.s1_won for r in res), games=len(res),
             status="undecided" if check is not None and not check.agrees else status, screen_v=float(screen[p]),
             swaps=sum(r.swapped for r in res), abandoned=status == "undecided" and len(res) < cap and not cut,
-            check=check))
+            check=check, refined_v=picker.refined.get(p)))
         picker.feedback(p, pie.openings[-1].v, len(res), check.v if check is not None else None,
                         check.games if check is not None else 0)
         if len(pie.fair) >= cfg.min_fair_openings:

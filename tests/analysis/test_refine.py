@@ -8,12 +8,14 @@ import numpy as np
 import pytest
 
 from core.analysis.candidates import PRIOR_SLOPE, REFINE_NEAR, CandidatePicker
-from core.analysis.config import AnalysisConfig, AnalysisProgress
+from core.analysis.config import AnalysisConfig, AnalysisProgress, SeedPhase
+from core.analysis.report import markdown
+from core.analysis.results import pct
 from core.analysis.run import analyze
 from core.board.model import Board, GameParams
 from core.engine.pieces import placement_table
 from core.selfplay.game import refine
-from core.selfplay.tasks import BoardSpec
+from core.selfplay.tasks import BoardSpec, derive_seed
 from tests.analysis.test_analysis import small_board, small_config
 
 
@@ -128,3 +130,27 @@ def test_refinement_settings() -> None:
     assert AnalysisConfig().refine_sims > 0
     with pytest.raises(ValueError, match="refine_sims"):
         AnalysisConfig(refine_sims=-1).check()
+
+
+def test_the_refined_value_an_opening_was_picked_by_is_reported() -> None:
+    """A search agent's openings carry the deeper search's value they were ordered by (the same search, recomputed
+    here from the opening's own seed), in the results, the JSON and the Markdown report; a cheap agent's carry
+    none."""
+    board = small_board()
+    cfg = small_config(refine_sims=200)
+    report = analyze(board, cfg)
+    searched = report.pie.openings
+    refined = [o for o in searched if o.refined_v is not None]
+    assert refined
+    spec = BoardSpec.from_board(board)
+    for o in refined:
+        again = refine(spec, ((o.placement, derive_seed(cfg.seed, SeedPhase.REFINE, o.placement)),), 200)
+        assert o.refined_v == pytest.approx(float(again[0]))
+    rows = {" ".join(o["cells"]): o for o in report.to_json()["pie"]["openings"]}
+    for o in searched:
+        value = rows[" ".join(o.names)]["refined_v"]
+        assert value is None if o.refined_v is None else value == pytest.approx(o.refined_v, abs=5e-5)
+    first = refined[0].refined_v
+    assert first is not None and f"refined {pct(first)}" in markdown(report, board, {})
+    cheap = analyze(board, small_config(agents=["greedy"], refine_sims=200))
+    assert cheap.pie.openings and all(o.refined_v is None for o in cheap.pie.openings)
