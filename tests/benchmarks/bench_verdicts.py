@@ -47,6 +47,11 @@ REPLAY_AGENT = "mcts:8000"
 REPLAY_GAMES = 60
 
 
+def reaches_band(lo: float, hi: float) -> bool:
+    """The replay criterion: a 95% interval [lo, hi] that reaches into the fair band."""
+    return hi >= FAIR_BAND[0] and lo <= FAIR_BAND[1]
+
+
 def boards(out: Path) -> dict[str, Path]:
     from core.board.boardfile import save_board
     from core.board.model import Board
@@ -103,7 +108,7 @@ def replay(out: Path, name: str, path: Path, cells: list[str], seed: int = 1) ->
         o = json.loads(proc.stdout)["openings"][0]
         lo, hi = o["ci95"]
         row = {"games": o["games"], "s1_wins": o["s1_wins"], "v": o["v"], "ci95": [lo, hi],
-               "reaches_band": hi >= FAIR_BAND[0] and lo <= FAIR_BAND[1]}
+               "reaches_band": reaches_band(lo, hi)}
     target.write_text(json.dumps(row))
     return row
 
@@ -183,7 +188,7 @@ def second_look(out: Path, found: dict[str, Path], outside: list[tuple[str, list
         wins = [int(str(r["s1_wins"])) if "s1_wins" in r else round(float(str(r["v"])) * REPLAY_GAMES)
                 for r in rows]
         lo, hi = wilson(sum(wins), 3 * REPLAY_GAMES)
-        side = "inside" if lo <= FAIR_BAND[1] and hi >= FAIR_BAND[0] else "outside"
+        side = "inside" if reaches_band(lo, hi) else "outside"
         print(f"{name:18} {' '.join(cells):14} S1 wins by seed {wins[0]}, {wins[1]}, {wins[2]} of {REPLAY_GAMES}: "
               f"pooled {sum(wins) / (3 * REPLAY_GAMES):.0%} [{lo:.0%}-{hi:.0%}], {side} the band", flush=True)
 

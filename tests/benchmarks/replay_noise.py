@@ -23,22 +23,16 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from core.analysis.config import FAIR_BAND  # noqa: E402  (after the checkout is on the path)
-from core.analysis.stats import sprt_bounds, wilson  # noqa: E402
+from core.analysis.stats import bernoulli_llr, sprt_bounds, wilson  # noqa: E402
+from tests.benchmarks.bench_verdicts import REPLAY_GAMES, reaches_band  # noqa: E402  (the replays it measures)
 
-REPLAY_GAMES = 60
 GRID = [i / 1000 for i in range(100, 901, 2)]
 """True rates the spread is evaluated on."""
 
 
 def replay_outside(t: float, n: int = REPLAY_GAMES) -> float:
     """P(the n-game replay's 95% interval lies wholly outside the fair band) for an opening at true rate t."""
-    low, high = FAIR_BAND
-    total = 0.0
-    for k in range(n + 1):
-        lo, hi = wilson(k, n)
-        if hi < low or lo > high:
-            total += math.comb(n, k) * t**k * (1 - t) ** (n - k)
-    return total
+    return sum(math.comb(n, k) * t**k * (1 - t) ** (n - k) for k in range(n + 1) if not reaches_band(*wilson(k, n)))
 
 
 def spread(one_sided: float, sd: float) -> list[float]:
@@ -59,7 +53,6 @@ def perfect_verdict_miss(one_sided: float, sd: float) -> float:
 def sprt_games(p: float, p0: float, p1: float, error: float = 0.05, cap: int = 3000) -> tuple[float, float]:
     """(P(the test says p1), mean games) of a Wald SPRT of p0 against p1 for an opening at rate p (exact)."""
     lower, upper = sprt_bounds(error, error)
-    win, loss = math.log(p1 / p0), math.log((1 - p1) / (1 - p0))
     paths = {0: 1.0}
     flagged = games = 0.0
     for n in range(1, cap + 1):
@@ -68,7 +61,7 @@ def sprt_games(p: float, p0: float, p1: float, error: float = 0.05, cap: int = 3
             games += prob
             for won, q in ((1, p), (0, 1 - p)):
                 wins = k + won
-                llr = wins * win + (n - wins) * loss
+                llr = bernoulli_llr(wins, n, p0, p1)
                 if llr >= upper:
                     flagged += prob * q
                 elif llr > lower:
