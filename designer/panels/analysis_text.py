@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from core.agents.levels import LEVELS, level_of
+from core.agents.levels import level_of
+from core.agents.spec import describe
 from core.analysis.results import as_number, band_text, get_field, openings, pct, raw_rate
 
 if TYPE_CHECKING:
@@ -56,20 +57,9 @@ def strength_level(spec: str) -> str:
 
 
 def describe_agent(spec: str) -> str:
-    """``mcts:1000`` -> ``a searching computer player (1000 simulations a move)``; a level by its blurb."""
-    level = LEVELS.get(strength_level(spec))
-    if level is not None:
-        return f"{level.name} level ({level.blurb})"
-    parts = spec.split(":")
-    if parts[0] == "puct" and len(parts) > 1 and parts[1].isdigit():
-        return f"a guided searching computer player ({parts[1]} simulations a move)"
-    if parts[0] == "mcts" and len(parts) > 1:
-        return f"a searching computer player ({parts[1]} simulations a move)"
-    if parts[0] == "greedy":
-        return "a greedy computer player (best immediate gain)"
-    if parts[0] == "random":
-        return "a random player"
-    return spec
+    """``mcts:1000`` -> ``a searching computer player (1000 simulations a move)``; a level by its blurb (the words
+    come from the kind's row in ``core.agents.spec.KINDS``)."""
+    return describe(spec)
 
 
 @dataclass
