@@ -384,7 +384,7 @@ class AlphaBeta:
         n = int(k_legal_list(kt, state, self._legal))
         if n == 0:
             return AbResult(-1, -MATE, 0, 0, {})
-        salt = k_rand(self.rng)
+        salt = np.uint64(k_rand(self.rng))
         me = int(state[H_TO_MOVE])
         legal = self._legal[:n].copy()
         tiebreak = (self.tabs.zobrist[legal] ^ salt) & np.uint64(4095)
