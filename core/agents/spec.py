@@ -362,6 +362,17 @@ def _parse_ab(text: str, parts: list[str]) -> AgentSpec:
     return AgentSpec(ALPHABETA, sims=ab.nodes, detail=ab.text)
 
 
+AB_NODES_PER_SIM = 4
+"""Alpha-beta nodes that cost about as much time as one ``puct`` simulation (``ab:8000`` against ``puct:2000``:
+about 7 ms of one core a move each on the 12x12 default board, docs/alphabeta.md)."""
+
+
+def _ab_capped(spec: AgentSpec, sims: int) -> AgentSpec:
+    ab = parse_ab(spec.text)
+    cap = sims * AB_NODES_PER_SIM
+    return parse_agent(AbSpec(min(ab.nodes or cap, cap), ab.seconds, ab.depth).text)
+
+
 def _ab_describe(spec: AgentSpec) -> str:
     ab = parse_ab(spec.text)
     budget = f"{ab.nodes} positions a move" if ab.nodes else f"{ab.seconds:g} s a move"
@@ -391,7 +402,7 @@ MCTS = AgentKindInfo(
 ALPHABETA = AgentKindInfo(
     "ab", "ab:N (N nodes per move), ab:t=SECONDS, ab:N:t=SECONDS", _parse_ab, _ab_describe, "search", rank=30,
     chooser="core.agents.alphabeta:ab_chooser", swap="value",
-    warm_up="core.agents.alphabeta:warm_up_ab", warm_up_weight=15)
+    warm_up="core.agents.alphabeta:warm_up_ab", warm_up_weight=15, capped=_ab_capped)
 PUCT = AgentKindInfo(
     "puct", "puct:N, puct:t=SECONDS, puct:N:t=SECONDS", _parse_puct,
     lambda spec: f"a guided searching computer player ({_search_budget(spec)})", "search", rank=40,

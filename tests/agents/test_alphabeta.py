@@ -14,6 +14,7 @@ from core.agents.agent import make_agent
 from core.agents.alphabeta import MATE, AlphaBeta, k_evaluate
 from core.agents.search import gain_for
 from core.agents.spec import AbSpec, AgentKind, AgentSpecError, describe, parse_agent
+from core.analysis.config import quick_agent
 from core.board.boardfile import load_board
 from core.board.model import Board
 from core.engine.kernels import k_legal_list, k_new_state, k_seed, kernel_tables
@@ -34,6 +35,9 @@ def test_parse_ab_forms() -> None:
     assert parse_agent("mcts:16000").strength < parse_agent("ab:10").strength < parse_agent("puct:10").strength
     assert parse_agent("ab:10").strength < parse_agent("ab:1000").strength
     assert describe("ab:5000") == "a look-ahead computer player (alpha-beta, 5000 positions a move)"
+    # quick mode caps the nodes at about the time of its 100 simulations
+    assert quick_agent("ab:8000") == "ab:400" and quick_agent("ab:t=1") == "ab:400:t=1"
+    assert quick_agent("ab:100:d=3") == "ab:100:d=3"
 
 
 @pytest.mark.parametrize(("text", "words"), [

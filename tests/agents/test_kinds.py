@@ -83,7 +83,7 @@ def test_a_test_only_kind_is_parsed_and_described(nth_kind: AgentKindInfo) -> No
     spec = parse_agent(" NTH:3 ")
     assert spec.kind is nth_kind and spec.text == "nth:3"
     assert "nth:K" in spec_help()
-    with pytest.raises(AgentSpecError, match="e.g. nth:2"):
+    with pytest.raises(AgentSpecError, match="which legal placement"):
         parse_agent("nth:x")
     assert describe("nth:3") == "a test player (legal placement 3)"
     assert describe_agent("nth:3") == describe("nth:3")  # the designer's words come from the same row
