@@ -58,7 +58,7 @@ MATE = 1_000_000
 INF = 1_000_000_000
 W_SAFE = 100
 """Value of a symbol no placement can cover any more (it scores)."""
-W_RISK = 50
+W_RISK = 70
 """Value of an uncovered symbol that some placement could still cover."""
 W_GAIN = 30
 """Value of each symbol of the best gain the side to move can take right now (it moves next)."""

@@ -119,7 +119,7 @@ def test_every_move_is_legal_and_games_follow_their_seeds(spec: str) -> None:
     board = Board.random(size=8, pairs=12, seed=11)
     bs = BoardSpec.from_board(board)
     games = []
-    for seed in range(3):
+    for seed in range(6):
         res = play_task(GameTask(bs, seed, spec, "greedy", pie=True))
         state = GameState(board)
         for p in res.moves:
@@ -129,7 +129,7 @@ def test_every_move_is_legal_and_games_follow_their_seeds(spec: str) -> None:
         assert state.is_over()
         games.append(res.moves)
         assert play_task(GameTask(bs, seed, spec, "greedy", pie=True)) == res  # a seed gives the same game
-    assert len(set(games)) == 3  # the first placements differ by seed (noise among near-best moves)
+    assert len(set(games)) >= 4  # games differ by seed (the first placements are drawn among near-best moves)
 
 
 def test_the_node_budget_is_honoured() -> None:
