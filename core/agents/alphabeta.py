@@ -15,7 +15,8 @@
   any machine; ``t=S`` adds seconds per move (between depths and within one by the measured node rate, not
   reproducible); ``d=D`` caps the depth.  The search never visits more nodes than its budget: when the budget
   ends within a depth, the moves that depth finished are compared with each other (the first is the previous
-  depth's best), else the previous depth decides;
+  depth's best), else the previous depth decides; the value of such a partial depth is no less than the
+  previous depth's and proves a win, never a loss (unsearched moves may save the game);
 * **noise**: in the first ``NOISE_PLIES`` placements of a game the move is drawn among those within
   ``NOISE_MARGIN`` of the best (searched with a window lowered by the margin, so their values are exact).
 
@@ -373,7 +374,8 @@ class AlphaBeta:
         self.last = res
         self.last_value = share(res.value) if res.move >= 0 else 0.0
         if noise and len(res.values) > 1:
-            near = sorted(m for m, v in res.values.items() if v >= res.value - NOISE_MARGIN)
+            top = res.values[res.move]
+            near = sorted(m for m, v in res.values.items() if v >= top - NOISE_MARGIN)
             return int(near[k_rand_below(self.rng, len(near))])
         return res.move
 
@@ -423,9 +425,13 @@ class AlphaBeta:
             for m, v in values.items():  # the first of equal values stays: dicts keep the search order
                 if v > values[top]:
                     top = m
-            best = AbResult(top, values[top], d, 0, values)
-            if done < n:
+            if done < n:  # the budget ended within this depth: moves not searched at it may be better
+                value = values[top]
+                if value < MATE:  # a win found is proven; anything less is no proof that the root is lost
+                    value = max(value, best.value if best.depth else value, -(MATE - 1))
+                best = AbResult(top, value, d, 0, values)
                 break
+            best = AbResult(top, values[top], d, 0, values)
             ranked = np.argsort(-vals, kind="stable")
             order, vals, exact = order[ranked], vals[ranked], exact[ranked]
             if abs(best.value) >= MATE:
