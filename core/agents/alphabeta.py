@@ -15,8 +15,8 @@
   any machine; ``t=S`` adds seconds per move (between depths and within one by the measured node rate, not
   reproducible); ``d=D`` caps the depth.  The search never visits more nodes than its budget: when the budget
   ends within a depth, the moves that depth finished are compared with each other (the first is the previous
-  depth's best), else the previous depth decides; the value of such a partial depth is no less than the
-  previous depth's and proves a win, never a loss (unsearched moves may save the game);
+  depth's best), else the previous depth decides; such a partial depth proves a win, never a loss (moves
+  not searched at it may save the game): every searched move losing counts as a near-certain loss;
 * **noise**: in the first ``NOISE_PLIES`` placements of a game the move is drawn among those within
   ``NOISE_MARGIN`` of the best (searched with a window lowered by the margin, so their values are exact).
 
@@ -327,7 +327,7 @@ def share(value: int) -> float:
         return 1.0
     if value <= -MATE:
         return 0.0
-    return 1.0 / (1.0 + math.exp(-value / VALUE_SCALE))
+    return 1.0 / (1.0 + math.exp(min(-value / VALUE_SCALE, 700.0)))  # exp overflows past about 709
 
 
 @dataclass
@@ -426,10 +426,8 @@ class AlphaBeta:
                 if v > values[top]:
                     top = m
             if done < n:  # the budget ended within this depth: moves not searched at it may be better
-                value = values[top]
-                if value < MATE:  # a win found is proven; anything less is no proof that the root is lost
-                    value = max(value, best.value if best.depth else value, -(MATE - 1))
-                best = AbResult(top, value, d, 0, values)
+                # a win found is proven; all searched moves losing is no proof that the root is lost
+                best = AbResult(top, max(values[top], -(MATE - 1)), d, 0, values)
                 break
             best = AbResult(top, values[top], d, 0, values)
             ranked = np.argsort(-vals, kind="stable")

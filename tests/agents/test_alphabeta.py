@@ -127,7 +127,7 @@ def test_a_budget_ending_within_a_depth_proves_no_loss() -> None:
     agent.choose(state.kernel_state())
     res = agent._chooser.last  # type: ignore[union-attr]
     assert res is not None and res.nodes == 8000 and len(res.values) < len(list(state.legal_placements()))
-    assert res.value > -MATE
+    assert -MATE < res.value < 0  # every searched move lost: likely lost, not proven
 
 
 @pytest.mark.parametrize("spec", ["ab:300", "ab:2000:d=2"])
