@@ -36,7 +36,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Search anti-symmetric layouts: a cheap screen (a small greedy analysis) for every candidate, "
                     "local moves (move, add or remove a symbol pair) around the best, then the full analysis at "
                     "--level for the finalists. Writes the --count best boards the analysis calls balanced, "
-                    "ranked by the score the README documents, each with its figures in the notes and a JSON "
+                    "ranked by the score docs/generate.md documents, each with its figures in the notes and a JSON "
                     "report beside it. The same --seed and --rounds give the same boards on any worker count; a "
                     "run planned by --time depends on this machine's speed and load.",
     )
