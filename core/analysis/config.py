@@ -46,7 +46,7 @@ one it finds one-sided; when 60 games leave it undecided, the opening is dispute
 of the check's S1 rate lies wholly outside the band (44 or more S1 wins of 60, or 16 or fewer).  Exact operating
 figures (``tests/analysis/test_cross_check.py`` computes them): an opening at 50% for the check agent is disputed
 0.2% of the time after 28 games on average, at 60% 4% (37 games), at 65% 15%, at 70% 39% (46 games), at 75% 71%,
-at 80% 93%; the earlier rule (60 games, stopped only once the outcome was certain) had 0%, 2%, 11%, 34%, 68% and
+at 80% 93%; the 60-game rule of commit 26db833 (stopped only once the outcome was certain) had 0%, 2%, 11%, 34%, 68% and
 39-53 games."""
 CHECK_HIGH = (0.60, 0.75)
 """High side of the check's SPRT pair: H0 p = 0.60 (within reach of the band) against H1 p = 0.75 (one-sided)."""
@@ -94,8 +94,8 @@ REFINE_ROUNDS = 3
 """Most batches before one pick: the picker asks for more while no refined opening is predicted near 50%."""
 SCREEN_TASKS = 16
 """The screen is split into about this many tasks whatever the worker count: each task's search draws
-from its own seeded stream, so the split must not depend on ``--workers`` (16 is the split two workers
-used to get, which keeps earlier published results)."""
+from its own seeded stream, so the split must not depend on ``--workers`` (16 is the split two workers got
+before commit 6b6f3f4, so results published before it replay exactly)."""
 TIME_SIDE_SHARE = 0.15
 """Share of a board's judging the generator plans for the deciding agent's raw seat-advantage and mirror games."""
 TIME_MEASURE_GAMES = 4
