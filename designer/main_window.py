@@ -759,8 +759,10 @@ class MainWindow(QMainWindow):
         return dialog
 
     def _open_generated(self, board: object) -> None:
+        """A generated board is in no file yet: unsaved (autosaved, asked about on close) like any new work."""
         if isinstance(board, Board) and self.maybe_save():
             self.document.replace_board(board, None)
+            self.document.mark_unsaved()
 
     def improve_board(self) -> QWidget:
         """Tools > Improve this board: proposals for this document, applied as one undo step each."""

@@ -51,3 +51,28 @@ def test_a_wrong_argument_prints_usage_and_exits_2_without_a_window(argv: list[s
     err = capsys.readouterr().err
     assert err.startswith("usage: lits-designer") and "error:" in err
     assert no_window == []
+
+
+# -- a generated board is unsaved work -------------------------------------------------------------------------
+def test_a_generated_board_is_unsaved_autosaved_and_asked_about_on_close(window: MainWindow, qtbot: QtBot,
+                                                                        dialogs: Any) -> None:
+    from PySide6.QtWidgets import QMessageBox
+
+    from core.board.boardfile import load_board
+
+    generate = window.generate_boards()
+    qtbot.addWidget(generate)
+    new = Board.random(12, 20, seed=8)
+    generate.openBoard.emit(new)  # "Open as new board"
+    generate.close()
+    assert dialogs.kinds() == []  # the default board was unchanged: nothing to ask before replacing it
+    assert window.document.board is new and window.document.path is None
+    assert window.document.dirty and window.isWindowModified()
+    autosaver = window.autosaver
+    qtbot.waitUntil(lambda: autosaver.writes >= 1, timeout=10_000)  # within the autosave delay, unprompted
+    assert load_board(autosaver.board_path).cells == new.cells
+    dialogs.answer = QMessageBox.StandardButton.Cancel
+    assert not window.close()  # closing asks, and Cancel keeps the window and the board
+    assert dialogs.kinds() == ["question"] and "unsaved" in dialogs.calls[0][2]
+    assert window.document.board is new
+    dialogs.answer = QMessageBox.StandardButton.Discard
