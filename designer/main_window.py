@@ -43,6 +43,7 @@ from PySide6.QtWidgets import (
 from core.board.boardfile import BoardFileError, save_board
 from core.board.geometry import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE
 from core.board.model import Board, Symbol, Transform
+from core.board.validation import count_errors
 from core.seal.sealcheck import SEALED_SUFFIX
 from designer.canvas.board_view import LOCK_BRUSH, BoardView
 from designer.canvas.openings import OpeningsLayer, layer_from_report
@@ -165,8 +166,8 @@ class MainWindow(QMainWindow):
         self.view.hovered.connect(self._on_hover)
         self.view.cursorMoved.connect(self._on_hover)
         self.view.brushRequested.connect(self._on_brush_requested)
-        self.validation.statusChanged.connect(self.valid_label.setText)
-        self.valid_label.setText(self.validation.status.text())
+        self.validation.statusChanged.connect(self._on_validation)
+        self._on_validation(self.validation.status.text())
         # The hovered cell's symbol changes under a still mouse too (paint, undo, tools, a new board).
         self.document.cellsChanged.connect(lambda _cells: self._on_hover(self.view.hover))
         self.view.cellClicked.connect(lambda _c: self.view.set_selected(()))
@@ -462,6 +463,10 @@ class MainWindow(QMainWindow):
         elif self.statusBar().currentMessage().startswith("Opening "):
             self.statusBar().clearMessage()
 
+    def _on_validation(self, verdict: str) -> None:
+        self.valid_label.setText(verdict)
+        self.repair_action.setEnabled(self.validation.repairable > 0)  # it mends pairs, nothing else
+
     def _on_hover(self, cell: object) -> None:
         self.hover_label.setText(self.view.describe(cell if isinstance(cell, int) else None))
 
@@ -566,10 +571,10 @@ class MainWindow(QMainWindow):
             self._remove_recent(path)
             return False
         self._add_recent(os.path.abspath(path))
-        errors = [p for p in self.validation.problems if p.severity.value == "error"]
+        errors = count_errors(self.validation.problems)
         if errors:
             self.validation_dock.raise_()
-            self.statusBar().showMessage(f"{len(errors)} broken pair(s): see the Validation panel to repair", 8000)
+            self.statusBar().showMessage(f"{errors}: see the Validation panel", 8000)
         return True
 
     def _open_sealed(self, path: str, quiet: bool) -> bool:

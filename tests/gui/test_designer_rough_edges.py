@@ -76,3 +76,27 @@ def test_a_generated_board_is_unsaved_autosaved_and_asked_about_on_close(window:
     assert dialogs.kinds() == ["question"] and "unsaved" in dialogs.calls[0][2]
     assert window.document.board is new
     dialogs.answer = QMessageBox.StandardButton.Discard
+
+
+# -- validation counts problems by kind ------------------------------------------------------------------------
+def test_validation_names_problems_by_kind_and_repairs_only_pairs(window: MainWindow, qtbot: QtBot) -> None:
+    from dataclasses import replace
+
+    from core.board.geometry import parse_cell
+
+    doc, panel = window.document, window.validation
+    doc.set_params(replace(doc.board.params, supply=(0, 0, 0, 0), turn_time=0, bank=0))
+    assert window.valid_label.text() == "✖ 2 match settings"  # said "2 broken pair(s)"
+    assert "2 match settings" in panel.status.text() and "Properties" in panel.status.text()
+    assert not panel.repair_all_button.isEnabled() and not window.repair_action.isEnabled()
+    a1, l12 = parse_cell("A1", 12), parse_cell("L12", 12)
+    doc.set_cells([(a1, Symbol.X), (l12, Symbol.X)], "break a pair")
+    doc.set_param("turn_time", 30)
+    assert window.valid_label.text() == "✖ 1 broken pair, 1 match setting"
+    assert panel.repair_all_button.isEnabled() and window.repair_action.isEnabled()
+    panel.repair_all_button.click()
+    assert doc.board.is_antisymmetric()
+    assert window.valid_label.text() == "✖ 1 match setting"
+    assert not panel.repair_all_button.isEnabled() and not window.repair_action.isEnabled()
+    doc.set_param("supply_L", 4)
+    assert window.valid_label.text().startswith("✔ valid")
