@@ -777,17 +777,12 @@ class MainWindow(QMainWindow):
         dialog.show()
         return dialog
 
-    def playtest(self) -> QWidget | None:
-        """Open a play-test window on a copy of the board (later edits here do not reach it)."""
-        try:
-            from designer.playtest.window import PlaytestWindow
-        except ImportError as exc:
-            QMessageBox.information(self, "Play-test not available",
-                                    f"The play-test window is not installed yet ({exc}).")
-            return None
-        window = PlaytestWindow(self.document.snapshot(), parent=self, options=self.view.options)
-        window.show()
-        return window
+    def playtest(self) -> QWidget:
+        """Open a play-test window on a copy of the board (later edits here do not reach it); while the engine
+        is still loading, a small window that says so opens at once and becomes the play-test."""
+        from designer.playtest.launcher import open_playtest
+
+        return open_playtest(self.document.snapshot(), self, self.view.options)
 
     # -- recovery ----------------------------------------------------------------------
     def offer_recovery(self) -> bool:

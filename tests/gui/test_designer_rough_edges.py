@@ -100,3 +100,98 @@ def test_validation_names_problems_by_kind_and_repairs_only_pairs(window: MainWi
     assert not panel.repair_all_button.isEnabled() and not window.repair_action.isEnabled()
     doc.set_param("supply_L", 4)
     assert window.valid_label.text().startswith("✔ valid")
+
+
+# -- an early Play-test --------------------------------------------------------------------------------------
+def test_an_early_playtest_opens_at_once_and_loads_the_engine_off_the_gui_thread(
+        window: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl+T while the warm-up still runs: a window says the play-test is getting ready, the loading happens on
+    a worker, and the play-test replaces that window when it is done (it used to load on the GUI thread)."""
+    import threading
+
+    from PySide6.QtWidgets import QApplication
+
+    from designer import warmup
+    from designer.playtest.launcher import PlaytestStarter
+    from designer.playtest.window import PlaytestWindow
+    from designer.workers import BackgroundRunner
+
+    monkeypatch.setattr(warmup, "ready", threading.Event())  # this process as in its first second
+    monkeypatch.setattr(warmup, "done", threading.Event())
+    monkeypatch.setattr(warmup, "_runner", BackgroundRunner())  # the warm-up "running"
+    monkeypatch.setattr(warmup, "_sizes", set())
+    loading_on: list[threading.Thread] = []
+    release = threading.Event()
+
+    def slow_prepare(board: Board) -> None:  # stands in for the loading, which takes seconds on a fresh start
+        loading_on.append(threading.current_thread())
+        assert release.wait(30)
+        warmup.ready.set()
+
+    monkeypatch.setattr(warmup, "prepare", slow_prepare)
+    window.random_fill(10)
+    window.playtest_action.trigger()  # Ctrl+T
+    starters = [w for w in QApplication.topLevelWidgets() if isinstance(w, PlaytestStarter) and w.isVisible()]
+    assert len(starters) == 1
+    starter = starters[0]
+    assert "Getting the play-test ready" in starter.message.text()
+    assert not any(isinstance(w, PlaytestWindow) for w in QApplication.topLevelWidgets())
+    qtbot.wait(100)
+    assert loading_on == [], "the loading waits for the warm-up"
+    warmup.done.set()  # the warm-up ends
+    qtbot.waitUntil(lambda: bool(loading_on), timeout=5000)
+    assert loading_on[0] is not threading.main_thread()
+    release.set()
+    qtbot.waitUntil(lambda: starter.playtest is not None, timeout=10_000)
+    playtest = starter.playtest
+    assert isinstance(playtest, PlaytestWindow) and playtest.isVisible()
+    qtbot.addWidget(playtest)
+    assert playtest.board.cells == window.document.board.cells
+    qtbot.waitUntil(lambda: not starter.isVisible())
+    playtest.close()
+
+
+def test_cancelling_an_early_playtest_opens_nothing(window: MainWindow, qtbot: QtBot,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    from PySide6.QtWidgets import QApplication
+
+    from designer import warmup
+    from designer.playtest.launcher import PlaytestStarter
+    from designer.playtest.window import PlaytestWindow
+    from designer.workers import BackgroundRunner
+
+    monkeypatch.setattr(warmup, "ready", threading.Event())
+    monkeypatch.setattr(warmup, "done", threading.Event())
+    monkeypatch.setattr(warmup, "_runner", BackgroundRunner())
+    starter = window.playtest()
+    assert isinstance(starter, PlaytestStarter)
+    starter.close()
+    warmup.done.set()
+    warmup.ready.set()
+    qtbot.wait(200)
+    assert not any(isinstance(w, PlaytestWindow) for w in QApplication.topLevelWidgets())
+
+
+def test_ctrl_t_in_the_first_second_loads_nothing_on_the_gui_thread() -> None:
+    """A fresh designer process, Ctrl+T right after the window is shown (before the warm-up began): the GUI
+    thread opens the "getting ready" window at once and imports no engine module; the play-test opens when the
+    worker has loaded it.  The stall figures are printed (``tests/gui/playtest_probe.py``), not asserted: the
+    machine is shared and noisy."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    repo = Path(__file__).resolve().parents[2]
+    env = dict(os.environ, PYTHONPATH=str(repo), QT_QPA_PLATFORM="offscreen")
+    proc = subprocess.run([sys.executable, str(repo / "tests" / "gui" / "playtest_probe.py")], capture_output=True,
+                          text=True, env=env, cwd=repo, timeout=900)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    print("playtest probe:", result)
+    assert result["warmup_started"] is False  # Ctrl+T came before the warm-up
+    assert result["opened_at_once"] == ["PlaytestStarter"] and "getting the play-test ready" in result["says"].lower()
+    assert result["engine_imports_on_gui_thread"] == []  # the play-test's own imports were 0.5-2 s on this thread
+    assert result["playtest_open"] is True
