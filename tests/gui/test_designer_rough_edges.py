@@ -195,3 +195,69 @@ def test_ctrl_t_in_the_first_second_loads_nothing_on_the_gui_thread() -> None:
     assert result["opened_at_once"] == ["PlaytestStarter"] and "getting the play-test ready" in result["says"].lower()
     assert result["engine_imports_on_gui_thread"] == []  # the play-test's own imports were 0.5-2 s on this thread
     assert result["playtest_open"] is True
+
+
+# -- the Improve dialog shows whole boards with coordinates ------------------------------------------------------
+def improve_with_proposals(qtbot: QtBot) -> Any:
+    """The Improve dialog on the bundled default board, its search (a scoring function whose best layout empties
+    J1 and puts X on J2, in rows 1 and 12 with their partners) finished with proposals.  No main window: its
+    engine warm-up would compete with the search for the interpreter."""
+    from core.board.boardfile import default_board_path, load_board
+    from core.board.geometry import parse_cell
+    from core.generate.layout import layout_of
+    from designer.dialogs.improve import ImproveDialog
+    from designer.document.document import Document
+    from tests.gui.test_generate_dialogs import engine_for
+
+    path = default_board_path()
+    assert path is not None
+    document = Document(load_board(path))
+    target = list(layout_of(document.board))
+    target[parse_cell("J1", 12)] = 0  # J1 (and its partner C12) empty
+    target[parse_cell("J2", 12)] = 2  # X on J2, O on its partner C11
+    dialog = ImproveDialog(document, engine=engine_for(tuple(target)))
+    qtbot.addWidget(dialog)
+    dialog.show()  # at the size it opens with, as Tools > Improve this board opens it
+    qtbot.waitExposed(dialog)
+    dialog.time_box.setValue(10)
+    dialog.start()
+    qtbot.waitUntil(lambda: not dialog.running, timeout=120_000)
+    qtbot.wait(50)
+    assert dialog.proposals, dialog.progress.label.text()
+    return dialog
+
+
+def test_improve_pictures_show_the_whole_board_with_coordinates_and_the_changes(qtbot: QtBot) -> None:
+    from PySide6.QtCore import QRect
+
+    from designer.canvas.render import Overlay, RenderOptions, render_image
+
+    dialog = improve_with_proposals(qtbot)
+    for (picture, text, _button), proposal in zip(dialog.proposal_widgets, dialog.proposals, strict=False):
+        pixmap = picture.pixmap()
+        shown = pixmap.deviceIndependentSize().toSize()
+        assert shown.width() >= 240 and shown == shown.expandedTo(pixmap.size() / pixmap.devicePixelRatio())
+        # the label is as big as its picture and lies inside the dialog: nothing of the board is cut off
+        assert picture.width() >= shown.width() and picture.height() >= shown.height()
+        where = QRect(picture.mapTo(dialog, picture.rect().topLeft()), picture.size())
+        assert dialog.rect().contains(where), (where, dialog.size())
+        # the whole board with its coordinates (to match "Changed: J1 ..."), the changed cells outlined
+        px = pixmap.width()
+        expected = render_image(proposal.board, RenderOptions(coordinates=True), px,
+                                Overlay(highlight=tuple(proposal.changed)))
+        assert pixmap.toImage().convertToFormat(expected.format()) == expected
+        assert expected != render_image(proposal.board, RenderOptions(coordinates=True), px)
+        assert expected != render_image(proposal.board, RenderOptions(coordinates=False), px,
+                                        Overlay(highlight=tuple(proposal.changed)))
+        from designer.dialogs.improve import changed_cells
+
+        assert text.text().endswith("Changed (outlined): " + changed_cells(proposal.board, proposal.changed))
+
+
+def test_changed_cells_are_named_as_the_pictures_label_them() -> None:
+    from core.board.geometry import parse_cell
+    from designer.dialogs.improve import changed_cells
+
+    board = Board(size=12)
+    board.set_raw(parse_cell("J2", 12), Symbol.X)
+    assert changed_cells(board, [parse_cell("J1", 12), parse_cell("J2", 12)]) == "J1 empty, J2 X"
