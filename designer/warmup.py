@@ -34,6 +34,8 @@ ready = threading.Event()
 done = threading.Event()
 """Set when the warm-up has ended, loaded or not (a failure only means the first click loads instead)."""
 _runner: BackgroundRunner | None = None
+_sizes: set[int] = set()
+"""Board sizes whose placement tables are loaded in this process (each size takes 0.1-0.3 s to load)."""
 
 
 def warm(board: Board, _control: JobControl | None = None) -> float:
@@ -53,12 +55,14 @@ def _load(board: Board) -> None:
         import core.analysis.run
         import core.engine.record
         import designer.playtest.window  # noqa: F401  (module only: its widgets are made on the GUI thread)
-        from core.engine.rules import GameState
+        from core.engine.rules import GameState, all_placements
 
     # The kernels: loaded from numba's disk cache, or compiled on the very first run (minutes of work that makes
     # cyclic garbage), so the collector stays on here.
     state = GameState(board)  # loads the placement tables and the compiled kernels for this size
     state.legal_placements()
+    all_placements(board.size)
+    _sizes.add(board.size)
     gc.freeze()
     with imports():
         core.agents.search.parse_agent("greedy")
@@ -78,6 +82,24 @@ def imports() -> Iterator[None]:
         gc.freeze()
         if enabled:
             gc.enable()
+
+
+def prepare(board: Board) -> None:
+    """Load everything a play-test of ``board`` needs: the engine (as :func:`warm` does) and the tables of
+    ``board``'s size, which the start-up warm-up loaded only for the board shown then.  Runs off the GUI thread."""
+    if not ready.is_set():
+        _load(board)
+        ready.set()
+    from core.engine.rules import GameState, all_placements
+
+    GameState(board).legal_placements()
+    all_placements(board.size)
+    _sizes.add(board.size)
+
+
+def prepared(board: Board) -> bool:
+    """Whether a play-test of ``board`` can be built on the GUI thread at once (nothing left to load)."""
+    return ready.is_set() and board.size in _sizes
 
 
 def start(board: Board) -> BackgroundRunner | None:
