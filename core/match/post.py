@@ -119,7 +119,7 @@ def make_post(session: MatchSession, at: int | None = None) -> Post:
 # ---------------------------------------------------------------------------------- the picture
 
 
-def _figure(session: MatchSession, post: Post, px: int) -> Figure:
+def figure(session: MatchSession, post: Post, px: int) -> Figure:
     from matplotlib.figure import Figure
     from matplotlib.patches import Circle, Rectangle
 
@@ -187,10 +187,10 @@ def _outline(ax: Any, cells: set[int], n: int, colour: str, width: float) -> Non
 
 def picture_png(session: MatchSession, post: Post, px: int = PICTURE_PX) -> bytes:
     """The post's picture as PNG bytes: the board, the last piece outlined, coordinates, the two post lines."""
-    fig = _figure(session, post, px)
+    fig = figure(session, post, px)
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=100, facecolor=fig.get_facecolor(), metadata={"Software": None})
     return buf.getvalue()
 
 
-__all__ = ["CHAT_LIMIT", "Post", "board_text", "clocks_line", "make_post", "picture_png", "score_line"]
+__all__ = ["CHAT_LIMIT", "Post", "board_text", "clocks_line", "figure", "make_post", "picture_png", "score_line"]

@@ -7,7 +7,10 @@ post, a correction inside the window and one outside it, an illegal placement, a
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+
+from core.match.host import Match
 
 TINY_ROWS = (".O..O.", ".XX...", "OX....", "....OX", "...OO.", ".X..X.")
 
@@ -65,3 +68,31 @@ def event_for(step: tuple[str, ...]) -> dict[str, object]:
     elif action == "resign":
         event["by"] = words[0]
     return event
+
+
+def play(folder: Path, board_path: Path, steps: tuple[tuple[tuple[str, ...], int, str], ...] = STEPS,
+         on_step: Callable[[int], None] | None = None) -> Match:
+    """The scripted match through the API, exactly as ``lits match`` would journal it (same start, same times)."""
+    import hashlib
+
+    from core.board.boardfile import load_board
+
+    board = load_board(board_path)
+    source = {"file": board_path.name, "sha256": hashlib.sha256(board_path.read_bytes()).hexdigest()}
+    match = Match.create(folder, board, "Al", "Bo", START, 120, source)
+    return resume(match, steps, on_step)
+
+
+def resume(match: Match, steps: tuple[tuple[tuple[str, ...], int, str], ...] = STEPS,
+           on_step: Callable[[int], None] | None = None) -> Match:
+    """Go on with the steps the journal does not hold yet (each step of the script writes one line)."""
+    done = len(match.journal.read()) - 1
+    for number, (step, _code, _words) in enumerate(steps, start=1):
+        if number <= done:
+            continue
+        event = event_for(step)
+        event["at"] = match.when(str(event["at"]))
+        match.submit(event)
+        if on_step is not None:
+            on_step(number)
+    return match
