@@ -391,25 +391,14 @@ def _status(args: argparse.Namespace, match: Match) -> int:
 
 
 def _post(args: argparse.Namespace, match: Match) -> int:
-    from core.board.fileio import atomic_write_bytes, atomic_write_text
-    from core.match.host import POSTS_DIR
-    from core.match.post import make_post, picture_png
     from core.match.times import parse_when
 
     s = match.session
     at = parse_when(args.at, (s.now, s.zone))[0] if args.at else None
-    post = make_post(s, at)
-    folder = match.folder / POSTS_DIR
-    stem = f"post-{s.events[-1][0]:03d}"
-    text_path = folder / f"{stem}.txt"
-    png_path = None if args.no_picture else folder / f"{stem}.png"
     try:
-        folder.mkdir(exist_ok=True)
-        atomic_write_text(text_path, post.text + "\n")
-        if png_path is not None:
-            atomic_write_bytes(png_path, picture_png(s, post))
+        post, text_path, png_path = match.write_post(at, picture=not args.no_picture)
     except OSError as exc:
-        raise CliError(f"{folder}: cannot write the post ({exc.strerror or exc})", EXIT_UNREADABLE) from None
+        raise CliError(f"{match.folder}: cannot write the post ({exc.strerror or exc})", EXIT_UNREADABLE) from None
     if args.json:
         print(json.dumps({"ok": True, "text": post.text, "text_file": str(text_path),
                           "picture": None if png_path is None else str(png_path)}, ensure_ascii=False))

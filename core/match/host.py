@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.board.boardfile import save_board
 from core.board.model import Board
@@ -17,6 +17,9 @@ from core.engine.record import record_to_text
 from core.match.journal import Journal, JournalError
 from core.match.session import DEFAULT_WINDOW, EventError, MatchSession, Refused, start_event
 from core.match.times import iso, parse_iso, parse_when
+
+if TYPE_CHECKING:
+    from core.match.post import Post
 
 BOARD_NAME = "board.yaml"
 RECORD_NAME = "record.txt"
@@ -143,6 +146,32 @@ class Match:
         return path
 
 
+    def write_post(self, at: int | None = None, picture: bool = True) -> tuple[Post, Path, Path | None]:
+        """Write the post for the match as it stands into ``posts/`` (named after the last journal line)."""
+        from core.board.fileio import atomic_write_bytes, atomic_write_text
+        from core.match.post import make_post, picture_png
+
+        s = self.session
+        post = make_post(s, at)
+        folder = self.folder / POSTS_DIR
+        stem = f"post-{s.events[-1][0]:03d}"
+        text_path = folder / f"{stem}.txt"
+        png_path = folder / f"{stem}.png" if picture else None
+        folder.mkdir(exist_ok=True)
+        atomic_write_text(text_path, post.text + "\n")
+        if png_path is not None:
+            atomic_write_bytes(png_path, picture_png(s, post))
+        return post, text_path, png_path
+
+
+def draw_post(folder: str) -> tuple[str, str]:
+    """Rebuild the match in ``folder`` and write its post; (text, picture path).  A window runs this in a helper
+    process, so drawing never holds its GUI thread."""
+    post, _text_path, png_path = Match.open(folder).write_post()
+    assert png_path is not None
+    return post.text, str(png_path)
+
+
 def _summary(event: dict[str, Any]) -> str:
     """A few words for a journal line, to say how a stored line and its re-judgement differ."""
     kind = event.get("event")
@@ -157,4 +186,4 @@ def _summary(event: dict[str, Any]) -> str:
     return str(kind)
 
 
-__all__ = ["BOARD_NAME", "POSTS_DIR", "RECORD_NAME", "Match", "MatchExistsError"]
+__all__ = ["BOARD_NAME", "POSTS_DIR", "RECORD_NAME", "Match", "MatchExistsError", "draw_post"]
