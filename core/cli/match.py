@@ -149,6 +149,9 @@ def run(args: argparse.Namespace) -> int:
     except Refused as exc:
         _say(args, {"ok": False, "refused": str(exc)}, f"Refused: {exc}")
         return EXIT_PROBLEMS
+    except OSError as exc:
+        folder = args.folder if args.match_command == "start" else args.match
+        raise CliError(f"{folder}: cannot write ({exc.strerror or exc})", EXIT_UNREADABLE) from None
 
 
 def _open(folder: str) -> Match:

@@ -139,8 +139,9 @@ class HostWindow(QMainWindow):
         self.pictures.ready.connect(self._on_picture)
         self.pictures.failed.connect(lambda message: self.picture_label.setText(f"No picture: {message}"))
         self._draw_pictures = draw_pictures
+        self._journal_size = self._size()
         self.timer = QTimer(self)
-        self.timer.timeout.connect(self.tick)
+        self.timer.timeout.connect(self._on_timer)
         self.timer.start(tick_ms)
         self.refresh()
 
@@ -267,6 +268,26 @@ class HostWindow(QMainWindow):
         self.judge()
         self._update_post()
 
+    def _size(self) -> int:
+        try:
+            return self.match.journal.path.stat().st_size
+        except OSError:
+            return -1
+
+    def _on_timer(self) -> None:
+        """Follow the journal (a command typed in a terminal writes to it too), then the clocks."""
+        size = self._size()
+        if size != self._journal_size:
+            self._journal_size = size
+            try:
+                self.match.reload()
+            except JournalError as exc:
+                self.status_label.setText(f"The journal cannot be trusted: {exc}")
+                return
+            self.refresh()
+            return
+        self.tick()
+
     def tick(self) -> None:
         """The live clocks (a QTimer calls this): each player's turn time and bank, by the wall clock."""
         s = self.session
@@ -375,6 +396,7 @@ class HostWindow(QMainWindow):
             self.match.reload()
             return None
         self.time_edit.clear()
+        self._journal_size = self._size()
         self.refresh()
         last = written[-1]
         if last.get("counted") is False:

@@ -155,6 +155,14 @@ def test_closing_and_reopening_resumes_from_the_journal(qtbot, folder: Path) -> 
     assert again.canvas.pieces == dict.fromkeys(cells("A2", "B2", "C2", "C3"), "L")
 
 
+def test_a_move_recorded_from_the_command_line_shows_up(qtbot, folder: Path) -> None:  # type: ignore[no-untyped-def]
+    window = show(qtbot, folder, Wall())
+    other = Match.open(folder)  # as `lits match move` in a terminal
+    other.submit({"event": "move", "at": other.when("14:00:20"), "text": "a2 b2 c2 c3", "by": None})
+    qtbot.waitUntil(lambda: window.canvas.pieces == dict.fromkeys(cells("A2", "B2", "C2", "C3"), "L"))
+    assert window.post_text.startswith("Move 1 | Al (O) | A2 B2 C2 C3")
+
+
 def test_file_menu_opens_a_folder_and_resumes_its_match(qtbot, folder: Path,  # type: ignore[no-untyped-def]
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     win = open_window(qtbot)
