@@ -24,7 +24,6 @@ if TYPE_CHECKING:
     from core.match.host import Match
     from core.match.session import MatchSession
 
-ACTIONS = ("start", "move", "swap", "correct", "status", "post", "resign", "pause", "resume", "end")
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -411,4 +410,4 @@ def _post(args: argparse.Namespace, match: Match) -> int:
     return EXIT_OK
 
 
-__all__ = ["ACTIONS", "register", "run", "status_dict"]
+__all__ = ["register", "run", "status_dict"]

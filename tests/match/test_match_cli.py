@@ -225,3 +225,24 @@ def test_a_sealed_board_is_checked_and_its_reveal_journaled(tmp_path: Path,
     assert first["source"]["sealed"] == sealed.read_text(encoding="ascii")
     assert first["board"]["rows"] == [".O..O.", ".XX...", "OX....", "....OX", "...OO.", ".X..X."]
     assert main(["match", "move", str(folder), "A2 B2 C2 C3", "--at", "14:00:10"]) == 0
+
+
+def test_a_board_that_cannot_be_played_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    board = tmp_path / "broken.yaml"
+    board.write_text(write_board(tmp_path).read_text().replace('"OX...."', '"OO...."'), encoding="utf-8")
+    assert main(["match", "start", str(board), "--o", "Al", "--x", "Bo", "--dir", str(tmp_path / "m")]) == 1
+    assert "this board cannot be played in a match" in capsys.readouterr().err
+    assert not (tmp_path / "m").exists()
+
+
+def test_json_replies_carry_the_journaled_events_and_the_status(started: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["match", "move", str(started), "A2-B2-C2-C3", "--at", "14:00:20", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["ok"] is True
+    assert [(e["event"], e["action"], e["piece"]) for e in report["events"]] == [("move", "A2 B2 C2 C3", "L")]
+    status = report["status"]
+    assert status["to_move"] == "Bo" and status["players"] == {"O": "Al", "X": "Bo"}
+    assert status["clocks"]["Bo"] == {"turn": 60.0, "bank": 300.0, "running": True}
+    assert status["moves"] == [{"ply": 1, "player": "Al", "action": "A2 B2 C2 C3", "piece": "L",
+                                "at": "2026-05-02T14:00:20+00:00", "line": 2}]
