@@ -191,7 +191,7 @@ def all_placements(size: int) -> tuple[Placement, ...]:
 
 
 @dataclass(frozen=True)
-class GameResult:
+class GameOutcome:
     """A finished game: ``reason`` is "score" (higher score won) or "tie-rule" (equal, last placer won)."""
 
     winner: Symbol
@@ -468,17 +468,17 @@ class GameState:
         free = ~self.covered
         return {Symbol.O: (self._o_mask & free).bit_count(), Symbol.X: (self._x_mask & free).bit_count()}
 
-    def result(self) -> GameResult | None:
+    def result(self) -> GameOutcome | None:
         if not self.is_over():
             return None
         score = self.score()
         o, x = score[Symbol.O], score[Symbol.X]
         last = self.last_mover
         if o != x:
-            return GameResult(Symbol.O if o > x else Symbol.X, "score", score, last, len(self.placements))
+            return GameOutcome(Symbol.O if o > x else Symbol.X, "score", score, last, len(self.placements))
         # Tie: the last placer wins; with no placement at all the side to move (who cannot) loses.
         winner = last if last is not None else self.to_move.other
-        return GameResult(winner, "tie-rule", score, last, len(self.placements))
+        return GameOutcome(winner, "tie-rule", score, last, len(self.placements))
 
     def check_consistency(self) -> None:
         """Assert the Python bookkeeping matches the kernel state (used by tests)."""
@@ -492,7 +492,7 @@ class GameState:
 
 
 __all__ = [
-    "RULES", "SWAP", "GameResult", "GameState", "IllegalMoveError", "IllegalReason", "LegalPlacements",
+    "RULES", "SWAP", "GameOutcome", "GameState", "IllegalMoveError", "IllegalReason", "LegalPlacements",
     "NotAPieceError", "NotFourCellsError", "NotationError", "Placement", "UnknownCellError", "all_placements",
     "names",
 ]

@@ -163,8 +163,8 @@ def test_check_option(board_file: Path, capsys: pytest.CaptureFixture[str]) -> N
     from core.cli.analyze import _config
 
     def cfg(*extra: str) -> AnalysisConfig:
-        ns = argparse.Namespace(seed=0, workers=0, quick=False, games=None, time_budget=None, agents=None,
-                                deciding_agent="", check=None, check_rule="auto")
+        ns = argparse.Namespace(seed=0, workers=0, quick=False, effort=None, games=None, time_budget=None,
+                                agents=None, deciding_agent="", check=None, check_rule="auto")
         for flag, value in zip(extra[::2], extra[1::2], strict=True):
             setattr(ns, flag, value)
         return _config(ns)
@@ -172,12 +172,12 @@ def test_check_option(board_file: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert cfg().checker == "mcts:8000"
     assert cfg("check", "none").checker == ""
     assert cfg("check", "mcts:4000").checker == "mcts:4000"
-    # the firm check comes with a long budget, or when asked for; the standard one otherwise
+    # the firm check comes with the thorough effort, or when asked for; the standard one otherwise
     assert cfg().check_test.name == "standard" and cfg().check_test.games == 60
-    assert cfg("time_budget", 600.0).check_test.name == "firm"
-    assert cfg("time_budget", 600.0).check_test.games == 150
-    assert cfg("time_budget", 599.0).check_test.name == "standard"
-    assert cfg("check_rule", "standard", "time_budget", 900.0).check_test.name == "standard"
+    assert cfg("effort", "thorough").check_test.name == "firm"
+    assert cfg("effort", "thorough").check_test.games == 150
+    assert cfg("time_budget", 900.0).check_test.name == "standard"  # a time cap changes no rule
+    assert cfg("check_rule", "standard", "effort", "thorough").check_test.name == "standard"
     assert cfg("check_rule", "firm").check_test.name == "firm"
     assert main(["analyze", str(board_file), "--check", "wizard"]) == 1
     err = capsys.readouterr().err
