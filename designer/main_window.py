@@ -353,6 +353,8 @@ class MainWindow(QMainWindow):
         export.addActions([self.export_board_action, self.export_png_action, self.export_svg_action,
                            self.export_text_action, self.export_seal_action])
         file_menu.addSeparator()
+        self.host_action = file_menu.addAction("&Host a match…", self.host_match)
+        file_menu.addSeparator()
         file_menu.addAction(self.quit_action)
 
         edit = bar.addMenu("&Edit")
@@ -702,6 +704,12 @@ class MainWindow(QMainWindow):
         from designer.playtest.launcher import open_playtest
 
         return open_playtest(self.document.snapshot(), self, self.view.options)
+
+    def host_match(self) -> QWidget | None:
+        """File > Host a match: run a live match on this board (or resume one from its folder's journal)."""
+        from designer.host.window import open_host_window
+
+        return open_host_window(self, self.document.snapshot(), self.view.options)
 
     # -- recovery ----------------------------------------------------------------------
     def offer_recovery(self) -> bool:
