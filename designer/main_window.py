@@ -40,6 +40,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.analysis.results import AnalysisReport
 from core.board.boardfile import BoardFileError, save_board
 from core.board.geometry import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE
 from core.board.model import Board, Symbol, Transform
@@ -429,7 +430,7 @@ class MainWindow(QMainWindow):
             self.set_brush(brush)  # type: ignore[arg-type]
 
     # -- fair openings layer -----------------------------------------------------------
-    def show_openings(self, report: object) -> None:
+    def show_openings(self, report: AnalysisReport | None) -> None:
         """Put the openings of a new report on the board and turn the layer on (None: drop the layer)."""
         if report is None:
             self.openings_layer = None
