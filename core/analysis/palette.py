@@ -30,10 +30,13 @@ class StatusStyle:
 
 
 STATUS_STYLE: dict[str, StatusStyle] = {
-    "fair": StatusStyle("#1d7a3a", "#6fdc8c", "✓", "shown fair"),
-    "unfair": StatusStyle("#b3261e", "#ff8a80", "✗", "shown one-sided"),
-    "undecided": StatusStyle("#555555", "#b8b8b8", "?", "not settled yet"),
+    "fair": StatusStyle("#009e73", "#4fd8ae", "✓", "shown fair"),
+    "unfair": StatusStyle("#d55e00", "#ff9a4d", "✗", "shown one-sided"),
+    "undecided": StatusStyle("#6b6b6b", "#a8a8a8", "?", "not settled yet"),
 }
+"""Okabe-Ito's bluish green and vermillion (told apart with every common colour blindness) and a grey, each at
+least 3:1 against the charts' faces and the board's cells in both themes; the board also tells the classes apart
+by outline (solid, hatched, dashed) and by each tag's mark."""
 BAND_COLOUR = "#5cbf7a"
 """The fair band's shading in the charts."""
 

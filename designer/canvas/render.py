@@ -308,20 +308,21 @@ def _paint_openings_fill(painter: QPainter, geo: BoardGeometry, pal: Palette, la
             painter.fillPath(path, QBrush(hatch, Qt.BrushStyle.BDiagPattern))
 
 
-def tag_font(layer: OpeningsLayer, cell: float) -> QFont:
+def tag_font(layer: OpeningsLayer, cell: float) -> QFont | None:
     """The tags' font: as large as lets the widest tag fit inside one cell and :data:`TAG_SLOTS` tags stack in
-    it, so tags in neighbouring cells or slots never overlap."""
+    it, so tags in neighbouring cells or slots never overlap; None when cells are too small for a legible tag
+    (the outlines and the tooltips still show every opening)."""
     scale = 0.26
     font = _font(cell, scale, bold=True)
-    widest = max((mark.label for mark in layer.marks), key=len, default="")
-    while font.pixelSize() > 6:
+    while True:
         metrics = QFontMetricsF(font)
-        if metrics.horizontalAdvance(widest) + cell * 0.12 <= cell * 0.96 \
-                and TAG_SLOTS * (metrics.height() + cell * 0.02) <= cell * 0.96:
-            break
+        widest = max((metrics.horizontalAdvance(mark.label) for mark in layer.marks), default=0.0)
+        if widest + cell * 0.12 <= cell * 0.96 and TAG_SLOTS * (metrics.height() + cell * 0.02) <= cell * 0.96:
+            return font
+        if font.pixelSize() <= 6:
+            return None
         scale *= 0.92
         font = _font(cell, scale, bold=True)
-    return font
 
 
 def tag_rects(geo: BoardGeometry, layer: OpeningsLayer, font: QFont) -> dict[int, QRectF]:
@@ -354,6 +355,8 @@ def _paint_openings_lines(painter: QPainter, geo: BoardGeometry, pal: Palette, l
         painter.setPen(_opening_pen(QColor(pal.openings.get(mark.status, pal.partner)), mark.status, c))
         painter.drawPath(path)
     font = tag_font(layer, c)
+    if font is None:
+        return
     painter.setFont(font)
     for i, pill in tag_rects(geo, layer, font).items():
         mark = layer.marks[i]

@@ -225,8 +225,8 @@ class AnalysisPanel(QWidget):
         self.agent.setToolTip(f"Who plays the test games: the levels casual, club and expert (stronger and "
                               "slower), greedy, random, or an agent spec such as mcts:1000. Several, e.g. "
                               "\"greedy + club\", play in turn and the strongest decides: the verdict holds for "
-                              "its strength. Every opening it finds fair is then checked by a second engine "
-                              f"({describe_agent(analysis_config.CHECK_AGENT)}) and counts only if both agree. The "
+                              "its strength. Every opening it finds fair is then checked by a second engine, "
+                              f"{describe_agent(analysis_config.CHECK_AGENT)}, and counts only if both agree. The "
                               "default is what lits analyze uses.")
         self.time_limit = QSpinBox()
         self.time_limit.setRange(MIN_TIME, 24 * 3600)
