@@ -31,7 +31,8 @@ deciding agent shows fair, and the opening stays fair unless this agent shows it
 strong agents disagreeing on single openings (dense ``L6 L7 L8 L9``: club 48%, ``mcts:8000`` 80%, ``expert`` 80%).
 A stricter rule (the check's own rate within 35%-65%) disputed most openings on some boards (``mcts:8000`` gave S1
 about 12 points more than ``club`` on the openings club found fair before the candidate order aimed at both; on
-the 30 found by the 120-s time-budget benchmark at commit 23b3d25, 53% against 51%, with single openings 10 points apart either way): a veto for clear
+the 30 found by the 120-s time-budget benchmark at commit 23b3d25, 53% against 51%, with single openings 10 points
+apart either way): a veto for clear
 disagreement only keeps verdicts decidable.  ~0.4 s of one core per game."""
 AUTO_CHECK = "auto"
 """The default ``check_agent``: :data:`CHECK_AGENT` when the deciding agent is a guided search (``puct``) at least as

@@ -215,11 +215,12 @@ def switch_off(fixes: set[str]) -> None:
         warmup.imports = contextlib.nullcontext  # type: ignore[assignment]
         gc.freeze = lambda: None
     if "chart-process" in fixes:
-        from designer.panels.chart_process import chart_data, draw_figures
+        from core.analysis.results import AnalysisReport, ChartData
+        from designer.panels.chart_process import draw_figures
 
-        def in_thread(report: object, width_px: int, dpr: float, dark: bool) -> analysis_charts.Charts:
+        def in_thread(report: AnalysisReport, width_px: int, dpr: float, dark: bool) -> analysis_charts.Charts:
             width_px = max(analysis_charts.MIN_WIDTH, width_px)
-            data = chart_data(report)
+            data = ChartData.of(report)
             images = []
             for fig in draw_figures(data, width_px, dpr, dark):
                 buffer = fig.canvas.buffer_rgba()  # type: ignore[attr-defined]
