@@ -374,7 +374,7 @@ def main() -> int:
         result["ticks"] = gaps.ticks
         result["verdict"] = getattr(panel.report, "verdict", None)
         result["settings"] = [panel.agent.currentText(), panel.time_limit.value(), panel.quick.isChecked()]
-        result["out_of_time"] = any("out of time" in str(r) for r in getattr(panel.report, "reasons", []) or [])
+        result["out_of_time"] = bool(panel.report is not None and panel.report.budget.stopped_by_time)
         result["matplotlib_in_window_process"] = "matplotlib" in sys.modules
     if watch is not None:
         watch.active = False
