@@ -195,3 +195,24 @@ def test_check_option(board_file: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert exc.value.code == 2
     err = capsys.readouterr().err
     assert "--check-rule" in err and "strict" in err and "Traceback" not in err
+
+
+def test_effort_is_recorded_and_a_time_cap_is_optional(board_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--effort`` names the work; no clock is involved unless ``--time`` asks for one, and the JSON says which."""
+    args = ["analyze", str(board_file), "--effort", "quick", "--workers", "1", "--seed", "2", "--json"]
+    assert main(args) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["effort"] == "quick" and data["quick"] is True
+    budget = data["budget"]
+    assert budget["effort"] == "quick" and budget["time_cap"] == 0.0 and budget["stopped_by_time"] is False
+    assert 0 < budget["games_done"] <= budget["games_planned"]
+    assert data["time_budget_s"] is None
+    # a cap the run does not reach changes nothing but the record of the cap
+    assert main([*args, "--time", "3600"]) == 0
+    capped = json.loads(capsys.readouterr().out)
+    assert capped["budget"]["time_cap"] == 3600.0 and capped["budget"]["stopped_by_time"] is False
+    assert capped["pie"] == data["pie"] and capped["verdict"] == data["verdict"]
+    # --quick is --effort quick; it cannot be mixed with another effort
+    code = main([*args[:-1], "--quick", "--effort", "thorough"])
+    assert code != 0
+    assert "--quick is --effort quick" in capsys.readouterr().err
