@@ -218,11 +218,11 @@ def quick_agent(text: str) -> str:
     """An agent under quick mode's cap: searches get at most ``QUICK.sims_cap`` simulations a move (a level
     becomes the plain spec it stands for, e.g. ``club`` -> ``puct:100``, the ``casual`` level)."""
     spec = parse_agent(text)
-    if spec.kind in (AgentKind.MCTS, AgentKind.PUCT):
-        capped = spec.with_sims(min(spec.sims or QUICK.sims_cap, QUICK.sims_cap)).text
-        level = level_of(capped)
-        return level.name if level is not None else capped
-    return spec.text
+    if spec.cheap:
+        return spec.text
+    capped = spec.capped(QUICK.sims_cap).text  # the kind's row says how its search is capped
+    level = level_of(capped)
+    return level.name if level is not None else capped
 
 
 @dataclass
