@@ -577,11 +577,11 @@ class MainWindow(QMainWindow):
 
         Opened as YAML it was refused with "the document is a str", which told the host nothing.
         """
-        from core.seal.sealcheck import describe, verify_bytes
+        from core.seal.sealcheck import describe, verify_file
         from core.seal.sealing import board_from_fields, read_sealed
 
         try:
-            data = read_sealed(path)
+            read = read_sealed(path)
         except OSError as exc:
             reason = "is a folder, not a sealed board file" if isinstance(exc, IsADirectoryError) \
                 else f"cannot be read ({exc.strerror or exc})"
@@ -589,8 +589,8 @@ class MainWindow(QMainWindow):
                 QMessageBox.warning(self, "Cannot open sealed board", f"{path}: {reason}")
             self._remove_recent(path)
             return False
-        result = verify_bytes(data)
-        if result.fields is None:
+        result = verify_file(read)
+        if result.fields is None or result.digest is None:
             if not quiet:
                 QMessageBox.warning(self, "Cannot open sealed board", describe(result, path))
             return False

@@ -25,7 +25,7 @@ from core.cli import (
     summary,
 )
 from core.seal import PRIVATE_MAP_NAME, sealcheck
-from core.seal.sealcheck import SEALED_SUFFIX, SUMS_NAME
+from core.seal.sealcheck import SEALED_SUFFIX, SUMS_NAME, FileBytes
 
 if TYPE_CHECKING:
     from core.board.model import Board
@@ -174,8 +174,8 @@ def run_seal(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def read_sealed(path: str) -> bytes:
-    """The raw bytes of a sealed file (capped); tests replace it to change the bytes between two reads."""
+def read_sealed(path: str) -> FileBytes:
+    """A sealed file's bytes, true size and digest; tests replace it to change the bytes between two reads."""
     from core.seal.sealing import read_sealed as read
 
     return read(path)
@@ -215,13 +215,13 @@ def run_bundle(args: argparse.Namespace) -> int:
 
 def run_unseal(args: argparse.Namespace) -> int:
     from core.board.boardfile import save_board
-    from core.seal.sealing import board_from_fields, verify_bytes
+    from core.seal.sealing import board_from_fields, verify_file
 
     folder_problem = output_folder_problem(args.output, Path(args.file).stem + ".yaml")
     if folder_problem is not None:
         raise CliError(folder_problem, EXIT_UNREADABLE)
     try:
-        data = read_sealed(args.file)
+        read = read_sealed(args.file)
     except IsADirectoryError:
         raise CliError(f"{args.file}: is a folder, not a sealed board file", EXIT_UNREADABLE) from None
     except OSError as exc:
@@ -237,11 +237,11 @@ def run_unseal(args: argparse.Namespace) -> int:
         listed = reports[0].get("expected")
         expected = listed if isinstance(listed, str) else None
     try:
-        result = verify_bytes(data, expected)
+        result = verify_file(read, expected)
     except ValueError as exc:
         raise CliError(f"--digest: {exc}", EXIT_UNREADABLE) from None
     if not result.ok or result.fields is None:
-        wrong_kind = sealcheck.is_board_file(data)
+        wrong_kind = sealcheck.is_board_file(read.head)
         raise CliError(f"not unsealed:\n{sealcheck.describe(result, args.file)}",
                        EXIT_UNREADABLE if wrong_kind else EXIT_PROBLEMS)
     if os.path.exists(args.output) and not args.force:

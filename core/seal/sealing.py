@@ -25,6 +25,7 @@ from core.seal import PRIVATE_MAP_NAME, SLOT_PREFIX, sealcheck
 from core.seal.sealcheck import (
     SEALED_SUFFIX,
     SUMS_NAME,
+    FileBytes,
     SealedFields,
     SealedFormatError,
     VerifyResult,
@@ -32,6 +33,7 @@ from core.seal.sealcheck import (
     digest_hex,
     parse,
     verify_bytes,
+    verify_file,
 )
 
 __all__ = [
@@ -40,6 +42,7 @@ __all__ = [
     "SLOT_PREFIX",
     "SUMS_NAME",
     "BundleResult",
+    "FileBytes",
     "SealError",
     "SealedBoard",
     "SealedFormatError",
@@ -52,6 +55,7 @@ __all__ = [
     "seal_board",
     "sealed_file_name",
     "verify_bytes",
+    "verify_file",
     "write_bundle",
     "write_private_map",
     "write_sealed",
@@ -144,9 +148,10 @@ def board_from_fields(fields: SealedFields) -> Board:
     return Board.from_rows(list(fields.rows), params=params, name=f"{fields.season} {fields.slot}")
 
 
-def read_sealed(path: str | os.PathLike[str]) -> bytes:
-    """The raw bytes of a sealed file (capped); OSError is left to the caller, which knows the exit code."""
-    return sealcheck.read_capped(os.fspath(path), sealcheck.MAX_SEALED_BYTES)
+def read_sealed(path: str | os.PathLike[str]) -> FileBytes:
+    """A sealed file's bytes (the first ones of an oversize file, with its true size and whole-file digest, for
+    :func:`verify_file`); OSError is left to the caller, which knows the exit code."""
+    return sealcheck.read_file(os.fspath(path))
 
 
 def read_sums(path: Path) -> tuple[dict[str, str], bytes]:
@@ -171,7 +176,7 @@ def _existing_sealed(out_dir: Path) -> tuple[dict[str, str], dict[str, str]]:
         return nonces, seasons
     for path in sorted(out_dir.glob(f"*{SEALED_SUFFIX}")):
         try:
-            data = read_sealed(path)
+            data = read_sealed(path).head
         except OSError:
             continue
         nonce = re.search(rb"^nonce ([0-9a-f]{64})$", data, re.MULTILINE)
@@ -416,18 +421,18 @@ def write_bundle(sealed_paths: Sequence[str | os.PathLike[str]], sums_path: str 
     for raw_path in sealed_paths:
         path = Path(raw_path)
         try:
-            data = read_sealed(path)
+            read = read_sealed(path)
         except OSError as exc:
             raise SealError(f"{path}: cannot be read ({exc.strerror or exc})") from None
         expected = listed.get(path.name)
         if expected is None:
             raise SealError(f"{path}: {path.name} is not listed in {sums_file}")
-        result = verify_bytes(data, expected)
-        if not result.ok or result.fields is None:
+        result = verify_file(read, expected)
+        if not result.ok or result.fields is None or result.digest is None:
             why = "; ".join(p.text() for p in result.problems)
             raise SealError(f"{path}: does not verify against {sums_file}: {why}")
         items.append((path.name, result.fields, result.digest))
-        copies.append((folder / path.name, data))
+        copies.append((folder / path.name, read.head))  # verified, so the whole file
     if len({f.season for _, f, _ in items}) > 1:
         raise SealError("the files belong to different seasons; make one bundle per season")
     fingerprint = hashlib.sha256(sums_raw).hexdigest()
