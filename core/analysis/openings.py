@@ -30,6 +30,7 @@ from core.analysis.config import MAX_GAMES, MIN_GAMES, AnalysisCancelled, Analys
 from core.analysis.results import OpeningStatus, _r
 from core.analysis.stats import wilson
 from core.analysis.verdict import sprt_pair
+from core.board.fileio import atomic_write_bytes
 from core.board.model import Board
 from core.selfplay.tasks import BoardSpec, GameTask, derive_seed
 
@@ -181,21 +182,22 @@ class Checkpoint:
         return done
 
     def _rewrite(self, data: bytes) -> None:
-        tmp = self.path.with_name(self.path.name + ".tmp")
         try:
-            tmp.write_bytes(data)
-            os.replace(tmp, self.path)
-        except OSError as exc:
-            raise OpeningsError(f"{self.path}: cannot write the checkpoint: {exc.strerror or exc}") from None
+            atomic_write_bytes(self.path, data)
+        except OSError as exc:  # chained: a full disk is told apart from the rest
+            raise OpeningsError(f"{self.path}: cannot write the checkpoint: {exc.strerror or exc}") from exc
 
     def append(self, rec: OpeningRecord) -> None:
         line = (json.dumps({"placement": rec.placement, **rec.to_json()}) + "\n").encode()
-        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         try:
-            os.write(fd, line)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            try:
+                os.write(fd, line)
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        except OSError as exc:  # a line cut short by a full disk is dropped by the next load
+            raise OpeningsError(f"{self.path}: cannot write the checkpoint: {exc.strerror or exc}") from exc
 
 
 def checkpoint_header(board: Board, cfg: OpeningsConfig) -> dict[str, Any]:

@@ -234,6 +234,13 @@ def load_board_arg(path: str) -> Board:
     return board
 
 
+def cannot_write(path: str, exc: OSError) -> CliError:
+    """A file the command could not write: a full disk has its own code, any other failure is exit 2."""
+    if is_disk_full(exc):
+        return CliError(disk_full_message(path), EXIT_DISK_FULL)
+    return CliError(f"{path}: cannot write ({exc.strerror or exc})", EXIT_UNREADABLE)
+
+
 def output_folder_problem(path: str, example: str) -> str | None:
     """A folder given where a file name is wanted (``-o``), said plainly; None when ``path`` is no folder."""
     if os.path.isdir(path):

@@ -12,8 +12,18 @@ from typing import TYPE_CHECKING
 
 from core.agents.spec import SPEC_HELP, AgentSpecError, parse_agent
 from core.analysis.config import DEFAULT_AGENTS, FAIR_BAND, MAX_GAMES, MIN_GAMES, AnalysisCancelled, AnalysisConfig
-from core.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE, CliError, load_board_arg, summary
+from core.cli import (
+    EXIT_DISK_FULL,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    EXIT_USAGE,
+    CliError,
+    load_board_arg,
+    summary,
+)
 from core.cli.analyze import MAX_WORKERS, _Bars
+from core.cli.exitcodes import disk_full_message, is_disk_full
 from core.selfplay.cluster import CLUSTER_HELP
 
 if TYPE_CHECKING:
@@ -109,16 +119,16 @@ def run(args: argparse.Namespace) -> int:
     try:
         agent = parse_agent(args.agent).text
     except AgentSpecError as exc:
-        raise CliError(str(exc), EXIT_PROBLEMS) from None
+        raise CliError(str(exc), EXIT_USAGE) from None
     fixed = args.games is not None
     games = args.games if fixed else args.max_games
     if not MIN_GAMES <= games <= MAX_GAMES:
         flag = "--games" if fixed else "--max-games"
-        raise CliError(f"{flag} {games}: give {MIN_GAMES} to {MAX_GAMES:,} games per opening", EXIT_PROBLEMS)
+        raise CliError(f"{flag} {games}: give {MIN_GAMES} to {MAX_GAMES:,} games per opening", EXIT_USAGE)
     if not 0 <= args.workers <= MAX_WORKERS:
-        raise CliError(f"--workers {args.workers}: give 0 (all cores) or a count up to {MAX_WORKERS}", EXIT_PROBLEMS)
+        raise CliError(f"--workers {args.workers}: give 0 (all cores) or a count up to {MAX_WORKERS}", EXIT_USAGE)
     if args.top is not None and args.top < 1:
-        raise CliError(f"--top {args.top}: give at least 1", EXIT_PROBLEMS)
+        raise CliError(f"--top {args.top}: give at least 1", EXIT_USAGE)
     board = load_board_arg(args.board)
     if not args.force:
         from core.cli.analyze import _refuse_invalid
@@ -151,11 +161,13 @@ def run(args: argparse.Namespace) -> int:
                 records = play_openings(board, placements, cfg, progress=bars, checkpoint=args.checkpoint,
                                         executor=executor, executor_workers=executor_workers)
         except ClusterError as exc:
-            raise CliError(str(exc), EXIT_UNREADABLE) from None
-    except OpeningsError as exc:
-        raise CliError(f"{args.board}: {exc}" if str(exc).startswith("opening") else str(exc), EXIT_PROBLEMS) from None
+            raise CliError(str(exc), EXIT_USAGE) from None
+    except OpeningsError as exc:  # an opening that is no legal first placement, or a checkpoint it cannot use
+        if is_disk_full(exc):
+            raise CliError(disk_full_message(args.checkpoint or ""), EXIT_DISK_FULL) from None
+        raise CliError(f"{args.board}: {exc}" if str(exc).startswith("opening") else str(exc), EXIT_USAGE) from None
     except AnalysisCancelled:
-        raise CliError("cancelled", 130) from None
+        raise CliError("cancelled", EXIT_INTERRUPTED) from None
     finally:
         bars.close()
     if args.json:

@@ -15,15 +15,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from core.cli import (
+    EXIT_DISK_FULL,
     EXIT_NOT_COMPARED,
     EXIT_OK,
     EXIT_PROBLEMS,
     EXIT_UNREADABLE,
+    EXIT_USAGE,
     CliError,
+    cannot_write,
     load_board_arg,
     output_folder_problem,
     summary,
 )
+from core.cli.exitcodes import disk_full_message, is_disk_full
 from core.seal import PRIVATE_MAP_NAME, sealcheck
 from core.seal.sealcheck import SEALED_SUFFIX, SUMS_NAME, FileBytes
 
@@ -107,11 +111,11 @@ def _slot_ids(boards: list[str], slots: list[str] | None, out: str) -> list[str]
         return default_slots(out, len(boards))
     if len(slots) != len(boards):
         raise CliError(f"{len(boards)} board(s) but {len(slots)} --slot id(s); give one --slot per board, "
-                       "in order, or none", EXIT_UNREADABLE)
+                       "in order, or none", EXIT_USAGE)
     for slot in slots:
         if not sealcheck.ID_RE.match(slot):
             raise CliError(f"--slot: slot id {slot!r} is not allowed: use 1-64 of A-Z a-z 0-9 . _ - starting with "
-                           "a letter or digit", EXIT_UNREADABLE)
+                           "a letter or digit", EXIT_USAGE)
     return slots
 
 
@@ -124,11 +128,11 @@ def _old_fingerprint(out: str) -> str | None:
 
 def run_seal(args: argparse.Namespace) -> int:
     from core.board.validation import Severity, validate
-    from core.seal.sealing import SealError, seal_board, write_private_map, write_sealed
+    from core.seal.sealing import SealError, SealInputError, seal_board, write_private_map, write_sealed
 
     if not sealcheck.ID_RE.match(args.season):
         raise CliError(f"season id {args.season!r} is not allowed: use 1-64 of A-Z a-z 0-9 . _ - starting with "
-                       "a letter or digit", EXIT_UNREADABLE)
+                       "a letter or digit", EXIT_USAGE)
     slots = _slot_ids(args.boards, args.slot, args.out)
     sealed: list[SealedBoard] = []
     boards: list[Board] = []
@@ -145,8 +149,10 @@ def run_seal(args: argparse.Namespace) -> int:
     try:
         paths, sums_path, fingerprint = write_sealed(args.out, sealed, force=args.force, append=args.append)
     except SealError as exc:
-        raise CliError(str(exc), EXIT_PROBLEMS) from None
+        raise CliError(str(exc), EXIT_UNREADABLE if isinstance(exc, SealInputError) else EXIT_PROBLEMS) from None
     except OSError as exc:
+        if is_disk_full(exc):
+            raise CliError(f"{disk_full_message(args.out)}; nothing was changed", EXIT_DISK_FULL) from None
         raise CliError(f"{args.out}: cannot write ({exc.strerror or exc}); nothing was changed",
                        EXIT_UNREADABLE) from None
     for line in warnings:
@@ -198,14 +204,14 @@ def run_verify(args: argparse.Namespace) -> int:
 
 
 def run_bundle(args: argparse.Namespace) -> int:
-    from core.seal.sealing import SealError, write_bundle
+    from core.seal.sealing import SealError, SealInputError, write_bundle
 
     try:
         result = write_bundle(args.files, args.sums, args.out, force=args.force)
-    except SealError as exc:
-        raise CliError(str(exc), EXIT_PROBLEMS) from None
+    except SealError as exc:  # like verify: a file it cannot read is 2, one that does not verify is 1
+        raise CliError(str(exc), EXIT_UNREADABLE if isinstance(exc, SealInputError) else EXIT_PROBLEMS) from None
     except OSError as exc:
-        raise CliError(f"{args.out}: cannot write ({exc.strerror or exc})", EXIT_UNREADABLE) from None
+        raise cannot_write(args.out, exc) from None
     print(f"reveal bundle in {result.folder}:")
     for path in result.files:
         print(f"  {path.name}")
@@ -239,7 +245,7 @@ def run_unseal(args: argparse.Namespace) -> int:
     try:
         result = verify_file(read, expected)
     except ValueError as exc:
-        raise CliError(f"--digest: {exc}", EXIT_UNREADABLE) from None
+        raise CliError(f"--digest: {exc}", EXIT_USAGE) from None
     if not result.ok or result.fields is None:
         wrong_kind = sealcheck.is_board_file(read.head)
         raise CliError(f"not unsealed:\n{sealcheck.describe(result, args.file)}",
@@ -249,7 +255,7 @@ def run_unseal(args: argparse.Namespace) -> int:
     try:
         save_board(board_from_fields(result.fields), args.output)
     except OSError as exc:
-        raise CliError(f"{args.output}: cannot write ({exc.strerror or exc})", EXIT_UNREADABLE) from None
+        raise cannot_write(args.output, exc) from None
     f = result.fields
     print(f"{args.file}: season {f.season}, slot {f.slot}, SHA-256 {result.digest}")
     print(f"saved as {args.output}")

@@ -44,6 +44,7 @@ __all__ = [
     "BundleResult",
     "FileBytes",
     "SealError",
+    "SealInputError",
     "SealedBoard",
     "SealedFormatError",
     "VerifyResult",
@@ -68,6 +69,11 @@ VERIFY_TEXT_NAME = "VERIFY.txt"
 
 class SealError(ValueError):
     """A request the sealing code refuses; the message names the board, slot or file and the reason."""
+
+
+class SealInputError(SealError):
+    """An input that cannot be read as what it should be (a missing sealed file, an unreadable SHA256SUMS) or an
+    output path that is not a folder: the command line's exit 2, where a file that fails its check is exit 1."""
 
 
 @dataclass(frozen=True)
@@ -163,9 +169,9 @@ def read_sums(path: Path) -> tuple[dict[str, str], bytes]:
     try:
         return sealcheck.read_sums_file(str(path))
     except OSError as exc:
-        raise SealError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+        raise SealInputError(f"{path}: cannot be read ({exc.strerror or exc})") from None
     except ValueError as exc:
-        raise SealError(str(exc)) from None
+        raise SealInputError(str(exc)) from None
 
 
 def _existing_sealed(out_dir: Path) -> tuple[dict[str, str], dict[str, str]]:
@@ -220,7 +226,7 @@ def write_sealed(out_dir: str | os.PathLike[str], sealed_list: Sequence[SealedBo
     """
     folder = Path(out_dir)
     if folder.exists() and not folder.is_dir():
-        raise SealError(f"{folder}: exists and is not a folder")
+        raise SealInputError(f"{folder}: exists and is not a folder")
     if not sealed_list:
         raise SealError("nothing to seal")
     # Windows and macOS file systems ignore case, so slots that differ only in case would be one file there.
@@ -423,7 +429,7 @@ def write_bundle(sealed_paths: Sequence[str | os.PathLike[str]], sums_path: str 
         try:
             read = read_sealed(path)
         except OSError as exc:
-            raise SealError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+            raise SealInputError(f"{path}: cannot be read ({exc.strerror or exc})") from None
         expected = listed.get(path.name)
         if expected is None:
             raise SealError(f"{path}: {path.name} is not listed in {sums_file}")
@@ -441,7 +447,7 @@ def write_bundle(sealed_paths: Sequence[str | os.PathLike[str]], sums_path: str 
     verify_txt = verify_text(items, fingerprint)
     copies.append((folder / VERIFY_TEXT_NAME, verify_txt.encode("ascii")))
     if folder.exists() and not folder.is_dir():
-        raise SealError(f"{folder}: exists and is not a folder")
+        raise SealInputError(f"{folder}: exists and is not a folder")
     clashes = []
     for target, data in copies:
         if target.exists() and not force:

@@ -153,14 +153,14 @@ def test_cli_json_contract(board_file: Path, capsys: pytest.CaptureFixture[str])
 
 
 def test_cli_errors_name_the_problem(board_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["openings", str(board_file), "--opening", "A1 B1 C1 Q1", "--agent", "greedy"]) == 1
+    assert main(["openings", str(board_file), "--opening", "A1 B1 C1 Q1", "--agent", "greedy"]) == 2
     err = capsys.readouterr().err
     assert "A1 B1 C1 Q1" in err and "Q1" in err and "Traceback" not in err
-    assert main(["openings", str(board_file), "--opening", "A1 B1 C1 B2", "--agent", "chess"]) == 1
+    assert main(["openings", str(board_file), "--opening", "A1 B1 C1 B2", "--agent", "chess"]) == 2
     assert "chess" in capsys.readouterr().err
-    assert main(["openings", str(board_file), "--all", "--games", "3"]) == 1
+    assert main(["openings", str(board_file), "--all", "--games", "3"]) == 2
     assert "--games 3" in capsys.readouterr().err
-    assert main(["openings", str(board_file), "--top", "0"]) == 1
+    assert main(["openings", str(board_file), "--top", "0"]) == 2
     assert "--top 0" in capsys.readouterr().err
 
 
