@@ -24,6 +24,7 @@ line; the version 1 rules here must never change.
 from __future__ import annotations
 
 import argparse
+import errno
 import hashlib
 import hmac
 import json
@@ -66,6 +67,8 @@ EXIT_OK = 0
 EXIT_PROBLEMS = 1
 EXIT_UNREADABLE = 2
 EXIT_NOT_COMPARED = 4
+EXIT_DISK_FULL = 5
+"""The same codes as ``lits verify`` (``core.cli.exitcodes``; this file stays standalone)."""
 NOT_COMPARED = ("nothing was compared: the files are well-formed, but without --sums SHA256SUMS or --digest HEX "
                 "nobody can tell whether they are the committed ones")
 
@@ -749,5 +752,19 @@ def _error_report(path: str, message: str) -> dict[str, object]:
                                                                         "message": message}], "text": message}
 
 
+def finish(code: int) -> int:
+    """Write out the report; a full disk under stdout is one line and exit 5, not a traceback and exit 120."""
+    try:
+        sys.stdout.flush()
+    except OSError as exc:
+        if exc.errno != errno.ENOSPC:
+            raise
+        os.dup2(os.open(os.devnull, os.O_WRONLY), 1)  # what is still buffered goes nowhere, not to a traceback
+        print("verify_sealed.py: standard output: cannot write: the disk is full; free some space and run it "
+              "again", file=sys.stderr)
+        return EXIT_DISK_FULL
+    return code
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(finish(main()))

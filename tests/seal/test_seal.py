@@ -619,3 +619,19 @@ def test_a_stream_longer_than_a_sealed_board_gets_no_digest(tmp_path: Path) -> N
     assert code == 1 and report["digest"] is None and report["size"] is None and report["matched"] is False
     assert "more than 4096 bytes" in str(report["text"]) and "SHA-256:    not computed" in str(report["text"])
     assert HEX.findall(str(report["text"])) == ["0" * 64]  # only the published digest it was given
+
+
+def test_the_bundled_script_on_a_full_disk_says_so(tmp_path: Path, season: tuple[Path, list[Path]]) -> None:
+    """``python3 verify_sealed.py ... > report.txt`` on a full disk: one line and exit 5 (as ``lits verify``),
+    not a traceback and exit 120."""
+    if not Path("/dev/full").exists():
+        pytest.skip("needs /dev/full")
+    folder, paths = season
+    bundle = tmp_path / "bundle"
+    write_bundle([paths[0]], folder / "SHA256SUMS", bundle)
+    env = {"PATH": os.environ.get("PATH", ""), "LC_ALL": "C"}
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-I", "-S", "verify_sealed.py", "m0.lits-sealed", "--sums",
+                               "SHA256SUMS"], cwd=bundle, env=env, stdout=full, stderr=subprocess.PIPE, text=True,
+                              check=False, timeout=60)
+    assert done.returncode == 5 and "the disk is full" in done.stderr and "Traceback" not in done.stderr
