@@ -38,9 +38,9 @@ class Row(NamedTuple):
 
 TABLE: tuple[Row, ...] = (
     Row("OK", "done, everything fine (warnings allowed)"),
-    Row("PROBLEMS", "the check failed: an invalid or unplayable board (refused by `analyze`, `openings`, `seal`), a "
-                    "record that breaks a rule, a digest mismatch, a folder that refuses a seal, no balanced board "
-                    "found by `generate`"),
+    Row("PROBLEMS", "the check failed: a board file with a problem (a bad row, an unknown key), a board no match "
+                    "can use (refused by `analyze`, `openings`, `seal`), a record that breaks a rule, a digest "
+                    "mismatch, a folder that refuses a seal, no balanced board found by `generate`"),
     Row("USAGE", "an argument is wrong: an unknown option or agent, a number out of range (`--time 1`, "
                  "`--games 0`, `--workers -1`, `--pairs 0`), an opening that is not a legal first placement, an "
                  "output name with an unknown extension, a `--time` too short to judge one board"),
@@ -49,7 +49,7 @@ TABLE: tuple[Row, ...] = (
     Row("INTERNAL", "an internal error: a bug, please report it (`LITS_DEBUG=1` shows the details)"),
     Row("NOT_COMPARED", "`lits verify` only: the files are well-formed, but no `--sums` or `--digest` was given, "
                         "so nothing was compared"),
-    Row("DISK_FULL", "the disk (or the quota) is full: a file is written whole or not at all, so free some space "
+    Row("DISK_FULL", "the disk (or the quota) is full: every file is written whole or not at all; free some space "
                      "and run it again"),
     Row("INTERRUPTED", "interrupted (Ctrl-C at any moment prints one line, no traceback)"),
 )

@@ -263,11 +263,13 @@ class _Search:
             best = min(self.seen.values(), key=_rank).screen_score if self.seen else None
             self.progress(GenerateProgress(phase, done, total, message, eta, best))
 
-    def map(self, fn: Callable[[Board], Any], boards: list[Board], on: Callable[[int, Any], None]) -> bool:
+    def map(self, fn: Callable[[Board], Any], boards: list[Board], on: Callable[[int, Any], None],
+            deadline: bool = True) -> bool:
         """``fn`` on every board through the pool; False when the deadline cancelled it (``on`` has seen the
-        results delivered before), GenerateCancelled when the caller did."""
+        results delivered before), GenerateCancelled when the caller did.  ``deadline=False``: only the caller
+        can stop it."""
         try:
-            self.pool.map(fn, boards, on, self.stop)
+            self.pool.map(fn, boards, on, self.stop if deadline else _Stop(self.cancel, self.clock, None))
         except RunCancelled:
             if self.stop.cancelled():
                 raise GenerateCancelled("generation cancelled") from None
@@ -325,7 +327,8 @@ class _Search:
             self.report("measure", len(results), len(boards), message, None)
 
         self.report("measure", 0, len(boards), message, None)
-        if not self.map(_Probe(judge.probe(games), self.screen_fn), boards, on):
+        # the timing runs to its end even past the deadline: a refusal must say what budget would do
+        if not self.map(_Probe(judge.probe(games), self.screen_fn), boards, on, deadline=False):
             detail = (f"the time ran out while starting the workers and timing the level "
                       f"({self.clock() - self.t0:.0f} s)")
             raise BudgetTooSmall(f"the {self.budget:g} s budget is too short: {detail}", None, detail,

@@ -100,6 +100,10 @@ def test_too_small_a_budget_is_refused_after_the_timing_with_the_budget_that_wor
     clock = FakeClock()
     with pytest.raises(BudgetTooSmall):
         _run(minimum - 10, Judge(clock, need=3000.0, game=6.0, overhead=4.0, workers=2), two_workers, clock)
+    clock = FakeClock()  # a budget shorter than the timing itself still gets the number, not "give more"
+    with pytest.raises(BudgetTooSmall) as short:
+        _run(5.0, Judge(clock, need=3000.0, game=6.0, overhead=4.0, workers=2), two_workers, clock)
+    assert short.value.minimum == minimum
     for slow in (1.0, 2.0):
         clock = FakeClock()
         judge = Judge(clock, need=3000.0, game=6.0, overhead=4.0, workers=2)
