@@ -51,6 +51,7 @@ from core.generate.layout import (
     pairs_of,
 )
 from core.generate.plan import (
+    ADVICE_MARGIN,
     RESERVE_ROUNDS,
     SCREEN_FLOOR,
     BudgetTooSmall,
@@ -351,11 +352,11 @@ class _Search:
             return self.round_seconds()
         return math.ceil(self.cfg.batch / self.workers) * self.screen_probe
 
-    def required(self, rounds: int) -> float:
+    def required(self, rounds: int, margin: float = 1.0) -> float:
         """The budget this run needs by the one rule (``plan.required_budget``): the time used so far, ``rounds``
         more rounds of screening, one finalist at its wanted time and the slack."""
         assert self.costs is not None
-        return required_budget(self.clock() - self.t0, rounds * self.round_estimate(), self.costs)
+        return required_budget(self.clock() - self.t0, rounds * self.round_estimate(), self.costs, margin)
 
     def level_name(self) -> str:
         return str(getattr(self.judge_fn, "level", ""))
@@ -364,7 +365,7 @@ class _Search:
         """The refusal, with the budget :meth:`required` gives (the first refusal's answer is the one to give)."""
         assert self.costs is not None
         c = self.costs
-        minimum = self.required(rounds)
+        minimum = self.required(rounds, ADVICE_MARGIN)  # headroom for costs measured under a changing load
         rest = f"{c.overhead:.0f} s for the rest of the analysis" if c.complete else "and the rest of the analysis"
         detail = (f"one finalist's analysis needs about {c.slot_want():.0f} s of one worker here for a typical "
                   f"verdict, at least {c.slot_min():.0f} s ({c.game:.2f} s per game of the level measured now, "

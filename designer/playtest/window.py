@@ -77,9 +77,6 @@ PACE_CHOICES: tuple[tuple[str, int], ...] = (
 """Agent-against-agent pace: a least time between a move and the answer, or one agent move per click."""
 DEFAULT_PACE = 1
 
-__all__ = ["AGENT_CHOICES", "PACE_CHOICES", "PlaytestWindow", "SeatInfo", "agent_decision", "error_colour"]
-
-
 class PlaytestWindow(QMainWindow):
     """A play-test session on a copy of ``board`` (hot-seat or against agents)."""
 

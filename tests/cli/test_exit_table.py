@@ -72,6 +72,7 @@ def stub_generate(judge_need: float) -> Callable[[pytest.MonkeyPatch, Path], Non
     return setup
 
 
+MATCH_START = ("match", "start", "{tiny}", "--o", "Ann", "--x", "Bo", "--dir", "{tmp}/m")
 EXECUTORS: list[Any] = []
 """Thread pools of the simulated generate runs, shut down after each test."""
 
@@ -205,6 +206,15 @@ CASES: dict[tuple[str, str], list[Case]] = {
     ("unseal", "INTERRUPTED"): [Case(("unseal", "{sealed}", "-o", "{tmp}/back.yaml"),
                                      raise_in="core.cli.seal:read_sealed", raises=KeyboardInterrupt)],
 
+    ("match", "OK"): [Case(MATCH_START)],
+    ("match", "PROBLEMS"): [Case(("match", "start", "{broken}", "--o", "Ann", "--x", "Bo", "--dir", "{tmp}/m"))],
+    ("match", "USAGE"): [Case((*MATCH_START, "--correction-window", "99999"))],
+    ("match", "UNREADABLE"): [Case(("match", "start", "{empty}", "--o", "Ann", "--x", "Bo", "--dir", "{tmp}/m"))],
+    ("match", "INTERNAL"): [Case(MATCH_START, raise_in="core.cli.match:_board_and_source")],
+    ("match", "DISK_FULL"): [Case(MATCH_START, full_disk="files")],
+    ("match", "INTERRUPTED"): [Case(MATCH_START, raise_in="core.cli.match:_board_and_source",
+                                    raises=KeyboardInterrupt)],
+
     ("render", "OK"): [Case(("render", "{tiny}", "-o", "{tmp}/b.png"))],
     ("render", "USAGE"): [Case(("render", "{tiny}", "-o", "{tmp}/x.jpg"))],
     ("render", "UNREADABLE"): [Case(("render", "{empty}", "-o", "{tmp}/b.png"))],
@@ -228,7 +238,7 @@ ALL = [(command, row.name) for command in COMMANDS for row in TABLE]
 
 def test_every_row_of_every_command_has_a_case_or_a_reason() -> None:
     assert COMMANDS == ["validate", "analyze", "openings", "duel", "generate", "moves", "replay", "bench", "seal",
-                        "verify", "reveal-bundle", "unseal", "render"]
+                        "verify", "reveal-bundle", "unseal", "match", "render"]
     for key in ALL:
         assert (key in CASES) != (key in NOT_MET), key
     assert set(CASES) | set(NOT_MET) == set(ALL)
