@@ -31,7 +31,15 @@ from core.analysis.config import (
     AnalysisConfig,
     AnalysisProgress,
 )
-from core.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE, CliError, load_board_arg
+from core.cli import (
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    EXIT_USAGE,
+    CliError,
+    cannot_write,
+    load_board_arg,
+)
 from core.selfplay.cluster import CLUSTER_HELP
 
 if TYPE_CHECKING:
@@ -144,7 +152,7 @@ class _Bars:
 def _config(args: argparse.Namespace) -> AnalysisConfig:
     effort = args.effort or (QUICK.name if args.quick else DEFAULT_EFFORT)
     if args.quick and args.effort not in (None, QUICK.name):
-        raise CliError(f"--quick is --effort quick; it cannot be combined with --effort {args.effort}", EXIT_PROBLEMS)
+        raise CliError(f"--quick is --effort quick; it cannot be combined with --effort {args.effort}", EXIT_USAGE)
     overrides: dict[str, Any] = {"seed": args.seed, "workers": args.workers}
     if args.games is not None:
         overrides["games"] = args.games
@@ -154,21 +162,21 @@ def _config(args: argparse.Namespace) -> AnalysisConfig:
         budget = args.time_budget
         if budget != 0 and not MIN_TIME <= budget <= 7 * 24 * 3600:
             raise CliError(f"--time {budget:g}: give {MIN_TIME:g} seconds to a week, or leave it out for a "
-                           "reproducible run", EXIT_PROBLEMS)
+                           "reproducible run", EXIT_USAGE)
         cfg.time_budget = budget
     if args.agents:
         try:
             cfg.agents = [parse_agent(a).text for a in args.agents]
         except AgentSpecError as exc:
-            raise CliError(str(exc), EXIT_PROBLEMS) from None
+            raise CliError(str(exc), EXIT_USAGE) from None
     if args.deciding_agent:
         try:
             cfg.deciding_agent = parse_agent(args.deciding_agent).text
         except AgentSpecError as exc:
-            raise CliError(str(exc), EXIT_PROBLEMS) from None
+            raise CliError(str(exc), EXIT_USAGE) from None
         if cfg.deciding_agent not in {parse_agent(a).text for a in cfg.agents}:
             raise CliError(f"--deciding-agent {args.deciding_agent}: it must be one of the agents played "
-                           f"({', '.join(cfg.agents)}); add it with --agent", EXIT_PROBLEMS)
+                           f"({', '.join(cfg.agents)}); add it with --agent", EXIT_USAGE)
     if args.check is not None:
         if any(c.strip().lower() == "none" for c in args.check):
             cfg.check_agent = ""
@@ -176,16 +184,16 @@ def _config(args: argparse.Namespace) -> AnalysisConfig:
             try:
                 cfg.check_agent = JUDGE_SEPARATOR.join(parse_agent(c).text for c in args.check)
             except AgentSpecError as exc:
-                raise CliError(f"--check: {exc}", EXIT_PROBLEMS) from None
+                raise CliError(f"--check: {exc}", EXIT_USAGE) from None
     cfg.check_rule = args.check_rule
     if cfg.games < MIN_GAMES:
         raise CliError(f"--games {cfg.games}: at least {MIN_GAMES} games per question are needed for any "
-                       "statistic", EXIT_PROBLEMS)
+                       "statistic", EXIT_USAGE)
     if cfg.games > MAX_GAMES:
         raise CliError(f"--games {cfg.games}: at most {MAX_GAMES:,} games per question (the SPRTs decide "
-                       "almost every question within a few hundred)", EXIT_PROBLEMS)
+                       "almost every question within a few hundred)", EXIT_USAGE)
     if not 0 <= args.workers <= MAX_WORKERS:
-        raise CliError(f"--workers {args.workers}: give 0 (all cores) or a count up to {MAX_WORKERS}", EXIT_PROBLEMS)
+        raise CliError(f"--workers {args.workers}: give 0 (all cores) or a count up to {MAX_WORKERS}", EXIT_USAGE)
     return cfg
 
 
@@ -209,7 +217,7 @@ def analyze(board: Board, cfg: AnalysisConfig, progress: _Bars, cluster: str | N
         with cluster_executor(cluster) as (executor, workers):
             return run_analysis(board, cfg, progress=progress, executor=executor, executor_workers=workers)
     except ClusterError as exc:
-        raise CliError(str(exc), EXIT_UNREADABLE) from None
+        raise CliError(str(exc), EXIT_USAGE) from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -223,12 +231,12 @@ def run(args: argparse.Namespace) -> int:
         try:
             check_report_path(args.report)
         except ValueError as exc:
-            raise CliError(str(exc), EXIT_UNREADABLE) from None
+            raise CliError(str(exc), EXIT_USAGE) from None
     bars = _Bars(sys.stderr.isatty())
     try:
         report = analyze(board, cfg, progress=bars, cluster=args.cluster)
     except AnalysisCancelled:
-        raise CliError("cancelled", 130) from None
+        raise CliError("cancelled", EXIT_INTERRUPTED) from None
     finally:
         bars.close()
     if args.report:
@@ -237,7 +245,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             files = write_report(report, args.report, board)
         except OSError as exc:
-            raise CliError(f"{args.report}: cannot write the report: {exc.strerror or exc}", EXIT_UNREADABLE) from None
+            raise cannot_write(args.report, exc) from None
     else:
         files = []
     if args.json:
