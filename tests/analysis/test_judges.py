@@ -41,7 +41,7 @@ def test_an_opening_counts_only_when_every_judge_agrees(monkeypatch: pytest.Monk
     _, _, _, mc_side, ab_side = truths(board())
     disputed_by: dict[str, int] = {CHECK_AGENT: 0, AB_JUDGE: 0}
     for seed in range(4):
-        report, sim = run(monkeypatch, seed, JUDGES)
+        report, _sim = run(monkeypatch, seed, JUDGES)
         assert report.pie.judges == (CHECK_AGENT, AB_JUDGE) and report.pie.check_agent == CHECK_AGENT
         assert report.verdict == "balanced", report.reasons
         for o in report.pie.fair:  # fair: every judge played it and agreed
