@@ -214,6 +214,7 @@ class MainWindow(QMainWindow):
     def _warm_up(self) -> None:
         from designer import warmup
 
+        self.analysis.engine_compiling = warmup.compiling.is_set
         runner = warmup.start(self.document.board)
         if runner is not None:
             runner.finished.connect(self.analysis.engine_ready)
