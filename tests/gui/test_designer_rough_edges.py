@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import shiboken6
 from pytestqt.qtbot import QtBot
 
 from core import __version__
@@ -147,8 +148,33 @@ def test_an_early_playtest_opens_at_once_and_loads_the_engine_off_the_gui_thread
     assert isinstance(playtest, PlaytestWindow) and playtest.isVisible()
     qtbot.addWidget(playtest)
     assert playtest.board.cells == window.document.board.cells
-    qtbot.waitUntil(lambda: not starter.isVisible())
+    qtbot.waitUntil(lambda: not shiboken6.isValid(starter))  # closed and deleted
     playtest.close()
+
+
+def test_an_engine_that_fails_to_load_is_reported_in_the_starter(window: MainWindow, qtbot: QtBot,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    from designer import warmup
+    from designer.playtest.launcher import PlaytestStarter
+    from designer.workers import BackgroundRunner
+
+    monkeypatch.setattr(warmup, "ready", threading.Event())
+    monkeypatch.setattr(warmup, "done", threading.Event())
+    monkeypatch.setattr(warmup, "_runner", BackgroundRunner())
+    warmup.done.set()  # the warm-up ended without loading the engine
+
+    def broken(_board: Board) -> None:
+        raise OSError("numba cache folder is read-only")
+
+    monkeypatch.setattr(warmup, "prepare", broken)
+    starter = window.playtest()
+    assert isinstance(starter, PlaytestStarter)
+    qtbot.addWidget(starter)
+    qtbot.waitUntil(lambda: "could not start" in starter.message.text(), timeout=5000)
+    assert "numba cache folder is read-only" in starter.message.text() and starter.playtest is None
+    assert starter.isVisible()  # the host reads it and closes it
 
 
 def test_cancelling_an_early_playtest_opens_nothing(window: MainWindow, qtbot: QtBot,
