@@ -40,6 +40,8 @@ def test_version_prints_the_version_and_opens_no_window(no_window: list[object],
 
     assert main(["--version"]) == 0
     assert capsys.readouterr().out.strip() == f"lits-designer {__version__}"
+    assert main(["--help"]) == 0
+    assert "--version" in capsys.readouterr().out
     assert no_window == []
 
 
