@@ -151,7 +151,12 @@ class MainWindow(QMainWindow):
         self.valid_label = QLabel()
         self.valid_label.setToolTip("Whether the board is fit for a match; the Validation tab lists the problems")
         self.brush_label = QLabel()
+        self.engine_note = QLabel()
+        self.engine_note.setVisible(False)
+        self.engine_note.setToolTip("The game engine is compiled once after installing; nothing waits for it but "
+                                    "an analysis or play-test started before it is ready")
         self.statusBar().addWidget(self.hover_label, 1)
+        self.statusBar().addPermanentWidget(self.engine_note)
         self.statusBar().addPermanentWidget(self.valid_label)
         self.statusBar().addPermanentWidget(self.brush_label)
         # QStatusBar hides its normal widgets during a message only if they are visible at that
@@ -212,6 +217,17 @@ class MainWindow(QMainWindow):
         runner = warmup.start(self.document.board)
         if runner is not None:
             runner.finished.connect(self.analysis.engine_ready)
+            runner.progress.connect(self._engine_progress)
+            runner.finished.connect(lambda _result: self.engine_note.setVisible(False))
+            runner.error.connect(lambda _message: self.engine_note.setVisible(False))
+
+    def _engine_progress(self, value: object) -> None:
+        """The first start's compile of the engine, said in the status bar while it lasts."""
+        from designer.warmup import CompileProgress
+
+        if isinstance(value, CompileProgress):
+            self.engine_note.setText(value.words())
+            self.engine_note.setVisible(value.done < value.total)
 
     def fit_docks(self) -> None:
         """Give the panel column about a quarter of the window, within DOCK_WIDTH; the board takes the rest."""
@@ -352,6 +368,8 @@ class MainWindow(QMainWindow):
         export = file_menu.addMenu("&Export")
         export.addActions([self.export_board_action, self.export_png_action, self.export_svg_action,
                            self.export_text_action, self.export_seal_action])
+        file_menu.addSeparator()
+        self.host_action = file_menu.addAction("&Host a match…", self.host_match)
         file_menu.addSeparator()
         file_menu.addAction(self.quit_action)
 
@@ -702,6 +720,12 @@ class MainWindow(QMainWindow):
         from designer.playtest.launcher import open_playtest
 
         return open_playtest(self.document.snapshot(), self, self.view.options)
+
+    def host_match(self) -> QWidget | None:
+        """File > Host a match: run a live match on this board (or resume one from its folder's journal)."""
+        from designer.host.window import open_host_window
+
+        return open_host_window(self, self.document.snapshot(), self.view.options)
 
     # -- recovery ----------------------------------------------------------------------
     def offer_recovery(self) -> bool:

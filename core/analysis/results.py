@@ -52,8 +52,10 @@ class CheckResult(WinRate):
 
     def words(self) -> str:
         """``mcts:8000 check 55% [40-69%] over 40 games``."""
+        if not self.games:
+            return f"{self.agent} check not played (your time limit came first)"
         low, high = self.ci95
-        unfinished = ", cut short by the time budget" if not self.complete else ""
+        unfinished = ", cut short by your time limit" if not self.complete else ""
         return f"{self.agent} check {pct(self.v)} {ci_pct(low, high)} over {self.games} games{unfinished}"
 
     def to_json(self) -> dict[str, Any]:
@@ -246,6 +248,30 @@ class AgentResult:
         return {"verdict": self.verdict, "reasons": self.reasons, "pie": self.pie.to_json(), "raw": self.raw.to_json()}
 
 
+@dataclass(frozen=True)
+class BudgetRecord:
+    """How much of the planned work a run did, and whether the host's time cap cut it (then, and only then, the
+    result depends on the machine's speed and load)."""
+
+    effort: str = "custom"
+    time_cap: float = 0.0
+    stopped_by_time: bool = False
+    games_done: int = 0
+    games_planned: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"effort": self.effort, "time_cap": self.time_cap, "stopped_by_time": self.stopped_by_time,
+                "games_done": self.games_done, "games_planned": self.games_planned}
+
+    def words(self) -> str:
+        """The plain sentence a cut run carries ("" when the planned work was done)."""
+        if not self.stopped_by_time:
+            return ""
+        return (f"stopped by your time limit ({self.time_cap:g} s) after {self.games_done} of at most "
+                f"{self.games_planned} planned games; this result depends on the machine's speed; run without "
+                "--time to reproduce it")
+
+
 @dataclass
 class AnalysisReport:
     board_name: str
@@ -264,6 +290,7 @@ class AnalysisReport:
     survival: FloatGrid
     """Per cell: share of games in which its symbol stayed uncovered (nan where the cell is empty)."""
     elapsed: float = 0.0
+    budget: BudgetRecord = field(default_factory=BudgetRecord)
     s1_symbol: str = "O"
     screen: FloatGrid = field(default_factory=lambda: np.zeros(0))
     """Per placement index: the screen's estimate of P(S1 wins | that opening), -1 where illegal
@@ -279,6 +306,7 @@ class AnalysisReport:
             "s1": self.s1_symbol,
             "seed": self.config.seed, "quick": self.config.quick,
             "time_budget_s": self.config.time_budget or None, "elapsed_s": round(self.elapsed, 2),
+            "effort": self.budget.effort, "budget": self.budget.to_json(),
             "heatmaps": {"coverage_s1": _grid_json(self.coverage_s1), "coverage_s2": _grid_json(self.coverage_s2),
                          "survival": _grid_json(self.survival)},
         }
@@ -295,6 +323,9 @@ def _grid_json(grid: FloatGrid) -> list[list[float | None]]:
 
 
 def pct(x: float) -> str:
+    """A share as a whole percentage; "n/a" for a share of nothing (never "nan%")."""
+    if x is None or math.isnan(x):
+        return "n/a"
     return f"{100 * x:.0f}%"
 
 
