@@ -179,6 +179,27 @@ def test_an_engine_that_fails_to_load_is_reported_in_the_starter(window: MainWin
     assert starter.isVisible()  # the host reads it and closes it
 
 
+def test_the_starter_shows_a_first_starts_compile(window: MainWindow, qtbot: QtBot,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    from designer import warmup
+    from designer.playtest.launcher import PlaytestStarter
+    from designer.workers import BackgroundRunner
+
+    warming = BackgroundRunner()
+    monkeypatch.setattr(warmup, "ready", threading.Event())
+    monkeypatch.setattr(warmup, "done", threading.Event())
+    monkeypatch.setattr(warmup, "_runner", warming)
+    starter = window.playtest()
+    assert isinstance(starter, PlaytestStarter)
+    qtbot.addWidget(starter)
+    warming.progress.emit(warmup.CompileProgress(3, 10))  # as the warm-up's compile reports it
+    assert (starter.bar.minimum(), starter.bar.maximum(), starter.bar.value()) == (0, 10, 3)
+    assert "Preparing the game engine (30%)" in starter.message.text()
+    starter.close()
+
+
 def test_cancelling_an_early_playtest_opens_nothing(window: MainWindow, qtbot: QtBot,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     import threading
@@ -289,3 +310,23 @@ def test_changed_cells_are_named_as_the_pictures_label_them() -> None:
     board = Board(size=12)
     board.set_raw(parse_cell("J2", 12), Symbol.X)
     assert changed_cells(board, [parse_cell("J1", 12), parse_cell("J2", 12)]) == "J1 empty, J2 X"
+
+
+def test_a_window_deleted_before_the_warm_up_ends_gets_no_late_signal(qtbot: QtBot,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The warm-up belongs to the application; a window gone before it ends must not be called (a lambda
+    connection called the deleted window's status label: RuntimeError in the event loop)."""
+    import threading
+
+    from designer import warmup
+    from designer.workers import BackgroundRunner
+
+    warming = BackgroundRunner()
+    monkeypatch.setattr(warmup, "ready", threading.Event())
+    monkeypatch.setattr(warmup, "_runner", warming)
+    window = MainWindow()
+    window._warm_up()
+    shiboken6.delete(window)
+    warming.finished.emit(1.0)
+    warming.error.emit("failed")
+    warming.progress.emit(warmup.CompileProgress(1, 2))
