@@ -31,7 +31,8 @@ deciding agent shows fair, and the opening stays fair unless this agent shows it
 strong agents disagreeing on single openings (dense ``L6 L7 L8 L9``: club 48%, ``mcts:8000`` 80%, ``expert`` 80%).
 A stricter rule (the check's own rate within 35%-65%) disputed most openings on some boards (``mcts:8000`` gave S1
 about 12 points more than ``club`` on the openings club found fair before the candidate order aimed at both; on
-the 30 found by the 120-s time-budget benchmark at commit 23b3d25, 53% against 51%, with single openings 10 points apart either way): a veto for clear
+the 30 found by the 120-s time-budget benchmark at commit 23b3d25, 53% against 51%, with single openings 10 points
+apart either way): a veto for clear
 disagreement only keeps verdicts decidable.  ~0.4 s of one core per game."""
 AUTO_CHECK = "auto"
 """The default ``check_agent``: :data:`CHECK_AGENT` when the deciding agent is a guided search (``puct``) at least as
@@ -217,11 +218,11 @@ def quick_agent(text: str) -> str:
     """An agent under quick mode's cap: searches get at most ``QUICK.sims_cap`` simulations a move (a level
     becomes the plain spec it stands for, e.g. ``club`` -> ``puct:100``, the ``casual`` level)."""
     spec = parse_agent(text)
-    if spec.kind in (AgentKind.MCTS, AgentKind.PUCT):
-        capped = spec.with_sims(min(spec.sims or QUICK.sims_cap, QUICK.sims_cap)).text
-        level = level_of(capped)
-        return level.name if level is not None else capped
-    return spec.text
+    if spec.cheap:
+        return spec.text
+    capped = spec.capped(QUICK.sims_cap).text  # the kind's row says how its search is capped
+    level = level_of(capped)
+    return level.name if level is not None else capped
 
 
 @dataclass

@@ -20,6 +20,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 import numpy as np
 
@@ -276,7 +277,7 @@ def _analyze(s: Session) -> AnalysisReport:
         deciding = spec.text == decider
         raw, games = _raw(s, spec)
         raw_results[spec.text] = games
-        _mirror(s, spec, raw)
+        raw = _mirror(s, spec, raw)
         pie = _pie(s, spec, screen, deciding)
         verdict, reasons = decide(pie, cfg)
         per_agent[spec.text] = AgentResult(spec.text, verdict, reasons, raw, pie)
@@ -346,41 +347,39 @@ def _raw(s: Session, spec: AgentSpec) -> tuple[RawResult, list[GameResult]]:
 
     res = s.play(tasks, spec.cheap, "raw", f"{spec.text}: raw seat advantage (same agent both seats)", track,
                  plan_key=f"raw:{spec.text}")
-    raw = RawResult(agent=spec.text, games=len(res), s1_wins=sum(r.s1_won for r in res), sprt=pair.status)
-    _fill_raw(s, raw, res)
+    raw = _fill_raw(s, RawResult(agent=spec.text, games=len(res), s1_wins=sum(r.s1_won for r in res),
+                                 sprt=pair.status), res)
     return raw, res
 
 
-def _fill_raw(s: Session, raw: RawResult, res: list[GameResult]) -> None:
-    raw.tie_breaks = sum(r.tie_break for r in res)
-    raw.margins = [r.s1_score - r.s2_score for r in res]
-    raw.lengths = [r.length for r in res]
+def _fill_raw(s: Session, raw: RawResult, res: list[GameResult]) -> RawResult:
     turns = sum(r.legal_turns for r in res)
-    raw.legal_per_turn = sum(r.legal_sum for r in res) / turns if turns else math.nan
     # a type the board does not supply at all cannot run out; it is left out rather than shown as 100%
     supply = s.board.params.supply
-    raw.runout = {t: (sum(r.runout[i] for r in res) / len(res) if res else math.nan)
-                  for i, t in enumerate(PIECE_TYPES) if supply[i] > 0}
-    raw.swaps = sum(r.swapped for r in res)
-    # the swapper takes over S1's seat, so a swapper wins when S1 wins
-    raw.swapper_wins = sum(r.swapped and r.s1_won for r in res)
-    raw.distinct_games = len({r.moves for r in res})
     openings = Counter(r.moves[0] for r in res if r.moves)
     swaps = Counter(r.moves[0] for r in res if r.moves and r.swapped)
-    raw.common_openings = [(s.names(p), n, swaps[p]) for p, n in openings.most_common(3)]
+    return replace(
+        raw, tie_breaks=sum(r.tie_break for r in res), margins=[r.s1_score - r.s2_score for r in res],
+        lengths=[r.length for r in res],
+        legal_per_turn=sum(r.legal_sum for r in res) / turns if turns else math.nan,
+        runout={t: (sum(r.runout[i] for r in res) / len(res) if res else math.nan)
+                for i, t in enumerate(PIECE_TYPES) if supply[i] > 0},
+        swaps=sum(r.swapped for r in res),
+        # the swapper takes over S1's seat, so a swapper wins when S1 wins
+        swapper_wins=sum(r.swapped and r.s1_won for r in res), distinct_games=len({r.moves for r in res}),
+        common_openings=[(s.names(p), n, swaps[p]) for p, n in openings.most_common(3)])
 
 
-def _mirror(s: Session, spec: AgentSpec, raw: RawResult) -> None:
+def _mirror(s: Session, spec: AgentSpec, raw: RawResult) -> RawResult:
     cfg = s.cfg
     n = cfg.mirror_games if spec.cheap else max(10, cfg.mirror_games // 4)
     tasks = [GameTask(s.spec, derive_seed(cfg.seed, SeedPhase.MIRROR, spec.key, i), spec.text, spec.text, mirror=True)
              for i in range(n)]
     res = s.play(tasks, spec.cheap, "mirror", f"{spec.text}: mirror probe (S2 answers with the 180-degree image)",
                  plan_key=f"mirror:{spec.text}")
-    raw.mirror_games = len(res)
-    raw.mirror_full = sum(r.mirror_all for r in res)
-    raw.mirror_wins = sum(not r.s1_won for r in res)
-    raw.mirror_full_wins = sum(r.mirror_all and not r.s1_won for r in res)
+    return replace(raw, mirror_games=len(res), mirror_full=sum(r.mirror_all for r in res),
+                   mirror_wins=sum(not r.s1_won for r in res),
+                   mirror_full_wins=sum(r.mirror_all and not r.s1_won for r in res))
 
 
 def _pie(s: Session, spec: AgentSpec, screen: FloatGrid, deciding: bool = False) -> PieResult:
@@ -394,7 +393,7 @@ def _pie(s: Session, spec: AgentSpec, screen: FloatGrid, deciding: bool = False)
     pie = PieResult(agent=spec.text, screened=int(np.sum(screen >= 0)))
     if deciding and cfg.checker:
         rule = cfg.check_test
-        pie.check_agent, pie.check_rule, pie.check_limit = cfg.checker, rule.name, rule.games
+        pie = replace(pie, check_agent=cfg.checker, check_rule=rule.name, check_limit=rule.games)
     budget = _pie_budget(cfg, spec, deciding)
     per_opening = cfg.opening_cap if deciding else cfg.games
     candidates = cfg.candidate_limit if deciding else cfg.max_candidates
@@ -422,11 +421,12 @@ def _pie(s: Session, spec: AgentSpec, screen: FloatGrid, deciding: bool = False)
         msg = (f"{spec.text}: opening {rank + 1} (at most {candidates}), {' '.join(s.names(p))} "
                f"(fair so far: {len(pie.fair)} of {cfg.min_fair_openings} needed)")
         missing = max(0, cfg.min_fair_openings - len(pie.fair) - 1)
+        left = budget - pie.games
 
-        def decided(_i: int, r: GameResult, pair: SprtPair = pair, missing: int = missing) -> bool:
+        def decided(_i: int, r: GameResult, pair: SprtPair = pair, missing: int = missing, left: int = left) -> bool:
             done = pair.update(r.s1_won) != "undecided" or futile(pair.successes, pair.trials, cfg)
             here = 0.0 if done else pair_expected_remaining(pair, pair.successes / max(1, pair.trials))
-            s.plan.set(key, min(budget - pie.games - pair.trials, here + missing * fair_games))
+            s.plan.set(key, min(left - pair.trials, here + missing * fair_games))
             return done
 
         res = s.play(tasks, spec.cheap, "pie", msg, decided)
@@ -435,7 +435,7 @@ def _pie(s: Session, spec: AgentSpec, screen: FloatGrid, deciding: bool = False)
             break
         status: OpeningStatus = {"inside": "fair", "outside": "unfair"}.get(pair.status, "undecided")  # type: ignore[assignment]
         check = _check(s, p) if status == "fair" and pie.check_agent else None
-        pie.openings.append(OpeningResult(
+        pie = pie.adding(OpeningResult(
             placement=p, cells=[int(c) for c in s.table.cells[p]], names=s.names(p),
             wins=sum(r.s1_won for r in res), games=len(res),
             status="undecided" if check is not None and not check.agrees else status, screen_v=float(screen[p]),

@@ -21,7 +21,7 @@ from typing import Any
 
 from core.board.geometry import cell_name
 from core.board.model import PIECE_TYPES, Board, GameParams, Symbol
-from core.engine.rules import SWAP, GameResult, GameState, IllegalReason, NotationError, Placement
+from core.engine.rules import SWAP, GameOutcome, GameState, IllegalReason, NotationError, Placement
 from core.match.journal import FORMAT, VERSION
 from core.match.times import TimeError, clock_text, iso, parse_iso
 from core.play.clock import MatchClock
@@ -84,7 +84,7 @@ class MatchResult:
     """``score``, ``tie-rule``, ``time`` or ``resigned``."""
     score: dict[Symbol, int]
     at: int
-    game: GameResult | None
+    game: GameOutcome | None
 
 
 def board_dict(board: Board) -> dict[str, Any]:

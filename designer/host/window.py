@@ -43,14 +43,16 @@ from PySide6.QtWidgets import (
 
 from core.board.model import Board
 from core.engine.rules import Placement
-from core.match.host import Match, MatchExistsError, draw_post
+from core.match.host import Match, MatchExistsError
 from core.match.journal import JOURNAL_NAME, JournalError
 from core.match.post import make_post
 from core.match.session import DEFAULT_WINDOW, EventError, MatchSession, Refused
 from core.match.times import TimeError, now_ms
 from core.play.clock import format_seconds
 from designer.canvas.render import RenderOptions
+from designer.host import helper
 from designer.playtest.canvas import PlayCanvas
+from designer.workers import HELPER_NICE
 
 TO_MOVE = "The player to move"
 OK_COLOUR = "#2e7d32"
@@ -80,9 +82,10 @@ class PictureMaker(QObject):
         self._token += 1
         token = self._token
         if self._pool is None:
-            self._pool = cf.ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+            self._pool = cf.ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                                                initializer=helper.start, initargs=(HELPER_NICE,))
         try:
-            future = self._pool.submit(draw_post, folder)
+            future = self._pool.submit(helper.draw_post, folder)
         except (RuntimeError, cf.BrokenExecutor):  # a helper that died: start a new one next time
             self._pool = None
             self.failed.emit("the helper that draws pictures stopped; try again")

@@ -12,6 +12,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QStatusBar
 
+from core.analysis.results import AnalysisReport
 from designer.canvas.board_view import BoardView
 from designer.canvas.openings import OpeningsLayer, layer_from_report
 from designer.document.document import Document
@@ -42,7 +43,7 @@ class OpeningsOverlay(QObject):
         document.boardReplaced.connect(lambda: self.show(None))
         view.openingSelected.connect(self._on_selected)
 
-    def show(self, report: object) -> None:
+    def show(self, report: AnalysisReport | None) -> None:
         """Put the openings of a new report on the board and turn the layer on (None: drop the layer)."""
         if report is None:
             self.layer = None

@@ -20,7 +20,6 @@ from core.board.geometry import parse_cell
 from core.match.host import Match
 from core.match.times import parse_iso
 from designer.host.window import TO_MOVE, HostWindow
-from tests.gui.windows import open_window
 from tests.match.script import START, write_board
 
 pytestmark = pytest.mark.gui
@@ -165,6 +164,8 @@ def test_a_move_recorded_from_the_command_line_shows_up(qtbot, folder: Path) -> 
 
 def test_file_menu_opens_a_folder_and_resumes_its_match(qtbot, folder: Path,  # type: ignore[no-untyped-def]
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.gui.windows import open_window
+
     win = open_window(qtbot)
     assert win.host_action.text() == "&Host a match…"
     monkeypatch.setattr(QFileDialog, "getExistingDirectory", staticmethod(lambda *a, **k: str(folder)))
