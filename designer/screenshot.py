@@ -54,7 +54,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     window.show()
     app.processEvents()
 
-    from core.analysis.config import AnalysisConfig
     from core.analysis.run import analyze
     from designer.panels.analysis_panel import make_config
 
@@ -65,8 +64,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         panel.time_limit.setValue(args.time)
     panel.quick.setChecked(args.quick)
     board = window.document.snapshot()
-    config = make_config(AnalysisConfig, panel.agent.currentText(), panel.time_limit.value(), quick=args.quick)
-    print(f"analysing {board.name or 'the board'} with {', '.join(config.agents)}, {config.time_budget:g} s at most…",
+    config = make_config(panel.agent.currentText(), panel.time_limit.value(), quick=args.quick)
+    print(f"analysing {board.name or 'the board'} with {', '.join(config.agents)}, effort {config.effort}…",
           file=sys.stderr)
     report = analyze(board, config, progress=None, cancel=threading.Event())
     window.analysis_dock.raise_()

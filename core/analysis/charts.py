@@ -3,8 +3,10 @@
 Each builder returns a matplotlib ``Figure`` made with the object API, never ``pyplot``: no global
 backend switch, no figure registry to leak, so the same code runs headless for the report and on the
 panel's worker thread (which draws it into an image).  matplotlib is imported on first use, not with
-this module.  Builders take the :class:`~core.analysis.results.AnalysisReport`; they read it through
-``core.analysis.results.get_field``, so a report loaded back from its JSON draws the same.
+this module.  The report's own charts take the :class:`~core.analysis.results.AnalysisReport`; the panel's charts
+take its :class:`~core.analysis.results.ChartData` (small and picklable, for the designer's chart process), and the
+Markdown report draws them from the same data.  Colours and words of an opening's class come from
+:mod:`core.analysis.palette`, which the designer's board layer uses too.
 
 The panel's order follows what a host needs: first what the verdict rests on (each opening tried, with
 its 95% range against the fair band), then the no-swap rate, then the score margins.
@@ -20,7 +22,8 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from core.analysis.results import AnalysisReport, fair_band, get_field, openings, pct, raw_rate
+from core.analysis.palette import BAND_COLOUR, STATUS_STYLE
+from core.analysis.results import AnalysisReport, ChartData, OpeningResult, pct
 from core.board.geometry import column_name
 from core.board.model import Board, Symbol
 
@@ -33,14 +36,7 @@ Grid = npt.NDArray[np.float64]
 LIGHT = {"face": "#ffffff", "ink": "#222222", "rate": "#1f5fa8", "zero": "0.3"}
 DARK = {"face": "#2b2d31", "ink": "#e6e6e6", "rate": "#8cc4ff", "zero": "0.8"}
 """Chart colours per theme; on the dark face the light theme's dark blue marker and grey zero line vanish."""
-BAND_COLOUR = "#5cbf7a"
 MARGIN_COLOUR = "#9b6fd1"
-STATUS_STYLE: dict[str, tuple[str, str, str]] = {
-    # status of an opening: (light colour, dark colour, legend text)
-    "fair": ("#1d7a3a", "#6fdc8c", "shown close to even"),
-    "unfair": ("#b3261e", "#ff8a80", "shown uneven"),
-    "undecided": ("#555555", "#b8b8b8", "not clear yet"),
-}
 PNG_DPI = 110
 FONT = 8
 MAX_ROWS = 12
@@ -103,12 +99,12 @@ def draw_margins(ax: Axes, series: Sequence[tuple[str, Sequence[int]]], zero_col
         ax.legend(fontsize=7)
 
 
-def opening_grid(openings: Sequence[Any], size: int) -> Grid:
+def opening_grid(openings: Sequence[OpeningResult], size: int) -> Grid:
     """Per cell: the mean S1 win rate over the tested openings covering it (nan where none does)."""
     total = np.zeros(size * size)
     count = np.zeros(size * size)
     for o in openings:
-        if getattr(o, "games", 1) and _valid(o.v):
+        if o.games and _valid(o.v):
             for c in o.cells:
                 total[int(c)] += float(o.v)
                 count[int(c)] += 1
@@ -179,13 +175,13 @@ def margins_figure(report: AnalysisReport) -> Figure:
 
 
 # -- the charts the panel shows and the report repeats -----------------------------------------
-def openings_chart(report: AnalysisReport, width_px: int = REPORT_WIDTH_PX, dpr: float = 1.0,
+def openings_chart(data: ChartData, width_px: int = REPORT_WIDTH_PX, dpr: float = 1.0,
                    dark: bool = False) -> Figure:
     """Each opening played out: the first mover's chance after it, with its 95% range, against the band."""
-    rows = sorted(openings(report)[:MAX_ROWS], key=lambda o: o.rate)
+    rows = sorted(data.openings[:MAX_ROWS], key=lambda o: o.rate)
     fig = _pixel_figure(width_px, 92 + 19 * max(1, len(rows)), dpr)
     ax = fig.add_subplot(111)
-    draw_band(ax, fair_band(report))
+    draw_band(ax, data.band)
     ax.set_title("What the verdict rests on: each opening tried,\n"
                  "first mover's chance to win (line: likely range)", fontsize=FONT)
     if not rows:
@@ -193,8 +189,7 @@ def openings_chart(report: AnalysisReport, width_px: int = REPORT_WIDTH_PX, dpr:
                 transform=ax.transAxes)
         ax.set_yticks([])
     for i, o in enumerate(rows):
-        light, dark_colour, _ = STATUS_STYLE.get(o.status, STATUS_STYLE["undecided"])
-        colour = dark_colour if dark else light
+        colour = STATUS_STYLE.get(o.status, STATUS_STYLE["undecided"]).colour(dark)
         ax.errorbar([o.rate], [i], xerr=[[o.rate - o.ci[0]], [o.ci[1] - o.rate]], fmt="o", color=colour,
                     capsize=3, ms=4, mfc=colour if o.status != "undecided" else "none", lw=1.2)
     if rows:
@@ -204,9 +199,9 @@ def openings_chart(report: AnalysisReport, width_px: int = REPORT_WIDTH_PX, dpr:
     _percent_axis(ax)
     from matplotlib.lines import Line2D
 
-    handles = [Line2D([], [], marker="o", ls="", ms=4, color=(d if dark else light),
-                      mfc=(d if dark else light) if status != "undecided" else "none", label=text)
-               for status, (light, d, text) in STATUS_STYLE.items()]
+    handles = [Line2D([], [], marker="o", ls="", ms=4, color=style.colour(dark),
+                      mfc=style.colour(dark) if status != "undecided" else "none", label=style.short)
+               for status, style in STATUS_STYLE.items()]
     fig.legend(handles=handles, loc="outside lower center", ncol=3, fontsize=FONT - 1, frameon=False,
                handletextpad=0.2, columnspacing=0.8)
     ax.tick_params(labelsize=FONT - 1)
@@ -214,17 +209,16 @@ def openings_chart(report: AnalysisReport, width_px: int = REPORT_WIDTH_PX, dpr:
     return fig
 
 
-def raw_chart(report: AnalysisReport, width_px: int = REPORT_WIDTH_PX, dpr: float = 1.0,
+def raw_chart(data: ChartData, width_px: int = REPORT_WIDTH_PX, dpr: float = 1.0,
               dark: bool = False) -> Figure:
     """The no-swap rate of the first mover with its 95% range (information, not the verdict)."""
     fig = _pixel_figure(width_px, 92, dpr)
     ax = fig.add_subplot(111)
-    draw_band(ax, fair_band(report))
-    found = raw_rate(report)
+    draw_band(ax, data.band)
+    found = data.raw
     colour = (DARK if dark else LIGHT)["rate"]
     if found is not None:
-        rate, ci, games = found
-        lo, hi = ci if ci is not None else (rate, rate)
+        rate, (lo, hi), games = found.rate, found.ci, found.games
         ax.errorbar([rate], [0], xerr=[[rate - lo], [hi - rate]], fmt="o", color=colour, capsize=5, ms=5)
         ax.set_title(f"Without a swap (for information): the player who\nmoves first wins {rate:.0%} of {games} "
                      "games", fontsize=FONT)
@@ -238,10 +232,10 @@ def raw_chart(report: AnalysisReport, width_px: int = REPORT_WIDTH_PX, dpr: floa
     return fig
 
 
-def margins_chart(report: AnalysisReport, width_px: int = REPORT_WIDTH_PX, dpr: float = 1.0,
+def margins_chart(data: ChartData, width_px: int = REPORT_WIDTH_PX, dpr: float = 1.0,
                   dark: bool = False) -> Figure:
     """How far apart the scores end (first mover minus second player) in the no-swap games."""
-    margins = [int(m) for m in (get_field(get_field(report, "raw"), "margins", None) or [])]
+    margins = list(data.margins)
     fig = _pixel_figure(width_px, 170, dpr)
     ax = fig.add_subplot(111)
     draw_margins(ax, [("S1 - S2", margins)], zero_colour=(DARK if dark else LIGHT)["zero"])

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from core.analysis import charts
-from core.analysis.results import AnalysisReport, pct
+from core.analysis.results import AnalysisReport, ChartData, pct
 from core.board.fileio import atomic_write_bytes, atomic_write_text
 from core.board.geometry import cell_name
 from core.board.model import Board
@@ -34,8 +34,8 @@ def _seat_difference(report: AnalysisReport, board: Board) -> Figure:
 
 
 CHARTS: dict[str, tuple[str, ChartFn]] = {
-    "winrates": ("Win rates against the fair band", lambda r, b: charts.openings_chart(r)),
-    "raw": ("Without a swap", lambda r, b: charts.raw_chart(r)),
+    "winrates": ("Win rates against the fair band", lambda r, b: charts.openings_chart(ChartData.of(r))),
+    "raw": ("Without a swap", lambda r, b: charts.raw_chart(ChartData.of(r))),
     "openings": ("Tested openings (swap map)", charts.openings_figure),
     "coverage": ("Coverage by seat", lambda r, b: charts.heatmaps_figure(
         [("covered by S1's pieces", r.coverage_s1), ("covered by S2's pieces", r.coverage_s2)], b)),

@@ -1,25 +1,26 @@
 """The "Fair openings" layer: each opening an analysis tested, as the board canvas draws and describes it.
 
-The figures come from ``core.analysis.results.openings`` (rate, Wilson interval, games, status), the same
-reading the analysis panel's chart uses, so the board and the chart can never disagree.  This module holds
-the data and the words; ``designer.canvas.render`` paints it and ``designer.canvas.board_view`` hit-tests it.
+The figures come from ``core.analysis.results.openings`` (rate, Wilson interval, games, status), the same reading
+the analysis panel's chart uses, and the colours, marks and words of each class from ``core.analysis.palette``,
+which the chart uses too, so the board and the chart can never disagree.  This module holds the data, the words,
+the legend and where each opening's tag goes; ``designer.canvas.render`` paints it and
+``designer.canvas.board_view`` hit-tests it.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
 
+from core.analysis.hostwords import describe_agent
+from core.analysis.palette import STATUS_STYLE, status_explained, style
+from core.analysis.results import AnalysisReport, OpeningView, band_text, fair_band, openings, pct
 from core.board.geometry import parse_cell
 
-STATUS_WORDS: dict[str, str] = {
-    "fair": "fair",
-    "unfair": "unfair (one side wins too often)",
-    "undecided": "undecided (more games needed)",
-}
 STATUS_ORDER: tuple[str, ...] = ("undecided", "unfair", "fair")
 """Drawing order: fair openings, the ones a host looks for, are drawn last (on top)."""
+TAG_SLOTS = 3
+"""Tags one cell holds, stacked upwards from its bottom edge; a tag never shares a slot with another."""
 
 
 @dataclass(frozen=True)
@@ -27,17 +28,33 @@ class OpeningMark:
     """One tested opening on the board: its four cells and its figures."""
 
     cells: tuple[int, ...]
-    names: tuple[str, ...]
-    rate: float
-    """The first mover's win rate after this opening (no swap)."""
-    ci: tuple[float, float]
-    """Its 95% Wilson interval."""
-    games: int
-    status: str
     size: int
     """The board size the cells are numbered for."""
-    check: str = ""
-    """The cross-check in words ("" when none ran: only openings the deciding agent showed fair are checked)."""
+    view: OpeningView
+    """Its figures, as the chart reads them."""
+    abandoned: bool = False
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self.view.cells
+
+    @property
+    def rate(self) -> float:
+        """The first mover's win rate after this opening (no swap)."""
+        return self.view.rate
+
+    @property
+    def ci(self) -> tuple[float, float]:
+        """Its 95% Wilson interval."""
+        return self.view.ci
+
+    @property
+    def games(self) -> int:
+        return self.view.games
+
+    @property
+    def status(self) -> str:
+        return self.view.status
 
     @property
     def wins(self) -> int:
@@ -46,8 +63,9 @@ class OpeningMark:
 
     @property
     def label(self) -> str:
-        """The small text drawn on the board."""
-        return f"{100 * self.rate:.0f}%"
+        """The small tag drawn on the board: the rate and the class's mark (``48% ✓``, ``40% ?``), so a rate at
+        the band's edge reads as "not settled", never as a contradiction of the band."""
+        return f"{100 * self.rate:.0f}% {style(self.status).mark}"
 
     def centre(self) -> tuple[float, float]:
         """(row, col) of the middle of the piece, in cells (cell centres at .5)."""
@@ -62,7 +80,7 @@ class OpeningsLayer:
     size: int
     marks: tuple[OpeningMark, ...]
     decided_by: str
-    """The agent (and its named level when it is one) whose games gave each opening its status."""
+    """The agent whose games gave each opening its status, in a host's words (its level's name when it is one)."""
     first: str = ""
     """The first mover's symbol in the analysed board (O or X), for the words."""
     band: tuple[float, float] = (0.4, 0.6)
@@ -80,6 +98,37 @@ class OpeningsLayer:
         """Indices of the marks in the order they are painted (undecided, unfair, then fair on top)."""
         rank = {status: i for i, status in enumerate(STATUS_ORDER)}
         return sorted(range(len(self.marks)), key=lambda i: (rank.get(self.marks[i].status, -1), i))
+
+    def tag_places(self) -> dict[int, tuple[int, int]]:
+        """Mark index -> (cell, slot) of its tag: a slot no other tag uses, in the mark's own cells, as low and as
+        near the piece's middle as possible (fair openings choose first).  When every slot of a mark's cells is
+        taken (more than :data:`TAG_SLOTS` x 4 openings on four cells) the mark goes without a tag; its outline
+        and tooltip still show it."""
+        taken: set[tuple[int, int]] = set()
+        out: dict[int, tuple[int, int]] = {}
+        for i in reversed(self.drawing_order()):
+            mark = self.marks[i]
+            mr, mc = mark.centre()
+
+            def rank(place: tuple[int, int], mr: float = mr, mc: float = mc) -> tuple[int, float, int]:
+                r, c = divmod(place[0], self.size)
+                return place[1], (r + 0.5 - mr) ** 2 + (c + 0.5 - mc) ** 2, place[0]
+
+            free = [(cell, slot) for cell in mark.cells for slot in range(TAG_SLOTS) if (cell, slot) not in taken]
+            if free:
+                place = min(free, key=rank)
+                taken.add(place)
+                out[i] = place
+        return out
+
+    def legend(self) -> list[tuple[str, str]]:
+        """(status, words) of each class on the board, in the chart's order, for the legend under the board."""
+        shown = {mark.status for mark in self.marks}
+        return [(status, f"{style(status).mark} {style(status).short}") for status in STATUS_STYLE
+                if status in shown]
+
+    def legend_title(self) -> str:
+        return f"Openings tried (first mover's wins; fair is {band_text(self.band)}):"
 
     def pick(self, row: float, col: float) -> tuple[int | None, int]:
         """The opening under the point (``row``, ``col`` in cells) and how many openings cover that cell.
@@ -104,41 +153,60 @@ class OpeningsLayer:
     def describe(self, index: int, count: int = 1) -> str:
         """The figures of one opening, one per line (the tooltip)."""
         mark = self.marks[index]
+        view = mark.view
         low, high = mark.ci
         who = f"the first mover ({self.first})" if self.first else "the first mover"
         lines = [
-            f"Opening {' '.join(mark.names)}: {STATUS_WORDS.get(mark.status, mark.status)}",
+            f"Opening {' '.join(mark.names)}: "
+            + status_explained(mark.status, mark.rate, self.band, mark.abandoned, view.disputed),
             f"{who[0].upper()}{who[1:]} won {mark.wins} of {mark.games} games: {100 * mark.rate:.0f}% "
-            f"(95% interval {100 * low:.0f}-{100 * high:.0f}%; fair is {100 * self.band[0]:.0f}-"
-            f"{100 * self.band[1]:.0f}%)",
-            f"Decided by {self.decided_by}" if self.decided_by else "",
-            f"Cross-check: {mark.check}" if mark.check else "",
+            f"(likely {100 * low:.0f}-{100 * high:.0f}%; fair is {band_text(self.band)})",
+            self._estimates(view),
+            f"Played by {self.decided_by}" if self.decided_by else "",
+            self._check(view),
         ]
         if count > 1:
             lines.append(f"{count} openings here: the one nearest the mouse is shown")
         return "\n".join(line for line in lines if line)
+
+    @staticmethod
+    def _estimates(view: OpeningView) -> str:
+        """What picked the opening before any game: the quick estimate and, when there was one, the deeper one."""
+        if math.isnan(view.screen_v) or view.screen_v < 0:
+            return ""
+        text = f"Picked from estimates before play: a quick look gave the first mover {pct(view.screen_v)}"
+        if view.refined_v is not None:
+            text += f", a closer look {pct(view.refined_v)}"
+        return text
+
+    @staticmethod
+    def _check(view: OpeningView) -> str:
+        """One line per judge: its figure and whether it agrees (the opening counts only if all do)."""
+        lines = []
+        for judge in view.judges:
+            if judge.rate is None:
+                lines.append(f"Second opinion from {describe_agent(judge.agent)}: not played (the time limit came "
+                             "first)")
+                continue
+            verdict = ("agrees" if judge.agrees else "was cut short, so it cannot confirm it" if not judge.complete
+                       else "disagrees, so it does not count as fair")
+            lines.append(f"Second opinion from {describe_agent(judge.agent)}: the first mover won "
+                         f"{pct(judge.rate)} of {judge.games} games; it {verdict}")
+        return "\n".join(lines)
 
     def status_line(self, index: int) -> str:
         """The same figures on one line (the status bar after a click)."""
         return "; ".join(self.describe(index).split("\n"))
 
 
-def decided_by(report: Any) -> str:
-    """``expert level (puct:16000:t=2)`` or the plain spec: the agent whose games decided the statuses."""
-    from core.agents.levels import level_of
-    from core.analysis.results import get_field
-
-    config = get_field(report, "config")
-    spec = str(get_field(report, "agent", "") or get_field(config, "deciding_agent", "")
-               or get_field(get_field(report, "pie"), "agent", "") or "")
-    level = level_of(spec) if spec else None
-    return f"{level.name} level ({level.spec})" if level is not None else spec
+def decided_by(report: AnalysisReport) -> str:
+    """``club level (a short guided search, ...)`` or a plain description: whose games decided the statuses."""
+    return describe_agent(report.agent) if report.agent else ""
 
 
-def layer_from_report(report: Any, size: int, first: str = "") -> OpeningsLayer:
+def layer_from_report(report: AnalysisReport, size: int, first: str = "") -> OpeningsLayer:
     """The layer for ``report`` on a ``size`` board (openings whose cells do not fit the board are left out)."""
-    from core.analysis.results import fair_band, get_field, openings
-
+    abandoned = {tuple(o.names): o.abandoned for o in report.pie.openings}
     marks: list[OpeningMark] = []
     for view in openings(report):
         try:
@@ -147,7 +215,5 @@ def layer_from_report(report: Any, size: int, first: str = "") -> OpeningsLayer:
             continue
         if not cells or math.isnan(view.rate):
             continue
-        marks.append(OpeningMark(cells, tuple(view.cells), view.rate, view.ci, view.games, view.status, size,
-                                 view.check))
-    symbol = str(get_field(report, "s1_symbol", "") or first)
-    return OpeningsLayer(size, tuple(marks), decided_by(report), symbol, fair_band(report))
+        marks.append(OpeningMark(cells, size, view, abandoned.get(view.cells, False)))
+    return OpeningsLayer(size, tuple(marks), decided_by(report), report.s1_symbol or first, fair_band(report))

@@ -28,10 +28,11 @@ from PySide6.QtGui import (
 )
 from PySide6.QtSvg import QSvgGenerator
 
+from core.analysis.palette import STATUS_STYLE
 from core.board.fileio import atomic_write_bytes
 from core.board.geometry import COLUMN_LETTERS
 from core.board.model import Board, Symbol
-from designer.canvas.openings import OpeningsLayer
+from designer.canvas.openings import TAG_SLOTS, OpeningsLayer
 from designer.canvas.sizes import MAX_PICTURE_PX, MIN_PICTURE_PX
 
 THEMES: tuple[str, ...] = ("light", "dark")
@@ -60,8 +61,8 @@ class Palette:
     lock: str
     """Locked cells (hatched and outlined, so not colour alone)."""
     openings: dict[str, str]
-    """The fair-openings layer by status (fair, unfair, undecided): Okabe-Ito colours, safe for colour-blind
-    eyes, each at least 3:1 against the cells; the outline style tells the status apart too."""
+    """The fair-openings layer by status (fair, unfair, undecided): the analysis charts' colours
+    (``core.analysis.palette``); the outline style and each tag's mark tell the status apart too."""
 
 
 PALETTES: dict[str, Palette] = {
@@ -71,7 +72,7 @@ PALETTES: dict[str, Palette] = {
         highlight="#111111", partner="#6d6d6d", problem="#c0001a",
         preview_ok="#2e8b57", preview_bad="#c0001a", piece_border="#222222",
         pieces={"L": "#e8a33d", "I": "#5aa9e6", "T": "#9b6fd1", "S": "#5cbf7a"},
-        lock="#7a4cc2", openings={"fair": "#0072b2", "unfair": "#d55e00", "undecided": "#6b6b6b"},
+        lock="#7a4cc2", openings={status: style.light for status, style in STATUS_STYLE.items()},
     ),
     "dark": Palette(
         background="#1e1f22", cell="#2b2d31", cell_alt="#303237", grid="#4b4e55", frame="#9aa0a6",
@@ -79,7 +80,7 @@ PALETTES: dict[str, Palette] = {
         highlight="#ffffff", partner="#b0b0b0", problem="#ff4d5e",
         preview_ok="#58d68d", preview_bad="#ff4d5e", piece_border="#e8e8e8",
         pieces={"L": "#b07a22", "I": "#2f77b3", "T": "#7450a8", "S": "#3a8f57"},
-        lock="#b48cff", openings={"fair": "#56b4e9", "unfair": "#e69f00", "undecided": "#a8a8a8"},
+        lock="#b48cff", openings={status: style.dark for status, style in STATUS_STYLE.items()},
     ),
 }
 
@@ -169,10 +170,16 @@ class BoardGeometry:
         return None
 
 
-def layout(rect: QRectF, size: int, options: RenderOptions, caption: bool = False) -> BoardGeometry:
-    """Fit the board (plus label margins) into ``rect``, centred, with square cells."""
+LEGEND_ROWS = 1.5
+"""Height of the fair-openings legend under the board, in cells (a title line and a line of classes)."""
+
+
+def layout(rect: QRectF, size: int, options: RenderOptions, caption: bool = False,
+           legend: bool = False) -> BoardGeometry:
+    """Fit the board (plus label margins, the heatmap caption and the openings legend) into ``rect``, centred,
+    with square cells."""
     margin = 0.8 if options.coordinates else 0.25
-    bottom = 0.9 if caption else 0.0
+    bottom = (0.9 if caption else 0.0) + (LEGEND_ROWS if legend else 0.0)
     top_extra = 0.9 if options.title else 0.0
     units_w = size + margin + (margin if options.coordinates else 0.25)
     units_h = size + margin + top_extra + max(bottom, 0.4 if options.coordinates else 0.25)
@@ -301,22 +308,35 @@ def _paint_openings_fill(painter: QPainter, geo: BoardGeometry, pal: Palette, la
             painter.fillPath(path, QBrush(hatch, Qt.BrushStyle.BDiagPattern))
 
 
-def _label_cells(layer: OpeningsLayer) -> dict[int, int]:
-    """Mark index -> the cell its label goes in: the cell with the fewest labels so far, then the one nearest
-    the piece's middle, then the first in reading order (deterministic, and labels rarely stack)."""
-    used: dict[int, int] = {}
-    out: dict[int, int] = {}
-    for i in layer.drawing_order():
-        mark = layer.marks[i]
-        mr, mc = mark.centre()
+def tag_font(layer: OpeningsLayer, cell: float) -> QFont | None:
+    """The tags' font: as large as lets the widest tag fit inside one cell and :data:`TAG_SLOTS` tags stack in
+    it, so tags in neighbouring cells or slots never overlap; None when cells are too small for a legible tag
+    (the outlines and the tooltips still show every opening)."""
+    scale = 0.26
+    font = _font(cell, scale, bold=True)
+    while True:
+        metrics = QFontMetricsF(font)
+        widest = max((metrics.horizontalAdvance(mark.label) for mark in layer.marks), default=0.0)
+        if widest + cell * 0.12 <= cell * 0.96 and TAG_SLOTS * (metrics.height() + cell * 0.02) <= cell * 0.96:
+            return font
+        if font.pixelSize() <= 6:
+            return None
+        scale *= 0.92
+        font = _font(cell, scale, bold=True)
 
-        def rank(cell: int, mr: float = mr, mc: float = mc) -> tuple[int, float, int]:
-            r, c = divmod(cell, layer.size)
-            return used.get(cell, 0), (r + 0.5 - mr) ** 2 + (c + 0.5 - mc) ** 2, cell
 
-        cell = min(mark.cells, key=rank)
-        used[cell] = used.get(cell, 0) + 1
-        out[i] = cell
+def tag_rects(geo: BoardGeometry, layer: OpeningsLayer, font: QFont) -> dict[int, QRectF]:
+    """Mark index -> the rectangle of its tag: centred in its cell, stacked up from the bottom by slot
+    (:meth:`OpeningsLayer.tag_places`), each inside its own cell and clear of every other."""
+    c = geo.cell
+    metrics = QFontMetricsF(font)
+    h = metrics.height()
+    out: dict[int, QRectF] = {}
+    for i, (cell, slot) in layer.tag_places().items():
+        r = geo.cell_rect(cell)
+        w = metrics.horizontalAdvance(layer.marks[i].label) + c * 0.12
+        bottom = r.bottom() - c * 0.03 - slot * (h + c * 0.02)
+        out[i] = QRectF(r.center().x() - w / 2, bottom - h, w, h)
     return out
 
 
@@ -334,15 +354,13 @@ def _paint_openings_lines(painter: QPainter, geo: BoardGeometry, pal: Palette, l
         painter.drawPath(path)
         painter.setPen(_opening_pen(QColor(pal.openings.get(mark.status, pal.partner)), mark.status, c))
         painter.drawPath(path)
-    font = _font(c, 0.26, bold=True)
-    metrics = QFontMetricsF(font)
+    font = tag_font(layer, c)
+    if font is None:
+        return
     painter.setFont(font)
-    for i, cell in _label_cells(layer).items():
+    for i, pill in tag_rects(geo, layer, font).items():
         mark = layer.marks[i]
-        r = geo.cell_rect(cell)
-        w = metrics.horizontalAdvance(mark.label) + c * 0.12
-        h = metrics.height()
-        pill = QRectF(r.center().x() - w / 2, r.bottom() - h - c * 0.06, w, h)
+        h = pill.height()
         colour = QColor(pal.openings.get(mark.status, pal.partner))
         painter.setPen(QPen(colour, max(1.0, c * 0.03)))
         background = QColor(pal.cell)
@@ -414,7 +432,8 @@ def paint_board(painter: QPainter, rect: QRectF, board: Board, options: RenderOp
     pal = options.palette()
     ov = overlay or Overlay()
     n = board.size
-    geo = layout(rect, n, options, caption=bool(ov.heat_label) and ov.heat is not None)
+    openings = ov.openings if ov.openings is not None and ov.openings.size == n else None
+    geo = layout(rect, n, options, caption=bool(ov.heat_label) and ov.heat is not None, legend=openings is not None)
     c = geo.cell
     painter.save()
     painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
@@ -440,7 +459,6 @@ def paint_board(painter: QPainter, rect: QRectF, board: Board, options: RenderOp
         piece = ov.pieces.get(cell)
         if piece is not None:
             painter.fillRect(r, QColor(pal.pieces.get(piece, pal.grid)))
-    openings = ov.openings if ov.openings is not None and ov.openings.size == n else None
     if openings is not None:
         _paint_openings_fill(painter, geo, pal, openings)
 
@@ -569,8 +587,70 @@ def paint_board(painter: QPainter, rect: QRectF, board: Board, options: RenderOp
                          int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter), "0")
         painter.drawText(QRectF(bar_left + bar_w + 0.05 * c, y, 0.5 * c, 0.7 * c),
                          int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), "1")
+    if openings is not None:
+        caption = 0.9 if ov.heat is not None and ov.heat_label else 0.0
+        paint_openings_legend(painter, geo, pal, openings, geo.top + (n + 0.1 + caption) * c)
     painter.restore()
     return geo
+
+
+def paint_openings_legend(painter: QPainter, geo: BoardGeometry, pal: Palette, layer: OpeningsLayer,
+                          y: float) -> list[tuple[str, QRectF]]:
+    """The fair-openings legend under the board: a title with the band, then a swatch (drawn as the board draws
+    that class) and the words of each class shown.  Returns (text, rectangle) of each piece of text."""
+    c, n = geo.cell, geo.size
+    width = n * c
+    title = layer.legend_title()
+    entries = layer.legend()
+    gap = 0.35 * c
+
+    def entries_width(metrics: QFontMetricsF) -> float:
+        box = metrics.height()
+        return sum(box * 1.3 + metrics.horizontalAdvance(text) + gap for _status, text in entries)
+
+    scale = 0.34
+    font = _font(c, scale)
+    while font.pixelSize() > 8:
+        metrics = QFontMetricsF(font)
+        if max(metrics.horizontalAdvance(title), entries_width(metrics)) <= width:
+            break
+        scale *= 0.92
+        font = _font(c, scale)
+    metrics = QFontMetricsF(font)
+    painter.setFont(font)
+    line = 0.7 * c
+    drawn: list[tuple[str, QRectF]] = []
+    shown = metrics.elidedText(title, Qt.TextElideMode.ElideRight, width)
+    rect = QRectF(geo.left, y, width, line)
+    painter.setPen(QColor(pal.label))
+    painter.drawText(rect, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), shown)
+    drawn.append((shown, QRectF(geo.left, y, metrics.horizontalAdvance(shown), line)))
+    x, y = geo.left, y + line
+    box = metrics.height() * 0.9
+    for status, text in entries:
+        colour = QColor(pal.openings.get(status, pal.partner))
+        swatch = QRectF(x, y + (line - box) / 2, box, box)
+        tint = QColor(colour)
+        tint.setAlpha(46)
+        painter.fillRect(swatch, tint)
+        if status == "unfair":
+            hatch = QColor(colour)
+            hatch.setAlpha(120)
+            painter.fillRect(swatch, QBrush(hatch, Qt.BrushStyle.BDiagPattern))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.setPen(_opening_pen(colour, status, box * 0.6))
+        painter.drawRect(swatch)
+        x += box * 1.3
+        w = min(metrics.horizontalAdvance(text), geo.left + width - x)
+        if w <= 0:
+            break
+        painter.setPen(QColor(pal.label))
+        rect = QRectF(x, y, w, line)
+        painter.drawText(rect, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
+                         metrics.elidedText(text, Qt.TextElideMode.ElideRight, w))
+        drawn.append((text, rect))
+        x += w + gap
+    return drawn
 
 
 def ensure_gui_app() -> QGuiApplication:

@@ -38,6 +38,7 @@ from core.analysis.config import DEFAULT_AGENTS
 from core.board.geometry import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE
 from core.board.model import Board
 from core.generate.config import MAX_COUNT, SearchConfig
+from core.generate.config import MAX_TIME as MAX_GENERATE_TIME
 from core.generate.figures import Figures
 from core.generate.layout import PairRange
 from designer.canvas.render import Overlay, RenderOptions, render_image
@@ -150,6 +151,13 @@ class ProgressRow(QWidget):
         self.label.setText(" - ".join(x for x in (phase, p.message, eta_text(p.eta)) if x))
 
 
+@dataclass(frozen=True)
+class _Refused:
+    """The search refused its time budget: the sentence that says what to give instead."""
+
+    sentence: str
+
+
 class SearchDialog(QDialog):
     """What the Generate and Improve dialogs share: one background run with progress, Cancel, and the
     settings locked while it runs. Subclasses build ``progress``, ``start_button``, ``cancel_button`` and say
@@ -163,7 +171,7 @@ class SearchDialog(QDialog):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.runner = BackgroundRunner(self)
-        self.runner.finished.connect(self._on_finished)
+        self.runner.finished.connect(self._finished)
         self.runner.error.connect(self._on_error)
         self.runner.progress.connect(self._on_progress)
 
@@ -174,9 +182,24 @@ class SearchDialog(QDialog):
         raise NotImplementedError
 
     def _run(self, work: Callable[[JobControl], object]) -> None:
+        from core.generate.plan import BudgetTooSmall
+
+        def refusal_in_words(job: JobControl) -> object:
+            try:
+                return work(job)
+            except BudgetTooSmall as exc:  # a time too short is advice for the host, not a failure
+                return _Refused(exc.sentence())
+
         self._set_running(True)
         self.progress.busy("Starting the worker processes…")
-        self.runner.request(work)
+        self.runner.request(refusal_in_words)
+
+    def _finished(self, result: Any) -> None:
+        if isinstance(result, _Refused):
+            self._set_running(False)
+            self.progress.idle(result.sentence)
+            return
+        self._on_finished(result)
 
     def cancel(self) -> None:
         if self.runner.busy:
@@ -226,7 +249,7 @@ class GenerateDialog(SearchDialog):
         self.seed_box = QSpinBox()
         self.seed_box.setRange(0, 2**31 - 1)
         self.time_box = QSpinBox()
-        self.time_box.setRange(10, 24 * 3600)
+        self.time_box.setRange(10, int(MAX_GENERATE_TIME))
         self.time_box.setValue(600)
         self.time_box.setSuffix(" s")
         self.time_box.setToolTip("How long the search may take. It first times the level on this machine and says at "

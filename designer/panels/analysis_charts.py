@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QImage
 
-from designer.panels.chart_process import ChartProcess, chart_data, draw_figures
+from core.analysis.results import AnalysisReport, ChartData
+from designer.panels.chart_process import ChartProcess, draw_figures
 from designer.workers import HELPER_NICE
 
 if TYPE_CHECKING:
@@ -36,8 +37,8 @@ class Charts:
     images: list[QImage] = field(default_factory=list)
     pid: int = 0
     """The process that drew the images (not the window's)."""
-    data: dict[str, Any] = field(default_factory=dict)
-    """What they were drawn from (:func:`designer.panels.chart_process.chart_data`)."""
+    data: ChartData = field(default_factory=lambda: ChartData((), None, ()))
+    """What they were drawn from."""
 
     @cached_property
     def figures(self) -> list[Figure]:
@@ -53,11 +54,11 @@ def to_image(width: int, height: int, rgba: bytes, dpr: float) -> QImage:
     return image
 
 
-def render_charts(report: Any, width_px: int, dpr: float, dark: bool) -> Charts:
+def render_charts(report: AnalysisReport, width_px: int, dpr: float, dark: bool) -> Charts:
     """The panel's charts for ``report`` at ``width_px`` logical pixels (called on a worker thread, which waits
     for the chart process without holding the GIL)."""
     width_px = max(MIN_WIDTH, width_px)
-    data = chart_data(report)
+    data = ChartData.of(report)
     drawn = CHART_PROCESS.draw(data, width_px, dpr, dark)
     return Charts(width_px, dark, dpr, [to_image(w, h, rgba, dpr) for w, h, rgba in drawn.images], drawn.pid,
                   data)

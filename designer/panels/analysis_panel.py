@@ -14,13 +14,14 @@ machine's process pool (:mod:`core.selfplay.cluster`); the seeds make the verdic
 
 from __future__ import annotations
 
-import functools
+import concurrent.futures as cf
 import json
 import sys
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSettings, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QPixmap, QResizeEvent
@@ -42,6 +43,9 @@ from PySide6.QtWidgets import (
 )
 
 from core.analysis import config as analysis_config
+from core.analysis.config import AnalysisCancelled, AnalysisConfig, AnalysisProgress
+from core.analysis.hostwords import describe_agent, progress_words
+from core.analysis.results import AnalysisReport, Analyzer, FloatGrid, ProgressFn
 from core.board.fileio import atomic_write_text
 from core.board.model import Board
 from core.selfplay.cluster import ClusterError, ClusterSpec, DaskSession, parse_cluster
@@ -49,18 +53,24 @@ from designer.document.document import Document
 from designer.panels.analysis_text import HEATMAP_TIPS, HostSummary, heatmaps, parse_agents, summarise
 from designer.workers import HELPER_NICE, BackgroundRunner, JobControl
 
+if TYPE_CHECKING:
+    from designer.panels.analysis_charts import Charts
+
 PROGRESS_DELAY_MS = 500
 PROGRESS_INTERVAL_S = 0.1
 """Progress reaches the GUI at most this often: the engine reports every game, thousands a second."""
 CHART_DEBOUNCE_MS = 150
 DEFAULT_AGENTS = " + ".join(analysis_config.DEFAULT_AGENTS)
-DEFAULT_TIME = int(analysis_config.DEFAULT_TIME)
-QUICK_TIME = int(analysis_config.QUICK.seconds)
 """The command line's defaults (``lits analyze``), from ``core.analysis.config`` (plain Python: importing
 ``core.analysis.run`` loads numba, which the window must not wait for at start-up)."""
 MIN_TIME = 10
-"""Shortest time limit offered, above the engine's floor (``core.analysis.config.MIN_TIME``, 5 s): the workers
+"""Shortest time cap offered, above the engine's floor (``core.analysis.config.MIN_TIME``, 5 s): the workers
 must start and every opening be screened before any game tells the host something."""
+MAX_TIME = int(analysis_config.MAX_TIME)
+"""Longest time cap offered (``lits analyze --time`` takes the same)."""
+EFFORT_LABELS = {"standard": "Standard: the verdict to publish",
+                 "thorough": "Thorough: expert strength (minutes)"}
+"""The efforts the box offers (Quick is its own tick box), in the host's words."""
 CLUSTER_SETTING = "analysis/cluster"
 """QSettings key of the last cluster address (empty: this machine)."""
 AGENTS: tuple[str, ...] = (DEFAULT_AGENTS, "greedy + expert", "greedy + casual", "club", "expert", "greedy",
@@ -68,17 +78,16 @@ AGENTS: tuple[str, ...] = (DEFAULT_AGENTS, "greedy + expert", "greedy + casual",
 """The levels first (``club`` decides by default, as in ``lits analyze``); any agent spec may be typed."""
 ENGINE_MODULE = "core.analysis.run"
 
-AnalyzeFn = Callable[..., Any]
-Engine = Callable[[], tuple[AnalyzeFn, type[Any], type[BaseException]]]
 
-
-def default_analyze() -> tuple[AnalyzeFn, type[Any], type[BaseException]]:
-    """The real engine: ``(analyze, AnalysisConfig, AnalysisCancelled)``, imported on first use; its worker
-    processes run below the window's priority (:data:`designer.workers.HELPER_NICE`)."""
-    from core.analysis.config import AnalysisCancelled, AnalysisConfig
+def default_analyze(board: Board, config: AnalysisConfig, *, progress: ProgressFn | None = None,
+                    cancel: threading.Event | None = None, executor: cf.Executor | None = None,
+                    executor_workers: int = 0) -> AnalysisReport:
+    """The real engine (:data:`~core.analysis.results.Analyzer`), imported on first use, on the worker thread
+    (importing it loads numba); its worker processes run below the window's priority
+    (:data:`designer.workers.HELPER_NICE`)."""
     from core.analysis.run import analyze
 
-    return functools.partial(analyze, worker_nice=HELPER_NICE), AnalysisConfig, AnalysisCancelled
+    return analyze(board, config, progress, cancel, executor, executor_workers, worker_nice=HELPER_NICE)
 
 
 def cluster_spec(text: str) -> ClusterSpec | None:
@@ -88,27 +97,27 @@ def cluster_spec(text: str) -> ClusterSpec | None:
     return parse_cluster(text) if text.strip() else None
 
 
-def run_on(spec: ClusterSpec | None, analyze: AnalyzeFn, board: Board, cfg: Any, **kwargs: Any) -> Any:
+def run_on(spec: ClusterSpec | None, analyze: Analyzer, board: Board, cfg: AnalysisConfig,
+           progress: ProgressFn | None = None, cancel: threading.Event | None = None) -> AnalysisReport:
     """``analyze`` on this machine's process pool, or on the dask cluster ``spec`` (opened and closed here)."""
     if spec is None:
-        return analyze(board, cfg, **kwargs)
+        return analyze(board, cfg, progress=progress, cancel=cancel)
     with DaskSession(spec) as session:
-        return analyze(board, cfg, executor=session.executor, executor_workers=session.worker_count(), **kwargs)
+        return analyze(board, cfg, progress=progress, cancel=cancel, executor=session.executor,
+                       executor_workers=session.worker_count())
 
 
-def run_seconds(seconds: float, quick: bool) -> float:
-    """The time limit a run gets: Quick is a first look, so it stops at its own (shorter) limit."""
-    return float(min(seconds, QUICK_TIME) if quick else seconds)
-
-
-def make_config(config_type: type[Any], agents: str | list[str], seconds: float, quick: bool = False) -> Any:
-    """The engine's config from the panel's choices (``core.analysis.run.AnalysisConfig`` or a test double):
-    the time limit plans the games, as ``lits analyze --time`` does."""
+def make_config(agents: str | list[str], seconds: float = 0.0, quick: bool = False,
+                effort: str = analysis_config.DEFAULT_EFFORT) -> AnalysisConfig:
+    """The engine's config from the panel's choices, as ``lits analyze --effort E --time S`` builds it: the effort
+    fixes the work, so the same board and seed give the same verdict on any machine; ``seconds`` (0 = none) is
+    only a cap."""
     names = parse_agents(agents) if isinstance(agents, str) else list(agents)
-    return config_type(agents=names, time_budget=run_seconds(seconds, quick), quick=quick)
+    return AnalysisConfig.from_effort(analysis_config.QUICK.name if quick else effort, agents=names,
+                                      time_budget=float(seconds))
 
 
-def quick_effect(agents: list[str], seconds: float) -> str | None:
+def quick_effect(agents: list[str], seconds: float = 0.0) -> str | None:
     """What Quick changes, in words, from the engine's own ``effective()`` (None until the engine is loaded)."""
     if ENGINE_MODULE not in sys.modules:
         return None
@@ -119,8 +128,6 @@ def quick_effect(agents: list[str], seconds: float) -> str | None:
     except ValueError:
         return None
     parts = []
-    if run_seconds(seconds, True) < seconds:
-        parts.append(f"at most {run_seconds(seconds, True):.0f} s instead of {seconds:.0f} s")
     changed = [f"{a} → {b}" for a, b in zip(agents, quick.agents, strict=True) if a != b]
     if changed:
         parts.append("weaker search (" + ", ".join(changed) + ")")
@@ -132,9 +139,9 @@ class _Finished:
     """A report with its host summary and heatmaps, worked out on the worker: reading a rate's interval
     imports scipy.stats on first use, which held the GUI thread for over a second."""
 
-    report: Any
+    report: AnalysisReport
     summary: HostSummary
-    maps: dict[str, Any]
+    maps: dict[str, FloatGrid]
 
 
 @dataclass
@@ -146,6 +153,14 @@ class _Rejected:
 
 class _Cancelled:
     pass
+
+
+@dataclass
+class _ChartsDrawn:
+    """The charts of ``report``, drawn on the chart runner (shown only while that report is still the panel's)."""
+
+    report: AnalysisReport
+    charts: Charts
 
 
 class ChartImage(QLabel):
@@ -173,17 +188,18 @@ class AnalysisPanel(QWidget):
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.document = document
-        self.engine: Engine = default_analyze
-        self.report: Any = None
+        self.analyzer: Analyzer = default_analyze
+        """What runs an analysis (tests give a stand-in that returns a saved report)."""
+        self.report: AnalysisReport | None = None
         self.report_size = 0
         self.summary: HostSummary | None = None
-        self.maps: dict[str, Any] = {}
-        self.charts: Any = None
-        """The :class:`~designer.panels.analysis_charts.Charts` now shown (None before the first result)."""
+        self.maps: dict[str, FloatGrid] = {}
+        self.charts: Charts | None = None
+        """The charts now shown (None before the first result)."""
         self.started_at = 0.0
         self.finished_at = 0.0
         self.dark = False
-        self.last_progress: Any = None
+        self.last_progress: AnalysisProgress | None = None
         self.analysed: tuple[object, ...] | None = None
         """Size, cells and parameters of the board the shown report is about (None: no report)."""
         self._running = False
@@ -191,6 +207,9 @@ class AnalysisPanel(QWidget):
         self._run_quick = False
         """Whether the running analysis is a Quick look (its verdict's next step depends on it)."""
         self._chart_request: tuple[int, bool] | None = None
+        self.engine_compiling: Callable[[], bool] = lambda: False
+        """Whether the first start's compile of the engine is still running (the window tells: an analysis
+        started meanwhile waits for it, and the progress line says why)."""
 
         self.runner = BackgroundRunner(self, progress_interval=PROGRESS_INTERVAL_S)
         self.runner.finished.connect(self._on_done)
@@ -209,21 +228,26 @@ class AnalysisPanel(QWidget):
         self.agent.setToolTip(f"Who plays the test games: the levels casual, club and expert (stronger and "
                               "slower), greedy, random, or an agent spec such as mcts:1000. Several, e.g. "
                               "\"greedy + club\", play in turn and the strongest decides: the verdict holds for "
-                              "its strength. Every opening it finds fair is then checked by a second engine "
-                              f"({analysis_config.CHECK_AGENT}) and counts only if both agree. The default is "
-                              "what lits analyze uses.")
+                              "its strength. Every opening it finds fair is then checked by a second engine, "
+                              f"{describe_agent(analysis_config.CHECK_AGENT)}, and counts only if both agree. The "
+                              "default is what lits analyze uses.")
+        self.effort = QComboBox()
+        for name, label in EFFORT_LABELS.items():
+            self.effort.addItem(label, name)
+        self.effort.setToolTip("How much play decides the verdict. The work is fixed, not the time: the same "
+                               "board and seed give the same verdict on any computer, however busy. Standard "
+                               "takes about a minute on two cores; Thorough lets the expert level decide, about "
+                               "eight times the work (or use a cluster), and checks each fair opening more "
+                               f"firmly (up to {analysis_config.FIRM_CHECK_GAMES} games).")
         self.time_limit = QSpinBox()
-        self.time_limit.setRange(MIN_TIME, 24 * 3600)
-        self.time_limit.setValue(DEFAULT_TIME)
+        self.time_limit.setRange(0, MAX_TIME)
+        self.time_limit.setSpecialValueText("No limit")
+        self.time_limit.setValue(0)
         self.time_limit.setSingleStep(30)
         self.time_limit.setSuffix(" s")
-        self.time_limit.setToolTip("How long the analysis may take. It stops as soon as the verdict is decided "
-                                   "(often sooner); when time runs out first it says roughly how much more would "
-                                   "decide it. club decides within the default on two cores; expert needs about "
-                                   "eight times as long, or a cluster. From "
-                                   f"{analysis_config.FIRM_CHECK_FROM / 60:g} minutes on, the second engine "
-                                   f"checks each fair opening more firmly (up to {analysis_config.FIRM_CHECK_GAMES} "
-                                   "games).")
+        self.time_limit.setToolTip("An optional cap on the time the analysis may take (No limit by default). A run "
+                                   "the cap cuts short says so, and its result then depends on this computer's "
+                                   "speed: leave it at No limit for a verdict others can reproduce.")
         self.quick = QCheckBox("Quick look (weaker, shorter)")
         self.quick.setChecked(False)
         self.quick_note = QLabel()
@@ -278,6 +302,7 @@ class AnalysisPanel(QWidget):
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         form.addRow("Agent", self.agent)
+        form.addRow("Effort", self.effort)
         form.addRow("Time limit", self.time_limit)
         form.addRow(self.quick)
         form.addRow(self.quick_note)
@@ -322,7 +347,7 @@ class AnalysisPanel(QWidget):
         self.heat_select.currentTextChanged.connect(self._on_heat)
         self.save_button.clicked.connect(self._save_json)
         self.quick.toggled.connect(self._update_quick_note)
-        self.time_limit.valueChanged.connect(self._update_quick_note)
+        self.effort.currentIndexChanged.connect(self._on_effort)
         self.agent.currentTextChanged.connect(self._update_quick_note)
         document.boardReplaced.connect(self._on_board_replaced)
         document.cellsChanged.connect(lambda _cells: self._check_stale())
@@ -336,13 +361,28 @@ class AnalysisPanel(QWidget):
     def _update_quick_note(self) -> None:
         """Say what Quick does to these settings instead of changing the Time limit box behind the host's back."""
         agents = parse_agents(self.agent.currentText())
-        effect = quick_effect(agents, self.time_limit.value()) if agents else None
-        general = (f"A first look in seconds: searching players are capped at 100 simulations a move and the run "
-                   f"stops after {QUICK_TIME} s at most, so it often says \"not decided yet\"; untick it for a "
-                   "verdict.")
+        effect = quick_effect(agents) if agents else None
+        general = ("A first look in seconds: searching players are capped at "
+                   f"{analysis_config.QUICK.sims_cap} simulations a move and fewer games are played, with no "
+                   "second engine, so it often says \"not decided yet\" and is never a verdict to publish; untick "
+                   "it for one.")
+        self.effort.setEnabled(not self.quick.isChecked())
         self.quick.setToolTip(general if effect is None else f"{general}\nWith these settings: {effect}.")
         self.quick_note.setText(f"Quick plays: {effect}." if effect else "")
         self.quick_note.setVisible(self.quick.isChecked() and bool(effect))
+
+    def _on_effort(self, _index: int) -> None:
+        """A preset's players replace the box's only while it holds another preset's (a typed choice stays)."""
+        presets = {" + ".join(e.agents) for e in analysis_config.EFFORTS.values()}
+        if self.agent.currentText() in presets:
+            chosen = analysis_config.EFFORTS[str(self.effort.currentData())]
+            self.agent.setCurrentText(" + ".join(chosen.agents))
+        self._update_quick_note()
+
+    @property
+    def chosen_effort(self) -> str:
+        """The effort the settings ask for: Quick's tick wins over the box."""
+        return analysis_config.QUICK.name if self.quick.isChecked() else str(self.effort.currentData())
 
     def cluster_problem(self) -> str | None:
         """Why the cluster field cannot be used (None when it is empty or a valid address)."""
@@ -381,21 +421,17 @@ class AnalysisPanel(QWidget):
         except ClusterError as exc:
             self._reject(f"Cluster: {exc}")
             return False
-        engine = self.engine
-        config: Any = None
+        analyze = self.analyzer
         if not agents:
             QMessageBox.warning(self, "Analysis settings", "Choose who plays the test games (the Agent box is "
                                                            "empty), for example greedy + club.")
             return False
-        if engine is not default_analyze or ENGINE_MODULE in sys.modules:
-            # The engine is loaded (or a stand-in): check the settings now, before anything starts.
-            _analyze, config_type, _cancelled = engine()
-            try:
-                config = make_config(config_type, agents, seconds, quick)
-                config.check()
-            except (TypeError, ValueError) as exc:
-                self._reject(f"Agent {text.strip()!r}: {exc}")
-                return False
+        try:  # plain Python (no engine): the settings are checked before anything starts
+            config = make_config(agents, seconds, quick, self.chosen_effort)
+            config.check()
+        except ValueError as exc:
+            self._reject(f"Agent {text.strip()!r}: {exc}")
+            return False
         board = self.document.snapshot()
         self._running_board = board.copy()
         self._run_quick = quick
@@ -404,24 +440,16 @@ class AnalysisPanel(QWidget):
             from designer.panels.analysis_charts import CHART_PROCESS
 
             CHART_PROCESS.prepare()  # the chart process imports matplotlib while the games run
-            analyze, config_type, cancelled_type = engine()
-            cfg = config
-            if cfg is None:
-                try:
-                    cfg = make_config(config_type, agents, seconds, quick)
-                    cfg.check()
-                except (TypeError, ValueError) as exc:
-                    return _Rejected(f"Agent {text.strip()!r}: {exc}")
             try:
-                report = run_on(cluster, analyze, board, cfg, progress=control.progress,
+                report = run_on(cluster, analyze, board, config, progress=control.progress,
                                 cancel=control.cancelled)
-            except cancelled_type:
+            except AnalysisCancelled:
                 return _Cancelled()
             except ClusterError as exc:  # dask missing, or no scheduler at the address: say how to fix it
                 return _Rejected(f"Cluster: {exc}")
             if control.cancelled.is_set():
                 return _Cancelled()
-            summary = summarise(report, quick=quick, pie_rule=board.params.pie, seconds=run_seconds(seconds, quick))
+            summary = summarise(report, quick=quick, pie_rule=board.params.pie, seconds=seconds)
             return _Finished(report, summary, heatmaps(report, board.size))
 
         self.report_size = board.size
@@ -461,14 +489,17 @@ class AnalysisPanel(QWidget):
             self.progress_bar.setVisible(True)
             self.progress_label.setVisible(True)
 
-    def _on_progress(self, p: Any) -> None:
+    def _on_progress(self, p: object) -> None:
+        if not isinstance(p, AnalysisProgress):
+            return
         self.last_progress = p
-        done, total = int(getattr(p, "done", 0) or 0), int(getattr(p, "total", 0) or 0)
-        if total > 0:
-            self.progress_bar.setRange(0, total)
-            self.progress_bar.setValue(min(done, total))
-        phase, message = getattr(p, "phase", ""), getattr(p, "message", "")
-        text = " - ".join(str(x) for x in (phase, message) if x)
+        if p.total > 0:
+            self.progress_bar.setRange(0, p.total)
+            self.progress_bar.setValue(min(p.done, p.total))
+        text = progress_words(p)
+        if p.phase == "start" and self.engine_compiling():
+            text = ("Waiting for the game engine to be compiled (once, after installing); the analysis starts as "
+                    "soon as it is ready")
         if text != self.progress_label.text():  # a new text re-lays out the whole panel
             self.progress_label.setText(text)
 
@@ -513,9 +544,9 @@ class AnalysisPanel(QWidget):
         self._running = False
 
     # -- results -----------------------------------------------------------------------
-    def show_report(self, report: Any, size: int, elapsed: float | None = None, board: Board | None = None,
-                    quick: bool | None = None, games: int | None = None, summary: HostSummary | None = None,
-                    maps: dict[str, Any] | None = None) -> None:
+    def show_report(self, report: AnalysisReport, size: int, elapsed: float | None = None,
+                    board: Board | None = None, quick: bool | None = None, games: int | None = None,
+                    summary: HostSummary | None = None, maps: dict[str, FloatGrid] | None = None) -> None:
         """Show ``report``, the analysis of ``board`` (default: the board as it is now).
 
         ``summary`` and ``maps`` are worked out here unless the worker already did.
@@ -538,7 +569,7 @@ class AnalysisPanel(QWidget):
                                          Qt.ItemDataRole.ToolTipRole)
         self.heat_select.blockSignals(False)
         self.heat_select.setEnabled(bool(self.maps))
-        self.save_button.setEnabled(hasattr(report, "to_json"))
+        self.save_button.setEnabled(True)
         if self.maps:
             self.heat_select.setCurrentIndex(1)
         self._check_stale()
@@ -579,14 +610,14 @@ class AnalysisPanel(QWidget):
         def draw(_control: JobControl) -> object:
             from designer.panels.analysis_charts import render_charts
 
-            return report, render_charts(report, width, dpr, dark)
+            return _ChartsDrawn(report, render_charts(report, width, dpr, dark))
 
         self.chart_runner.request(draw)
 
     def _on_charts(self, result: object) -> None:
-        if not isinstance(result, tuple) or result[0] is not self.report:
+        if not isinstance(result, _ChartsDrawn) or result.report is not self.report:
             return
-        charts = result[1]
+        charts = result.charts
         self.charts = charts
         self.chart_placeholder.setVisible(False)
         for label, image in zip(self.chart_images, charts.images, strict=True):
@@ -626,19 +657,16 @@ class AnalysisPanel(QWidget):
 
     def save_json(self, path: str | None) -> bool:
         """Write the report as JSON (the same data as ``lits analyze --json``); None asks for the file."""
-        if self.report is None or not hasattr(self.report, "to_json"):
+        if self.report is None:
             return False
         if path is None:
             path, _ = QFileDialog.getSaveFileName(self, "Save analysis report", "analysis.json", "JSON (*.json)")
             if not path:
                 return False
         try:
-            data = self.report.to_json()
-            # to_json gives a dict; str() of it was written before, which is Python, not JSON.
-            text = data if isinstance(data, str) else json.dumps(data, indent=2, default=_json_default) + "\n"
-            atomic_write_text(path, text)
-        except (OSError, TypeError, ValueError) as exc:
-            QMessageBox.warning(self, "Save report", f"{path}: {getattr(exc, 'strerror', None) or exc}")
+            atomic_write_text(path, json.dumps(self.report.to_json(), indent=2) + "\n")
+        except OSError as exc:
+            QMessageBox.warning(self, "Save report", f"{path}: {exc.strerror or exc}")
             return False
         return True
 
@@ -656,14 +684,6 @@ def verdict_html(summary: HostSummary, elapsed: float | None = None) -> str:
         html += f"<p><small>The analysis took {elapsed:.1f} s.</small></p>"
     html += f"<p><b>Next step:</b> {_html(summary.next_step)}</p>"
     return html
-
-
-def _json_default(value: Any) -> Any:
-    """numpy numbers and arrays as plain JSON values."""
-    tolist = getattr(value, "tolist", None)
-    if callable(tolist):
-        return tolist()
-    raise TypeError(f"{type(value).__name__} is not JSON serialisable")
 
 
 def _board_key(board: Board) -> tuple[object, ...]:

@@ -2,9 +2,9 @@
 
 The engine's own reasons are written for the command line and for statisticians ("S1", "v(m)", SPRTs).
 The panel rebuilds the explanation from the report's figures instead, so it can say "the player who moves
-first", give each rate as "47% (likely 38-57%)" and end with what to do next.  No Qt, so it is tested
-without it; the readers of a report (dataclasses or JSON dict) live in ``core.analysis.results``, shared
-with the charts.
+first", give each rate as "47% (likely 38-57%)" and end with what to do next.  A quick look is a first look:
+it never advises sealing, only the full analysis does.  No Qt, so it is tested without it; it reads the typed
+report of ``core.analysis.results``, as the charts do, and names agents in ``core.analysis.hostwords``' words.
 """
 
 from __future__ import annotations
@@ -12,21 +12,14 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
 
-from core.agents.levels import level_of
-from core.agents.spec import describe
-from core.analysis.results import as_number, band_text, get_field, openings, pct, raw_rate
-
-if TYPE_CHECKING:
-    import numpy as np
-    import numpy.typing as npt
-
-    FloatGrid = npt.NDArray[np.float64]
+from core.analysis.hostwords import describe_agent, strength_level
+from core.analysis.results import AnalysisReport, FloatGrid, band_text, fair_band, openings, pct, raw_rate
 
 FIRST = "the player who moves first"
 SECOND = "the second player"
 FAIR_BAND_TEXT = band_text()
+"""The default band in words; a report's own band is ``band_text(fair_band(report))``."""
 
 COVERAGE_FIRST = "Covered by the player who moves first"
 COVERAGE_SECOND = "Covered by the second player"
@@ -49,19 +42,6 @@ def with_range(rate: float, ci: Sequence[float] | None) -> str:
     return f"{pct(rate)} (likely {100 * ci[0]:.0f}-{100 * ci[1]:.0f}%)"
 
 
-def strength_level(spec: str) -> str:
-    """The strength a verdict holds for, as the host chose it: a level's name (``expert``, also for the spec a
-    level stands for), else the agent spec itself (``mcts:1000``)."""
-    level = level_of(spec)
-    return level.name if level is not None else spec.strip().lower()
-
-
-def describe_agent(spec: str) -> str:
-    """``mcts:1000`` -> ``a searching computer player (1000 simulations a move)``; a level by its blurb (the words
-    come from the kind's row in ``core.agents.spec.KINDS``)."""
-    return describe(spec)
-
-
 @dataclass
 class HostSummary:
     """The verdict as the panel writes it; ``next_step`` is always the last line shown."""
@@ -76,47 +56,47 @@ class HostSummary:
     """One line under the no-swap chart: what that rate means."""
 
 
-def _needed(report: Any) -> int:
-    return int(get_field(get_field(report, "config"), "min_fair_openings", 3) or 3)
-
-
-def summarise(report: Any, quick: bool | None = None, games: int | None = None,
+def summarise(report: AnalysisReport, quick: bool | None = None, games: int | None = None,
               pie_rule: bool = True, seconds: float | None = None) -> HostSummary:
     """The verdict, reasons, warnings and next step for a host.
 
     ``quick``, ``games`` and ``seconds`` (the time limit) are the settings the run used (default: the report's
-    own config); ``pie_rule`` is whether the analysed board offers the swap.
+    own config); ``pie_rule`` is whether the analysed board offers the swap.  A quick look says it is one and
+    always advises the full analysis next: its weaker players and fewer games can call a board balanced that the
+    full analysis does not.
     """
-    verdict = str(get_field(report, "verdict", "inconclusive"))
-    config = get_field(report, "config")
-    quick = bool(get_field(config, "quick", False)) if quick is None else quick
-    games = int(get_field(config, "games", 0) or 0) if games is None else games
-    seconds = float(get_field(config, "time_budget", 0.0) or 0.0) if seconds is None else seconds
-    pie = get_field(report, "pie")
+    verdict = report.verdict
+    config = report.config
+    quick = config.quick if quick is None else quick
+    games = config.games if games is None else games
+    seconds = config.time_budget if seconds is None else seconds
+    pie = report.pie
     tried = openings(report)
     fair = [o for o in tried if o.status == "fair"]
-    needed = _needed(report)
-    agent = str(get_field(report, "agent", "") or get_field(pie, "agent", "") or "")
+    needed = config.min_fair_openings
+    band = band_text(fair_band(report))
+    agent = report.agent or pie.agent
     total = sum(o.games for o in tried)
     played_by = f"Played by {describe_agent(agent)}, {total} games." if agent and total else ""
     # the strength the verdict holds for goes into the headline: weaker play may judge the board differently
     level = f" for {strength_level(agent)} play" if agent else ""
-    check_agent = str(get_field(pie, "check_agent", "") or "")
+    judges = list(pie.judges)
     disputed = [o for o in tried if o.disputed]
-    disputed_lines = [f"{o.label} looked even for the deciding engine, but the second engine ({check_agent}) "
-                      "did not confirm it, so it does not count (Fair openings layer: hover it for the figures)."
+    disputed_lines = [f"{o.label} looked even for the deciding engine, but "
+                      + " and ".join(describe_agent(j.agent) for j in o.judges if not j.agrees)
+                      + " did not confirm it, so it does not count (Fair openings layer: hover it for the figures)."
                       for o in disputed[:3]]
     summary: HostSummary
     if verdict == "balanced":
         summary = HostSummary(verdict, f"Balanced{level}", "✔", [
             f"{len(fair)} different first placements keep the game close: after each, {FIRST} wins "
-            f"{FAIR_BAND_TEXT} of the games, so {SECOND} has a real choice whether to swap sides."])
-        if check_agent:
-            limit = int(get_field(pie, "check_limit", 0) or 0)
-            firm = (f" up to {limit} times (the firm check a long time limit buys)"
-                    if get_field(pie, "check_rule", "") == "firm" else "")
-            summary.lines[0] += (f" A second engine, {describe_agent(check_agent)}, replayed each of them{firm} "
-                                 "and agrees.")
+            f"{band} of the games, so {SECOND} has a real choice whether to swap sides."])
+        if judges:
+            firm = (f" up to {pie.check_limit} times (the firm check of the Thorough effort)"
+                    if pie.check_rule == "firm" else "")
+            engines = " and ".join(describe_agent(j) for j in judges)
+            summary.lines[0] += (f" {'Other engines' if len(judges) > 1 else 'A second engine'}, {engines}, "
+                                 f"replayed each of them{firm} and agree{'' if len(judges) > 1 else 's'}.")
         summary.lines += [f"{o.label}: {FIRST} wins {with_range(o.rate, o.ci)}" for o in fair[:3]]
         summary.lines += disputed_lines
         summary.next_step = "Seal it (File ▸ Export ▸ Sealed file for a season), or play-test it first."
@@ -136,17 +116,17 @@ def summarise(report: Any, quick: bool | None = None, games: int | None = None,
             summary.next_step = "Change the symbols and analyse again."
     else:
         summary = HostSummary(verdict, f"Not decided yet{level}", "?")
-        screened = int(get_field(pie, "screened", 0) or 0)
-        if not tried and pie is not None and screened == 0:
+        if not tried and pie.screened == 0:
             summary.lines.append("No first placement is possible on this board.")
             summary.next_step = "Give the players pieces (Properties ▸ Supply) and analyse again."
             return _finish(summary, report, played_by, pie_rule)
         if not tried:
-            summary.lines.append("No opening could be played out: the game budget ran out first.")
+            summary.lines.append("Your time limit came before any opening was played out." if
+                                 report.budget.stopped_by_time else "No opening could be played out.")
         else:
             shown = {0: "No first placement was", 1: "Only 1 first placement was"}.get(
                 len(fair), f"Only {len(fair)} first placements were")
-            summary.lines.append(f"{shown} shown to keep the game close ({FIRST} wins {FAIR_BAND_TEXT}); "
+            summary.lines.append(f"{shown} shown to keep the game close ({FIRST} wins {band}); "
                                  f"{needed} are needed for a verdict.")
             summary.lines += disputed_lines
             open_ = len(tried) - len(fair) - sum(o.status == "unfair" for o in tried) - len(disputed)
@@ -157,20 +137,39 @@ def summarise(report: Any, quick: bool | None = None, games: int | None = None,
             summary.lines.append(f"Closest to even so far: {best.label}, {FIRST} wins "
                                  f"{with_range(best.rate, best.ci)}.")
         if quick:
-            summary.next_step = "Run longer: untick Quick and analyse again (a full run takes up to two minutes)."
-        elif seconds > 0:
-            summary.next_step = (f"Run longer: raise the Time limit to {max(2 * seconds, 240):.0f} s and analyse "
-                                 "again (the verdict says roughly how much more time would decide it).")
+            summary.next_step = f"Run longer: {FULL_RUN}."
+        elif report.budget.stopped_by_time:
+            summary.next_step = ("Your time limit stopped the run before it was done: set Time limit to No limit "
+                                 "and analyse again (the full run gives a verdict anyone can reproduce).")
+        elif report.budget.effort == "standard":
+            summary.next_step = ("The standard amount of play did not decide it: choose Effort ▸ Thorough (more "
+                                 "play, at expert strength) or adjust the board and analyse again.")
         else:
-            summary.next_step = (f"Run longer: raise Games to {max(2 * games, 320) if games else 320} "
-                                 "and analyse again.")
+            summary.next_step = "Adjust the board, or give the analysis more play, and analyse again."
+    if quick:
+        _first_look(summary, level)
     return _finish(summary, report, played_by, pie_rule)
 
 
-def _finish(summary: HostSummary, report: Any, played_by: str, pie_rule: bool) -> HostSummary:
+FULL_RUN = "untick Quick and analyse again (a full run takes about a minute on two cores)"
+
+
+def _first_look(summary: HostSummary, level: str) -> None:
+    """A quick look's summary: says it is a first look and advises the full analysis (never sealing)."""
+    words = {"balanced": "looks balanced", "lopsided": "looks lopsided"}.get(summary.verdict, "not decided")
+    summary.headline = f"First look: {words}{level}"
+    summary.lines.insert(0, "This was a quick first look: weaker computer players and fewer games than the full "
+                            "analysis, so the full analysis may judge the board differently.")
+    if summary.verdict == "balanced":
+        summary.next_step = f"Before sealing, run the full analysis: {FULL_RUN}."
+    elif summary.verdict == "lopsided":
+        summary.next_step = f"{summary.next_step.removesuffix('.')}; or, to confirm first, {FULL_RUN}."
+
+
+def _finish(summary: HostSummary, report: AnalysisReport, played_by: str, pie_rule: bool) -> HostSummary:
     if played_by:
         summary.lines.append(played_by)
-    summary.warnings = [plain(str(w)) for w in get_field(report, "warnings", None) or []]
+    summary.warnings = [plain(w) for w in report.warnings]
     summary.raw_line = raw_meaning(report, pie_rule)
     return summary
 
@@ -190,12 +189,12 @@ def plain(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def raw_meaning(report: Any, pie_rule: bool = True) -> str:
+def raw_meaning(report: AnalysisReport, pie_rule: bool = True) -> str:
     """The one line under the no-swap chart."""
     found = raw_rate(report)
     if found is None:
         return ""
-    rate, ci, games = found
+    rate, ci, games = found.rate, found.ci, found.games
     text = f"Without a swap, {FIRST} wins {with_range(rate, ci)} of {games} games. "
     if not pie_rule:
         return text + "This board is played without the swap rule, so this is the real first-move advantage."
@@ -203,22 +202,20 @@ def raw_meaning(report: Any, pie_rule: bool = True) -> str:
 
 
 # -- heatmaps -------------------------------------------------------------------------------------
-def heatmaps(report: Any, size: int) -> dict[str, FloatGrid]:
-    """The report's per-cell maps scaled to 0..1, keyed by the label the selector shows."""
+def heatmaps(report: AnalysisReport, size: int) -> dict[str, FloatGrid]:
+    """The report's per-cell maps scaled to 0..1, keyed by the label the selector shows (none for another size)."""
     import numpy as np
 
     out: dict[str, FloatGrid] = {}
-    for key, label in (("coverage_s1", COVERAGE_FIRST), ("coverage_s2", COVERAGE_SECOND), ("survival", SURVIVAL)):
-        value = get_field(report, key)
-        if value is None:
+    if report.size != size:
+        return out
+    for grid, label in ((report.coverage_s1, COVERAGE_FIRST), (report.coverage_s2, COVERAGE_SECOND),
+                        (report.survival, SURVIVAL)):
+        if grid.shape != (size, size):
             continue
-        arr = np.asarray(value, dtype=float)
-        if arr.shape != (size, size):
-            continue
-        finite = arr[np.isfinite(arr)]
+        finite = grid[np.isfinite(grid)]
         top = float(finite.max()) if finite.size else 0.0
-        if top > 1.0:
-            arr = arr / top
+        arr = grid / top if top > 1.0 else grid
         out[label] = np.clip(arr, 0.0, 1.0)  # NaN (no data) stays NaN and is drawn plain
     opening_values = opening_map(report, size)
     if opening_values is not None:
@@ -226,25 +223,19 @@ def heatmaps(report: Any, size: int) -> dict[str, FloatGrid]:
     return out
 
 
-def opening_map(report: Any, size: int) -> FloatGrid | None:
+def opening_map(report: AnalysisReport, size: int) -> FloatGrid | None:
     """Per cell: the mean first-mover win rate over the tested openings that cover it (the swap map)."""
     import numpy as np
 
-    pie = get_field(report, "pie")
-    ops = (get_field(pie, "openings") or get_field(pie, "per_opening")) if pie is not None else None
-    if not ops:
-        return None
     total = np.zeros((size, size))
     count = np.zeros((size, size))
-    for op in ops:
-        cells = get_field(op, "cells")
-        v = as_number(get_field(op, "v"))
-        if cells is None or v is None:
+    for op in report.pie.openings:
+        if not op.games:
             continue
-        for c in cells:
-            if isinstance(c, int) and 0 <= c < size * size:
+        for c in op.cells:
+            if 0 <= c < size * size:
                 r, col = divmod(c, size)
-                total[r, col] += v
+                total[r, col] += op.v
                 count[r, col] += 1
     if not count.any():
         return None

@@ -9,7 +9,8 @@ charts take a CPU but never the GIL, and matplotlib is never imported by the win
 The process is spawned on first use (or by :func:`prepare` when an analysis starts, so it has imported
 matplotlib by the time the result is in), runs :data:`designer.workers.HELPER_NICE` levels below the window,
 and lives as long as the application; a process that died is replaced on the next request.  Nothing here
-imports Qt: the spawned process loads only this module, numpy and matplotlib.
+imports Qt: the spawned process loads only this module, the report's records (``core.analysis.results``), numpy
+and matplotlib.
 """
 
 from __future__ import annotations
@@ -23,17 +24,10 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from core.analysis.results import get_field
+from core.analysis.results import ChartData
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
-
-OPENING_FIELDS = ("games", "v", "ci95", "names", "cells", "status")
-RAW_FIELDS = ("s1_win_rate", "ci95", "games", "margins")
-CONFIG_FIELDS = ("fair_low", "fair_high")
-"""What the panel's charts (``core.analysis.charts.PANEL_CHARTS``) read from a report, through ``get_field``;
-``tests/gui/test_designer_responsive.py`` checks that charts drawn from :func:`chart_data` equal those drawn
-from the report itself, so a chart that starts reading another field fails there instead of drawing blank."""
 
 
 @dataclass(frozen=True)
@@ -44,29 +38,8 @@ class Drawn:
     images: list[tuple[int, int, bytes]]
 
 
-def chart_data(report: Any) -> dict[str, Any]:
-    """The report's chart figures as plain data (small, and picklable whatever the report object is)."""
-    pie, raw, config = get_field(report, "pie"), get_field(report, "raw"), get_field(report, "config")
-    return {
-        "pie": {"openings": [{name: _plain(get_field(op, name)) for name in OPENING_FIELDS}
-                             for op in get_field(pie, "openings", None) or []]},
-        "raw": {name: _plain(get_field(raw, name)) for name in RAW_FIELDS},
-        "config": {name: _plain(get_field(config, name)) for name in CONFIG_FIELDS},
-    }
-
-
-def _plain(value: Any) -> Any:
-    """numpy numbers and arrays, tuples and lists as plain Python values."""
-    tolist = getattr(value, "tolist", None)
-    if callable(tolist):
-        return tolist()
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    return value
-
-
-def draw_figures(data: Any, width_px: int, dpr: float, dark: bool) -> list[Figure]:
-    """The panel's charts for ``data`` (a report or its :func:`chart_data`), drawn by Agg (laid out)."""
+def draw_figures(data: ChartData, width_px: int, dpr: float, dark: bool) -> list[Figure]:
+    """The panel's charts for ``data`` (``ChartData.of(report)``: small and picklable), drawn by Agg (laid out)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     from core.analysis.charts import PANEL_CHARTS
@@ -79,7 +52,7 @@ def draw_figures(data: Any, width_px: int, dpr: float, dark: bool) -> list[Figur
     return figures
 
 
-def draw(data: dict[str, Any], width_px: int, dpr: float, dark: bool) -> Drawn:
+def draw(data: ChartData, width_px: int, dpr: float, dark: bool) -> Drawn:
     """In the chart process: the charts as RGBA pixels."""
     images = []
     for fig in draw_figures(data, width_px, dpr, dark):
@@ -142,9 +115,8 @@ class ChartProcess:
         since starting a process takes a few milliseconds)."""
         self._submit(_load)
 
-    def draw(self, data: dict[str, Any], width_px: int, dpr: float, dark: bool) -> Drawn:
-        """Draw the charts of ``data`` (:func:`chart_data`) in the process and wait for them (call it on a
-        worker thread)."""
+    def draw(self, data: ChartData, width_px: int, dpr: float, dark: bool) -> Drawn:
+        """Draw the charts of ``data`` in the process and wait for them (call it on a worker thread)."""
         future, pool = self._submit(draw, data, width_px, dpr, dark)
         try:
             result: Drawn = future.result()

@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.board.geometry import cell_name
-from core.board.model import PIECE_TYPES, Board, Symbol
+from core.board.model import MAX_CLOCK_SECONDS, PIECE_TYPES, Board, Symbol
 from core.board.validation import Severity, validate
 from core.engine.rules import SWAP, GameState, IllegalReason, Placement
 from core.play.clock import MatchClock, format_seconds
@@ -78,9 +78,6 @@ PACE_CHOICES: tuple[tuple[str, int], ...] = (
 )
 """Agent-against-agent pace: a least time between a move and the answer, or one agent move per click."""
 DEFAULT_PACE = 1
-
-__all__ = ["AGENT_CHOICES", "PACE_CHOICES", "PlaytestWindow", "SeatInfo", "agent_decision", "error_colour"]
-
 
 class PlaytestWindow(QMainWindow):
     """A play-test session on a copy of ``board`` (hot-seat or against agents)."""
@@ -207,7 +204,7 @@ class PlaytestWindow(QMainWindow):
         self.turn_spin = QSpinBox()
         self.bank_spin = QSpinBox()
         for spin, value in ((self.turn_spin, self.board.params.turn_time), (self.bank_spin, self.board.params.bank)):
-            spin.setRange(0, 24 * 3600)
+            spin.setRange(0, MAX_CLOCK_SECONDS)
             spin.setSuffix(" s")
             spin.setValue(value)
         cform.addRow("Time per turn:", self.turn_spin)
@@ -694,6 +691,9 @@ class PlaytestWindow(QMainWindow):
         self.result_banner.setStyleSheet(
             f"background: {pal.color(QPalette.ColorRole.Highlight).name()}; "
             f"color: {pal.color(QPalette.ColorRole.HighlightedText).name()}; border-radius: 4px;")
+        if result.winner is None or result.loser is None:  # no placement is possible on the board: nobody scored
+            self.canvas.set_scoring((), ())
+            return
         self.canvas.set_scoring(result.scoring_cells[result.winner.symbol], result.scoring_cells[result.loser.symbol])
 
     def _show_clocks(self) -> None:

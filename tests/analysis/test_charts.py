@@ -6,6 +6,7 @@ import ast
 import math
 import subprocess
 import sys
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -14,7 +15,8 @@ from matplotlib.colors import to_rgb
 
 from core.analysis import charts
 from core.analysis.config import FAIR_BAND, AnalysisConfig
-from core.analysis.results import AgentResult, AnalysisReport, OpeningResult, PieResult, RawResult
+from core.analysis.palette import STATUS_STYLE
+from core.analysis.results import AgentResult, AnalysisReport, ChartData, OpeningResult, PieResult, RawResult
 from core.board.model import Board
 from tests.paths import REPO
 
@@ -74,14 +76,14 @@ def _ranges(ax: Any) -> list[tuple[float, float]]:
 
 def test_raw_chart_shows_the_raw_rate_its_interval_and_the_reports_band() -> None:
     report, _board = make_report(fair=(0.35, 0.65))
-    fig = charts.raw_chart(report)
+    fig = charts.raw_chart(ChartData.of(report))
     (ax1,) = fig.axes
     (mark,) = [line for line in _marks(ax1) if list(line.get_xdata()) == [5 / 8]]
     low, high = report.raw.ci95
     assert _ranges(ax1) == [pytest.approx((low, high))]
     assert _span_x(ax1) == pytest.approx((0.35, 0.65))  # the report's own band, not a constant
     assert "wins 62%" in ax1.get_title() and "of 8 games" in ax1.get_title()
-    dark = charts.raw_chart(report, dark=True)
+    dark = charts.raw_chart(ChartData.of(report), dark=True)
     face = dark.get_facecolor()
     (mark,) = [line for line in _marks(dark.axes[0]) if list(line.get_xdata()) == [5 / 8]]
     assert _contrast(mark.get_color(), face) >= 3.0
@@ -90,8 +92,8 @@ def test_raw_chart_shows_the_raw_rate_its_interval_and_the_reports_band() -> Non
 
 def test_raw_chart_says_when_no_games_were_reported() -> None:
     report, _board = make_report()
-    report.raw = RawResult(agent="mcts:30")
-    (ax,) = charts.raw_chart(report).axes
+    report = replace(report, raw=RawResult(agent="mcts:30"))
+    (ax,) = charts.raw_chart(ChartData.of(report)).axes
     assert not _marks(ax) and "no games reported" in ax.get_title()
     assert _span_x(ax) == pytest.approx(FAIR_BAND)
 
@@ -99,19 +101,19 @@ def test_raw_chart_says_when_no_games_were_reported() -> None:
 def test_margins_chart_counts_every_game_and_marks_the_tie() -> None:
     report, _board = make_report()
     for dark in (False, True):
-        fig = charts.margins_chart(report, dark=dark)
+        fig = charts.margins_chart(ChartData.of(report), dark=dark)
         (ax2,) = fig.axes
         assert sum(p.get_height() for p in ax2.patches) == len(report.raw.margins)
         assert [list(line.get_xdata()) for line in ax2.get_lines()] == [[0, 0]]
         assert _contrast(ax2.get_lines()[0].get_color(), fig.get_facecolor()) >= 3.0
-    report.raw = RawResult(agent="mcts:30")
-    (ax,) = charts.margins_chart(report).axes
+    report = replace(report, raw=RawResult(agent="mcts:30"))
+    (ax,) = charts.margins_chart(ChartData.of(report)).axes
     assert not ax.patches and [t.get_text() for t in ax.texts] == ["no margins reported"]
 
 
 def test_openings_chart_draws_one_range_per_opening_played_against_the_band() -> None:
     report, _board = make_report(fair=(0.45, 0.55))
-    (ax,) = charts.openings_chart(report).axes
+    (ax,) = charts.openings_chart(ChartData.of(report)).axes
     labels = [t.get_text() for t in ax.get_yticklabels()]
     assert labels == ["A1 B1 C1 D1", "D1 D2 D3 D4"]  # sorted by rate; the unplayed opening is left out
     assert [float(m.get_xdata()[0]) for m in _marks(ax)] == pytest.approx([0.5, 0.9])
@@ -119,16 +121,16 @@ def test_openings_chart_draws_one_range_per_opening_played_against_the_band() ->
     assert _ranges(ax) == [pytest.approx(o.ci95) for o in played]  # drawn from the lowest rate up
     assert _span_x(ax) == pytest.approx((0.45, 0.55))
     fair_mark, undecided_mark = _marks(ax)  # fair filled, undecided hollow, in the status colours
-    assert fair_mark.get_color() == charts.STATUS_STYLE["fair"][0]
+    assert fair_mark.get_color() == STATUS_STYLE["fair"].light
     assert undecided_mark.get_markerfacecolor() == "none"
     (legend,) = ax.figure.legends
-    assert [t.get_text() for t in legend.get_texts()] == [v[2] for v in charts.STATUS_STYLE.values()]
+    assert [t.get_text() for t in legend.get_texts()] == [v.short for v in STATUS_STYLE.values()]
 
 
 def test_openings_chart_reads_the_json_report_the_same_way() -> None:
     report, _board = make_report()
-    (from_json,) = charts.openings_chart(report.to_json()).axes
-    (from_report,) = charts.openings_chart(report).axes
+    (from_json,) = charts.openings_chart(ChartData.of(AnalysisReport.from_json(report.to_json()))).axes
+    (from_report,) = charts.openings_chart(ChartData.of(report)).axes
     assert [t.get_text() for t in from_json.get_yticklabels()] == \
         [t.get_text() for t in from_report.get_yticklabels()]
     assert [float(m.get_xdata()[0]) for m in _marks(from_json)] == pytest.approx([0.5, 0.9])
@@ -136,20 +138,21 @@ def test_openings_chart_reads_the_json_report_the_same_way() -> None:
 
 def test_openings_chart_keeps_the_twelve_closest_to_even_and_says_when_none_was_played() -> None:
     report, _board = make_report()
-    report.pie.openings = [OpeningResult(i, [i], [f"C{i}"], wins=i, games=24, status="undecided", screen_v=0.5)
-                           for i in range(1, 21)]
-    (ax,) = charts.openings_chart(report).axes
+    pie = PieResult("mcts:30", 40, [OpeningResult(i, [i], [f"C{i}"], wins=i, games=24, status="undecided",
+                                                  screen_v=0.5) for i in range(1, 21)])
+    report = replace(report, pie=pie)
+    (ax,) = charts.openings_chart(ChartData.of(report)).axes
     assert len(_marks(ax)) == charts.MAX_ROWS
     assert max(abs(float(m.get_xdata()[0]) - 0.5) for m in _marks(ax)) <= 6 / 24 + 1e-9
-    report.pie.openings = []
-    (ax,) = charts.openings_chart(report).axes
+    report = replace(report, pie=replace(pie, openings=()))
+    (ax,) = charts.openings_chart(ChartData.of(report)).axes
     assert not _marks(ax) and [t.get_text() for t in ax.texts] == ["no opening was played out"]
 
 
 def test_panel_charts_are_as_wide_as_asked_at_the_screen_pixel_ratio() -> None:
     report, _board = make_report()
     for make in charts.PANEL_CHARTS:
-        fig = make(report, 300, 2.0, False)
+        fig = make(ChartData.of(report), 300, 2.0, False)
         assert fig.get_figwidth() * fig.dpi == pytest.approx(600)
 
 
@@ -158,7 +161,7 @@ def test_the_report_shows_the_panels_openings_and_raw_charts() -> None:
 
     report, board = make_report()
     (win_rates,) = report_module.CHARTS["winrates"][1](report, board).axes
-    (panel,) = charts.openings_chart(report).axes
+    (panel,) = charts.openings_chart(ChartData.of(report)).axes
     assert [t.get_text() for t in win_rates.get_yticklabels()] == [t.get_text() for t in panel.get_yticklabels()]
     (raw,) = report_module.CHARTS["raw"][1](report, board).axes
     assert [float(m.get_xdata()[0]) for m in _marks(raw)] == pytest.approx([5 / 8])
@@ -198,8 +201,9 @@ def test_heatmaps_get_one_colour_bar_each_and_the_symbols() -> None:
 def test_charts_never_touch_pyplot_and_the_report_draws_nothing_itself() -> None:
     code = ("import sys; from tests.analysis.test_charts import make_report; from core.analysis import charts; "
             "r, b = make_report(); charts.png_bytes(charts.openings_figure(r, b)); "
-            "charts.png_bytes(charts.openings_chart(r)); charts.png_bytes(charts.raw_chart(r)); "
-            "charts.png_bytes(charts.margins_chart(r)); print('matplotlib.pyplot' in sys.modules)")
+            "d = charts.ChartData.of(r); charts.png_bytes(charts.openings_chart(d)); "
+            "charts.png_bytes(charts.raw_chart(d)); charts.png_bytes(charts.margins_chart(d)); "
+            "print('matplotlib.pyplot' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120,
                          env={"PYTHONPATH": str(REPO), "PATH": ""})
     assert out.returncode == 0, out.stderr

@@ -7,7 +7,7 @@ settings (from Analyse until the charts are shown).
 Prints one JSON line. A 10 ms QTimer ticks throughout; every gap between two ticks is a time the window could
 not react: the figures give the longest gap, the 99th percentile and how many exceeded 50 ms, per phase, with
 the load average (the machine is shared: compare runs made at similar load). Used by
-``tests/gui/test_designer_freezes.py``; run by hand for the README's figures. Settings and app data go to a
+``tests/gui/test_designer_freezes.py``; run by hand for the figures in docs/designer.md. Settings and app data go to a
 temporary folder.
 
 ``--stalls`` explains every gap over 30 ms on stderr: the GUI thread's own CPU time in it, its wait for a CPU,
@@ -215,11 +215,12 @@ def switch_off(fixes: set[str]) -> None:
         warmup.imports = contextlib.nullcontext  # type: ignore[assignment]
         gc.freeze = lambda: None
     if "chart-process" in fixes:
-        from designer.panels.chart_process import chart_data, draw_figures
+        from core.analysis.results import AnalysisReport, ChartData
+        from designer.panels.chart_process import draw_figures
 
-        def in_thread(report: object, width_px: int, dpr: float, dark: bool) -> analysis_charts.Charts:
+        def in_thread(report: AnalysisReport, width_px: int, dpr: float, dark: bool) -> analysis_charts.Charts:
             width_px = max(analysis_charts.MIN_WIDTH, width_px)
-            data = chart_data(report)
+            data = ChartData.of(report)
             images = []
             for fig in draw_figures(data, width_px, dpr, dark):
                 buffer = fig.canvas.buffer_rgba()  # type: ignore[attr-defined]
@@ -373,7 +374,7 @@ def main() -> int:
         result["ticks"] = gaps.ticks
         result["verdict"] = getattr(panel.report, "verdict", None)
         result["settings"] = [panel.agent.currentText(), panel.time_limit.value(), panel.quick.isChecked()]
-        result["out_of_time"] = any("out of time" in str(r) for r in getattr(panel.report, "reasons", []) or [])
+        result["out_of_time"] = bool(panel.report is not None and panel.report.budget.stopped_by_time)
         result["matplotlib_in_window_process"] = "matplotlib" in sys.modules
     if watch is not None:
         watch.active = False

@@ -8,32 +8,37 @@ state with undo steps, shown on the board and shared with "Improve this board".
 
 from __future__ import annotations
 
+import dataclasses
 import gc
+import itertools
 import json
+import re
 from typing import Any
 
 import numpy as np
 import pytest
 from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
-from PySide6.QtGui import QHelpEvent, QImage
+from PySide6.QtGui import QHelpEvent, QImage, QPainter
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QMenu, QToolTip
 from pytestqt.qtbot import QtBot
 
 from core.agents.levels import LEVELS
 from core.analysis.config import CHECK_AGENT, AnalysisConfig
+from core.analysis.palette import STATUS_STYLE
 from core.analysis.results import AgentResult, AnalysisReport, CheckResult, OpeningResult, PieResult, RawResult
 from core.analysis.stats import wilson
 from core.board.geometry import cell_name, parse_cell, partner
 from core.board.model import Board, Symbol
 from core.generate.layout import layout_of
 from designer.canvas.board_view import LOCK_BRUSH
+from designer.canvas.openings import OpeningsLayer, layer_from_report
 from designer.canvas.render import PALETTES
 from designer.dialogs.improve import ImproveDialog
 from designer.document.autosave import autosave_dir, find_recoveries
 from designer.document.document import Document
 from designer.main_window import MainWindow
-from tests.gui.fakes import FakeConfig
+from tests.gui.reports import CHECKED, REFINED, saved_report
 from tests.gui.test_generate_dialogs import engine_for, improve_with_proposals
 from tests.gui.windows import open_window
 
@@ -46,13 +51,18 @@ OPENINGS = [  # cells, S1 wins, games, status
 ]
 
 
-def make_report(size: int = 12, agent: str = LEVELS["expert"].spec) -> AnalysisReport:
+CHECKS = {3: CheckResult(CHECK_AGENT, 20, 40, agrees=True),
+          2: CheckResult(CHECK_AGENT, 31, 40, agrees=False)}  # shown fair, then disputed by the check
+
+
+def make_report(size: int = 12, agent: str = LEVELS["expert"].spec, refined: bool = True) -> AnalysisReport:
+    """Openings placed to overlap (F6 lies in three): the typed records built directly, since no saved run has
+    this layout; the saved real reports are in ``tests/data/reports``."""
     ops = []
     for i, (names, wins, games, status) in enumerate(OPENINGS):
         cells = [parse_cell(n, size) for n in names.split()]
-        ops.append(OpeningResult(i, cells, names.split(), wins, games, status, screen_v=0.5))  # type: ignore[arg-type]
-    ops[3].check = CheckResult(CHECK_AGENT, 20, 40, agrees=True)
-    ops[2].check = CheckResult(CHECK_AGENT, 31, 40, agrees=False)  # shown fair, then disputed by the check
+        ops.append(OpeningResult(i, cells, names.split(), wins, games, status, screen_v=0.5,  # type: ignore[arg-type]
+                                 check=CHECKS.get(i), refined_v=0.49 if refined and i == 0 else None))
     pie = PieResult(agent, 100, ops, check_agent=CHECK_AGENT)
     raw = RawResult(agent, games=60, s1_wins=31)
     grid = np.full((size, size), 0.5)
@@ -96,6 +106,8 @@ def test_report_turns_the_layer_on_and_draws_it_into_the_cached_picture(window: 
     view = window.view
     assert not window.openings_action.isEnabled() and view.visible_openings() is None
     before = picture(window)
+    before_geo = view.geometry_
+    assert before_geo is not None
     paints = view.full_paints
     deliver(window)
     window.analysis.heat_select.setCurrentIndex(0)  # the panel picks a heatmap: take it away to compare
@@ -105,11 +117,13 @@ def test_report_turns_the_layer_on_and_draws_it_into_the_cached_picture(window: 
     on = picture(window)
     assert view.full_paints > paints, "the layer is part of the cached picture, so it was redrawn"
     assert on != before
-    # The tint sits inside the opening's cells: H5 (in no opening) is untouched, I4 (fair, H4-K4) is not.
+    # The tint sits inside the opening's cells: H8 (in no opening) is untouched, I4 (fair, H4-K4) is not.  The
+    # legend under the board takes room, so the cells are found in each picture's own geometry.
     for name, changed in (("H8", False), ("I4", True)):
-        p = at(window, name)
-        spot = QPoint(p.x() - 6, p.y() - 6)
-        assert (on.pixelColor(spot) != before.pixelColor(spot)) is changed, name
+        now, then = at(window, name), before_geo.cell_rect(parse_cell(name, 12)).topLeft().toPoint()
+        spot = view.cell_rect(parse_cell(name, 12)).topLeft().toPoint()
+        assert (on.pixelColor(spot + QPoint(4, 4)) != before.pixelColor(then + QPoint(4, 4))) is changed, name
+        assert now is not None
     window.openings_action.trigger()  # off: the very same picture as before the report
     assert not window.openings_action.isChecked() and view.visible_openings() is None
     assert picture(window) == before
@@ -127,12 +141,12 @@ def test_report_turns_the_layer_on_and_draws_it_into_the_cached_picture(window: 
 def test_a_finished_analysis_run_brings_the_layer(window: MainWindow, qtbot: QtBot) -> None:
     """Through the panel's own run (engine replaced by one that returns a report at once), not a hand-made signal."""
     panel = window.analysis
-    panel.engine = lambda: (lambda board, config, **kw: make_report(board.size), FakeConfig, RuntimeError)
+    panel.analyzer = lambda board, config, **kw: make_report(board.size)
     window.openings_action.setChecked(False)  # a new report turns the layer on again
     with qtbot.waitSignal(panel.reportReady, timeout=10_000):
         assert panel.start()
     assert window.openings_action.isChecked() and window.view.visible_openings() is not None
-    assert not window.openings_stale
+    assert not window.openings.stale
 
 
 def test_a_report_about_another_board_size_is_not_drawn(window: MainWindow) -> None:
@@ -142,7 +156,7 @@ def test_a_report_about_another_board_size_is_not_drawn(window: MainWindow) -> N
     report = make_report(12)
     window.analysis.show_report(report, 12, 1.0, analysed)
     window.analysis.reportReady.emit(report)
-    assert window.openings_layer is not None and window.openings_layer.size == 12
+    assert window.openings.layer is not None and window.openings.layer.size == 12
     assert window.view.visible_openings() is None
     QTest.mouseClick(window.view, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, at(window, "C3"))
     assert window.view.opening_selected is None and window.document.board[parse_cell("C3", 8)] is Symbol.O
@@ -158,10 +172,12 @@ def test_status_colours_are_colour_blind_safe_and_readable_on_both_themes() -> N
         hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
         return (hi + 0.05) / (lo + 0.05)
 
-    okabe_ito = {"#0072b2", "#d55e00", "#56b4e9", "#e69f00"}
-    for pal in PALETTES.values():
+    okabe_ito = {"#009e73", "#d55e00"}  # bluish green and vermillion, and lighter ones for the dark theme
+    assert {STATUS_STYLE["fair"].light, STATUS_STYLE["unfair"].light} == okabe_ito
+    for theme, pal in PALETTES.items():
         assert set(pal.openings) == {"fair", "unfair", "undecided"}
-        assert {pal.openings["fair"], pal.openings["unfair"]} <= okabe_ito
+        # the board's colours are the charts' (one palette module)
+        assert pal.openings == {s: v.colour(theme == "dark") for s, v in STATUS_STYLE.items()}
         for colour in (*pal.openings.values(), pal.lock):
             for background in (pal.cell, pal.cell_alt):
                 assert contrast(colour, background) >= 3.0, (colour, background)
@@ -171,16 +187,19 @@ def test_hover_tooltip_gives_the_openings_figures(window: MainWindow) -> None:
     deliver(window)
     low, high = wilson(51, 100)
     text = tooltip_at(window, at(window, "J4"))
-    assert "Opening H4 I4 J4 K4: fair" in text
+    assert "Opening H4 I4 J4 K4: shown fair: its games show the first mover wins within 40-60%" in text
     assert "won 51 of 100 games: 51%" in text
-    assert f"95% interval {100 * low:.0f}-{100 * high:.0f}%" in text
-    assert f"Decided by expert level ({LEVELS['expert'].spec})" in text
+    assert f"(likely {100 * low:.0f}-{100 * high:.0f}%; fair is 40-60%)" in text
+    assert f"Played by expert level ({LEVELS['expert'].blurb})" in text
     assert "openings here" not in text  # J4 lies in one opening only
-    assert "Cross-check: mcts:8000 check 50% [35-65%] over 40 games: agrees" in text
+    assert "Second opinion from a searching computer player (8000 simulations a move): the first mover won 50% " \
+        "of 40 games; it agrees" in text
     assert tooltip_at(window, at(window, "A12")) == ""  # no opening there: no tooltip
     disputed = tooltip_at(window, at(window, "L11"))
-    assert "undecided" in disputed and "check 78%" in disputed and "disputed, so not counted fair" in disputed
-    assert "Cross-check" not in tooltip_at(window, at(window, "F7"))  # not checked: no line about it
+    assert "not counted fair" in disputed and "won 78% of 40 games; it disagrees" in disputed
+    assert "Second opinion" not in tooltip_at(window, at(window, "F7"))  # not checked: no line about it
+    for point in ("J4", "L11", "F7", "E6"):  # host words only: no agent specs, no test names
+        assert not re.search(r"\b(mcts|puct):|SPRT|\bS1\b|interval", tooltip_at(window, at(window, point)))
 
 
 def test_overlapping_openings_pick_the_nearest_deterministically(window: MainWindow) -> None:
@@ -203,7 +222,7 @@ def test_overlapping_openings_pick_the_nearest_deterministically(window: MainWin
     pick_east = view.opening_at(east)[0]
     assert [view.opening_at(east)[0] for _ in range(5)] == [pick_east] * 5
     text = tooltip_at(window, east.toPoint())
-    assert "Opening F6 G6 H6 I6: unfair" in text and "2 openings here" in text
+    assert "Opening F6 G6 H6 I6: shown one-sided" in text and "2 openings here" in text
 
 
 def test_click_selects_an_opening_and_shows_it_in_the_status_bar(window: MainWindow) -> None:
@@ -216,13 +235,13 @@ def test_click_selects_an_opening_and_shows_it_in_the_status_bar(window: MainWin
     assert layer is not None and view.opening_selected is not None
     assert layer.marks[view.opening_selected].names == ("H4", "I4", "J4", "K4")
     message = window.statusBar().currentMessage()
-    assert message.startswith("Opening H4 I4 J4 K4: fair") and "51 of 100 games" in message
+    assert message.startswith("Opening H4 I4 J4 K4: shown fair") and "51 of 100 games" in message
     # the selection is a mark over the cached picture: no full repaint
     view.repaint()
     paints = view.full_paints
     QTest.mouseClick(view, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, at(window, "L11"))
     view.repaint()
-    assert view.full_paints == paints and "undecided" in window.statusBar().currentMessage()
+    assert view.full_paints == paints and "not counted fair" in window.statusBar().currentMessage()
     # the lock brush still locks on an opening's cells
     window.set_brush(LOCK_BRUSH)
     QTest.mouseClick(view, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, at(window, "J4"))
@@ -239,19 +258,19 @@ def test_an_edit_hides_the_layer_as_stale_and_undo_brings_it_back(window: MainWi
     empty = next(n for n in ("A12", "B12", "A11", "B11") if doc.board[parse_cell(n, 12)] is Symbol.EMPTY)
     QTest.mouseClick(view, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, at(window, empty))
     assert doc.board[parse_cell(empty, 12)] is Symbol.O  # outside every opening the click paints
-    assert window.openings_stale and view.visible_openings() is None and view.opening_selected is None
+    assert window.openings.stale and view.visible_openings() is None and view.opening_selected is None
     assert "Fair openings hidden" in window.statusBar().currentMessage()
     assert tooltip_at(window, at(window, "J4")) == ""
     assert picture(window) != on
     doc.undo_stack.undo()
-    assert not window.openings_stale and view.visible_openings() is not None
+    assert not window.openings.stale and view.visible_openings() is not None
     assert picture(window) == on
     doc.set_param("pie", not doc.board.params.pie)  # game parameters change the analysis too
-    assert window.openings_stale and view.visible_openings() is None
+    assert window.openings.stale and view.visible_openings() is None
     doc.undo_stack.undo()
     assert view.visible_openings() is not None
     doc.new_board(12)  # another board: the layer goes for good
-    assert window.openings_layer is None and view.openings is None and not window.openings_action.isEnabled()
+    assert window.openings.layer is None and view.openings is None and not window.openings_action.isEnabled()
 
 
 def test_lock_brush_locks_partner_pairs_with_undo_and_redo(window: MainWindow) -> None:
@@ -467,14 +486,104 @@ def test_the_host_summary_names_the_cross_check() -> None:
     assert "second engine, a searching computer player (8000 simulations a move), replayed each of them and agrees" \
         in summary.lines[0]
     (disputed,) = [line for line in summary.lines if "did not confirm" in line]
-    assert disputed.startswith("J10 K10 L10 L11 looked even") and "mcts:8000" in disputed
-    report.pie.check_rule, report.pie.check_limit = "firm", 150  # a long time limit's check is named as such
+    assert disputed.startswith("J10 K10 L10 L11 looked even") and "(a searching computer player" in disputed
+    assert "mcts:" not in disputed
+    firm = dataclasses.replace(report, pie=dataclasses.replace(report.pie, check_rule="firm", check_limit=150))
     assert "replayed each of them up to 150 times (the firm check a long time limit buys) and agrees" \
-        in summarise(report).lines[0]
-    json_firm = summarise(report.to_json())  # the saved report reads the same
+        in summarise(firm).lines[0]  # a long time limit's check is named as such
+    json_firm = summarise(AnalysisReport.from_json(firm.to_json()))  # the saved report reads the same
     assert "up to 150 times" in json_firm.lines[0]
-    report.pie.check_agent = ""
-    for o in report.pie.openings:
-        o.check = None
-    plain = summarise(report)
+    unchecked = dataclasses.replace(report, pie=dataclasses.replace(
+        report.pie, check_agent="", openings=[dataclasses.replace(o, check=None) for o in report.pie.openings]))
+    plain = summarise(unchecked)
     assert not any("second engine" in line for line in plain.lines)
+
+
+# -- the layer speaks the chart's language: colours, legend, tags, words --------------------------------------------
+def test_the_board_has_a_legend_in_the_charts_words(window: MainWindow) -> None:
+    from designer.canvas.render import paint_openings_legend
+
+    view = window.view
+    off = picture(window)
+    deliver(window)
+    window.analysis.heat_select.setCurrentIndex(0)
+    on = picture(window)
+    geo = view.geometry_
+    assert geo is not None
+    board_bottom = geo.top + 12 * geo.cell
+    below = [(x, y) for y in range(int(board_bottom) + 2, min(on.height(), int(board_bottom + 1.5 * geo.cell)))
+             for x in range(0, on.width(), 3)]
+    assert any(on.pixelColor(x, y) != off.pixelColor(x, y) for x, y in below), "the legend is drawn under the board"
+    layer = view.openings
+    assert layer is not None
+    image = QImage(on.size(), QImage.Format.Format_ARGB32)
+    painter = QPainter(image)
+    try:
+        drawn = paint_openings_legend(painter, geo, PALETTES["light"], layer, board_bottom + 0.1 * geo.cell)
+    finally:
+        painter.end()
+    texts = [text for text, _rect in drawn]
+    assert texts[0] == "Openings tried (first mover's wins; fair is 40-60%):"
+    assert texts[1:] == [f"{v.mark} {v.short}" for v in STATUS_STYLE.values()]  # the chart's legend words
+    for _text, rect in drawn:
+        assert rect.top() >= board_bottom and rect.bottom() <= on.height() and rect.right() <= on.width()
+
+
+def crowded_layer(size: int = 12) -> OpeningsLayer:
+    """Fourteen openings over the same few cells (more than ever share a cell in a real run)."""
+    names = ["E6 F6 G6 F7", "F6 G6 H6 I6", "F5 F6 F7 E7", "F6 F7 F8 F9", "D6 E6 F6 G6", "F4 F5 F6 G6",
+             "E5 F5 F6 G6", "F6 G6 G7 H7", "E6 F6 F7 G7", "F6 F7 G7 G8", "E7 F7 F6 F5", "G5 G6 F6 F7",
+             "F6 F7 E7 E8", "D7 E7 F7 F6"]
+    ops = [OpeningResult(i, [parse_cell(c, size) for c in n.split()], n.split(), 20 + 3 * i, 60,
+                         ("fair", "unfair", "undecided")[i % 3], screen_v=0.5)  # type: ignore[arg-type]
+           for i, n in enumerate(names)]
+    report = dataclasses.replace(make_report(size), pie=PieResult("club", 100, ops))
+    return layer_from_report(report, size)
+
+
+@pytest.mark.parametrize("cell", [18.0, 40.0, 75.0])
+def test_overlapping_openings_tags_never_overlap(cell: float, qapp: QApplication) -> None:
+    from designer.canvas.render import BoardGeometry, tag_font, tag_rects
+
+    for layer in (crowded_layer(), layer_from_report(make_report(), 12),
+                  layer_from_report(saved_report(CHECKED), 12)):
+        geo = BoardGeometry(12, 30.0, 30.0, cell)
+        font = tag_font(layer, cell)
+        if cell < 20:  # too small for a legible tag: none rather than tags over each other
+            assert font is None
+            continue
+        assert font is not None and font.pixelSize() >= 7
+        rects = tag_rects(geo, layer, font)
+        assert len(rects) == len(layer.marks), "every opening gets its tag"
+        for i, rect in rects.items():
+            cell_rect = geo.cell_rect(layer.tag_places()[i][0])
+            assert cell_rect.contains(rect), (layer.marks[i].names, rect, cell_rect)  # inside its own cell
+            assert layer.tag_places()[i][0] in layer.marks[i].cells
+        for (i, a), (j, b) in itertools.combinations(rects.items(), 2):
+            assert not a.intersects(b), (layer.marks[i].label, layer.marks[j].label)
+
+
+def test_an_undecided_opening_at_the_band_edge_reads_as_not_settled() -> None:
+    """A 40% opening next to "fair is 40-60%" was labelled plain "undecided"; its tag and words now say why."""
+    op = OpeningResult(0, [0, 1, 2, 3], ["A1", "B1", "C1", "D1"], 24, 60, "undecided", screen_v=0.45)
+    report = dataclasses.replace(make_report(), pie=PieResult("club", 10, [op]))
+    layer = layer_from_report(report, 12)
+    (mark,) = layer.marks
+    assert mark.label == "40% ?"
+    text = layer.describe(0)
+    assert text.startswith("Opening A1 B1 C1 D1: not settled yet: 40% is close to the edge of 40-60%, and its games "
+                           "cannot yet tell which side it lies on")
+    assert "undecided" not in text
+    assert [m.label[-1] for m in layer_from_report(make_report(), 12).marks] == \
+        [STATUS_STYLE[m.status].mark for m in layer_from_report(make_report(), 12).marks]
+
+
+def test_the_refined_estimate_reaches_the_designer(window: MainWindow) -> None:
+    deliver(window)
+    text = tooltip_at(window, at(window, "E6"))  # E6 F6 G6 F7 was picked by a refined estimate
+    assert "Picked from estimates before play: a quick look gave the first mover 50%, a closer look 49%" in text
+    assert "a closer look" not in tooltip_at(window, at(window, "J4"))  # not refined: no such line
+    real = layer_from_report(saved_report(REFINED), 12)
+    for i, op in enumerate(real.marks):
+        assert op.view.refined_v is not None
+        assert f"a closer look {100 * op.view.refined_v:.0f}%" in real.describe(i)

@@ -6,14 +6,12 @@ Cancel keeps the previous result whole; a theme switch never clips the panel.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import multiprocessing
 import re
 import threading
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
-from types import SimpleNamespace
 from typing import Any, ClassVar
 
 import numpy as np
@@ -22,99 +20,25 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QFileDialog
 from pytestqt.qtbot import QtBot
 
-from core.board.model import Board, Symbol
+from core.board.model import Symbol
 from designer.main_window import MainWindow
 from designer.panels.analysis_panel import (
     DEFAULT_AGENTS,
-    DEFAULT_TIME,
     PROGRESS_DELAY_MS,
-    QUICK_TIME,
     AnalysisPanel,
-    default_analyze,
     heatmaps,
     make_config,
 )
 from designer.panels.analysis_text import COVERAGE_FIRST, COVERAGE_SECOND, OPENINGS, SURVIVAL, summarise
 from designer.workers import BackgroundRunner
-from tests.gui.fakes import FakeConfig
+from tests.gui.reports import BALANCED, CHECKED, LOPSIDED, QUICK, REFINED, SMALL, analyzer, saved_report
 from tests.gui.windows import open_window
 
 JARGON = re.compile(r"\bS1\b|\bS2\b|v\(m\)|given up early|SPRT|--[a-z]")
 
 
-class FakeCancelled(Exception):
-    pass
-
-
-@dataclass
-class Progress:
-    phase: str
-    done: int
-    total: int
-    message: str
-
-
-def opening(cells: list[int], size: int, v: float, ci: tuple[float, float], games: int, status: str) -> Any:
-    from core.board.geometry import cell_name
-
-    return SimpleNamespace(cells=cells, names=[cell_name(c, size) for c in cells], v=v, ci95=ci, games=games,
-                           status=status)
-
-
-def fake_report(size: int, verdict: str = "balanced") -> Any:
-    """Shaped like core.analysis.run.AnalysisReport (the fields the panel reads)."""
-    grid = np.linspace(0.0, 1.0, size * size).reshape(size, size)
-    survival = grid.copy()
-    survival[0, 0] = np.nan
-    first = opening([0, 1, 2, size], size, 0.45, (0.36, 0.55), 100, "fair")
-    if verdict == "balanced":
-        ops = [first, opening([4, 5, 6, 7], size, 0.52, (0.41, 0.62), 80, "fair"),
-               opening([3, 4, 5, 6], size, 0.49, (0.39, 0.60), 90, "fair"),
-               opening([size + 2, size + 3, size + 4, 2 * size + 2], size, 0.72, (0.60, 0.82), 40, "unfair")]
-    elif verdict == "lopsided":
-        ops = [opening([4, 5, 6, 7], size, 0.78, (0.66, 0.87), 50, "unfair"),
-               opening([3, 4, 5, 6], size, 0.85, (0.74, 0.92), 40, "unfair")]
-    else:
-        ops = [first, opening([4, 5, 6, 7], size, 0.66, (0.50, 0.79), 40, "undecided")]
-    return SimpleNamespace(
-        verdict=verdict, reasons=["3 openings keep S1 within 40-60%, v(m) given up early"],
-        warnings=["55% of greedy games end level and are decided by the last-mover tie rule: symbols matter "
-                  "little on this board"],
-        agent="mcts:1000", config=SimpleNamespace(quick=False, games=160, min_fair_openings=3),
-        raw=SimpleNamespace(games=120, s1_win_rate=0.62, ci95=(0.53, 0.70), margins=[-3, -1, 0, 0, 1, 2, 2, 5]),
-        pie=SimpleNamespace(openings=ops, screened=300, agent="mcts:1000"), coverage_s1=grid,
-        coverage_s2=grid[::-1] * 3.0, survival=survival, to_json=lambda: {"verdict": verdict})
-
-
 def wait_for_charts(panel: AnalysisPanel, qtbot: QtBot) -> None:
     qtbot.waitUntil(panel.charts_ready, timeout=30_000)
-
-
-def slow_engine(seconds: float, seen: dict[str, Any]) -> Callable[[], tuple[Any, type[Any], type[BaseException]]]:
-    def analyze(board: Board, config: FakeConfig, progress: Callable[[Any], None],
-                cancel: threading.Event) -> Any:
-        seen["thread"] = threading.current_thread() is threading.main_thread()
-        seen["board"] = board
-        steps = max(1, int(seconds / 0.02))
-        for i in range(steps):
-            if cancel.is_set():
-                raise FakeCancelled()
-            time.sleep(0.02)
-            progress(Progress("games", i + 1, steps, f"game {i + 1}"))
-        return fake_report(board.size)
-
-    return lambda: (analyze, FakeConfig, FakeCancelled)
-
-
-def endless_engine(started: threading.Event) -> Callable[[], tuple[Any, type[Any], type[BaseException]]]:
-    def analyze(board: Board, config: FakeConfig, progress: Callable[[Any], None],
-                cancel: threading.Event) -> Any:
-        started.set()
-        while not cancel.wait(0.01):
-            pass
-        raise FakeCancelled()
-
-    return lambda: (analyze, FakeConfig, FakeCancelled)
 
 
 class Ticker:
@@ -146,7 +70,7 @@ def window(qtbot: QtBot) -> MainWindow:
 def test_run_in_background_keeps_event_loop_ticking(window: MainWindow, qtbot: QtBot) -> None:
     panel = window.analysis
     seen: dict[str, Any] = {}
-    panel.engine = slow_engine(1.2, seen)
+    panel.analyzer = analyzer(BALANCED, 1.2, seen)
     ticker = Ticker()
     start = time.monotonic()
     assert panel.start()
@@ -167,7 +91,6 @@ def test_run_in_background_keeps_event_loop_ticking(window: MainWindow, qtbot: Q
     assert ticker.max_gap(panel.finished_at) < 0.25
     text = panel.verdict.text()
     assert "Balanced" in text and "3 different first placements" in text
-    assert "games end level" in text  # the warning, in a host's words
     assert not JARGON.search(text), text
     wait_for_charts(panel, qtbot)
     assert [len(f.axes) for f in panel.charts.figures] == [1, 1, 1]
@@ -182,7 +105,8 @@ def test_run_in_background_keeps_event_loop_ticking(window: MainWindow, qtbot: Q
     assert window.view.heat is not None and window.view.heat.shape == (12, 12)
     panel.heat_select.setCurrentIndex(2)
     assert window.view.heat_label == COVERAGE_SECOND
-    assert float(np.nanmax(window.view.heat)) == pytest.approx(1.0)  # scaled to 0..1
+    shown = np.asarray(window.view.heat)
+    assert np.array_equal(shown, saved_report(BALANCED).coverage_s2, equal_nan=True)  # shares: already 0..1
     panel.heat_select.setCurrentIndex(0)
     assert window.view.heat is None
 
@@ -190,7 +114,7 @@ def test_run_in_background_keeps_event_loop_ticking(window: MainWindow, qtbot: Q
 def test_heatmap_is_hidden_while_the_board_differs_from_the_analysed_one(window: MainWindow) -> None:
     panel = window.analysis
     doc = window.document
-    panel.show_report(fake_report(12), 12, 1.0, doc.snapshot())
+    panel.show_report(saved_report(BALANCED), 12, 1.0, doc.snapshot())
     assert window.view.heat is not None and not panel.stale
     assert panel.stale_label.isHidden()
     empty = doc.board.cells.index(Symbol.EMPTY)
@@ -220,7 +144,7 @@ def test_board_and_charts_fit_a_1000_by_700_window(window: MainWindow, qtbot: Qt
     assert 0 < window.view.mapTo(viewport, geometry.toPoint()).x() < viewport.width()
     panel = window.analysis
     window.analysis_dock.raise_()
-    panel.show_report(fake_report(12), 12, 1.0, window.document.snapshot())
+    panel.show_report(saved_report(BALANCED), 12, 1.0, window.document.snapshot())
     wait_for_charts(panel, qtbot)
     for image, fig in zip(panel.chart_images, panel.charts.figures, strict=True):
         width = fig.get_figwidth() * fig.dpi
@@ -248,14 +172,15 @@ def test_chart_marks_stand_out_from_the_chart_face(window: MainWindow, theme: st
     panel = window.analysis
     window.set_theme(theme)
     try:
-        panel.show_report(fake_report(12), 12, 1.0, window.document.snapshot())
+        panel.show_report(saved_report(BALANCED), 12, 1.0, window.document.snapshot())
         qtbot.waitUntil(panel.charts_ready, timeout=30_000)
         openings_fig, raw_fig, margins_fig = panel.charts.figures
         face = raw_fig.get_facecolor()
         (ax1,), (ax2,) = raw_fig.axes, margins_fig.axes
-        rate_marks = [line for line in ax1.get_lines() if list(line.get_xdata()) == [0.62]]
+        rate = saved_report(BALANCED).raw.s1_win_rate
+        rate_marks = [line for line in ax1.get_lines() if list(line.get_xdata()) == [rate]]
         assert rate_marks, "the no-swap win-rate marker is drawn"
-        assert contrast(rate_marks[0].get_color(), face) >= 3.0  # was 2.1 on the dark face
+        assert contrast(rate_marks[0].get_color(), face) >= 3.0  # 2.1 with the colour before commit a7bb561
         zero_line = [line for line in ax2.get_lines() if list(line.get_xdata()) == [0, 0]]
         assert zero_line and contrast(zero_line[0].get_color(), face) >= 3.0
         for line in openings_fig.axes[0].get_lines():  # every opening's marker too
@@ -270,18 +195,17 @@ def test_saved_report_is_json(window: MainWindow, tmp_path: Any, monkeypatch: py
     import json
 
     panel = window.analysis
-    data = {"verdict": "balanced", "reasons": ["it's even"], "pie": {"value": np.float64(0.49), "fair": None},
-            "raw": {"games": np.int64(120), "ci95": np.array([0.53, 0.7])}, "quick": True}
-    report = fake_report(12)
-    report.to_json = lambda: data
+    report = saved_report(REFINED)
     panel.show_report(report, 12, 1.0, window.document.snapshot())
     assert panel.save_button.isEnabled()
     path = tmp_path / "report.json"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: (str(path), "")))
     panel.save_button.click()
     loaded = json.loads(path.read_text())
-    assert loaded == {"verdict": "balanced", "reasons": ["it's even"], "pie": {"value": 0.49, "fair": None},
-                      "raw": {"games": 120, "ci95": [0.53, 0.7]}, "quick": True}
+    assert loaded == report.to_json()
+    from core.analysis.results import read_report
+
+    assert read_report(path) == report  # the saved file is the report, whole
 
 
 def test_a_long_report_scrolls_instead_of_overlapping(window: MainWindow, qtbot: QtBot) -> None:
@@ -290,13 +214,9 @@ def test_a_long_report_scrolls_instead_of_overlapping(window: MainWindow, qtbot:
     window.resize(1000, 700)
     qtbot.wait(50)
     panel = window.analysis
-    report = fake_report(12)
-    report.reasons = ["no opening shown fair within 40%-60% (need 3); 7 of 8 tested stayed undecided "
-                      "(4 given up early as clearly not even), 387 games in all (cap 60 per opening)",
-                      "closest to even: A9 B9 B10 B11, leaves S1 at 50% [38-62%] over 60 games"]
-    report.warnings = ["72% of greedy games end level and are decided by the tie rule",
-                       "the verdict changes with agent strength: greedy says balanced, mcts:1000 lopsided",
-                       "a mirror strategy wins 61% of games for S2"]
+    report = dataclasses.replace(saved_report(REFINED), warnings=(
+        *saved_report(REFINED).warnings, "the verdict changes with agent strength: greedy says balanced, "
+        "mcts:1000 lopsided", "a mirror strategy wins 61% of games for S2"))
     panel.show_report(report, 12, 1.0, window.document.snapshot())
 
     def laid_out() -> bool:
@@ -313,7 +233,7 @@ def test_a_long_report_scrolls_instead_of_overlapping(window: MainWindow, qtbot:
 def test_cancel_stops_the_worker(window: MainWindow, qtbot: QtBot) -> None:
     panel = window.analysis
     started = threading.Event()
-    panel.engine = endless_engine(started)
+    panel.analyzer = analyzer(started=started, forever=True)
     assert panel.start()
     assert started.wait(5)
     assert panel.running
@@ -326,20 +246,28 @@ def test_cancel_stops_the_worker(window: MainWindow, qtbot: QtBot) -> None:
 
 
 def test_heatmaps_scale_and_keep_missing_cells() -> None:
-    maps = heatmaps(fake_report(6), 6)
-    assert set(maps) >= {COVERAGE_FIRST, COVERAGE_SECOND, SURVIVAL}
-    assert np.isnan(maps[SURVIVAL][0, 0])
-    assert float(maps[COVERAGE_SECOND].max()) == pytest.approx(1.0)
-    openings = maps[OPENINGS]
-    assert openings[0, 0] == pytest.approx(0.45) and np.isnan(openings[5, 5])
+    report = saved_report(SMALL)
+    maps = heatmaps(report, 6)
+    assert set(maps) == {COVERAGE_FIRST, COVERAGE_SECOND, SURVIVAL, OPENINGS}
+    empty = [i for i, v in enumerate(report.survival.flat) if np.isnan(v)]
+    assert empty and all(np.isnan(maps[SURVIVAL].flat[i]) for i in empty)  # cells without a symbol stay plain
+    assert float(np.nanmax(maps[COVERAGE_SECOND])) <= 1.0 and float(np.nanmin(maps[COVERAGE_FIRST])) >= 0.0
+    for cell in range(36):  # each cell: the mean rate of the openings played over it, plain where none was
+        rates = [o.v for o in report.pie.openings if o.games and cell in o.cells]
+        if rates:
+            assert maps[OPENINGS].flat[cell] == pytest.approx(sum(rates) / len(rates))
+        else:
+            assert np.isnan(maps[OPENINGS].flat[cell])
+    assert heatmaps(report, 12) == {}  # a report of another size colours nothing
 
 
 def test_make_config_maps_panel_choices() -> None:
-    cfg = make_config(FakeConfig, "mcts:200", 300, quick=True)
-    assert (cfg.agents, cfg.time_budget, cfg.quick) == (["mcts:200"], QUICK_TIME, True)  # Quick stops sooner
-    cfg = make_config(FakeConfig, "greedy + club", 90)
-    assert (cfg.agents, cfg.time_budget, cfg.quick) == (["greedy", "club"], 90.0, False)
-    assert make_config(FakeConfig, "club", 15, quick=True).time_budget == 15.0  # never longer than asked
+    cfg = make_config("mcts:200", 300, quick=True)
+    assert (cfg.agents, cfg.time_budget, cfg.quick, cfg.effort) == (["mcts:200"], 300.0, True, "quick")
+    cfg = make_config("greedy + club", 90)
+    assert (cfg.agents, cfg.time_budget, cfg.quick, cfg.effort) == (["greedy", "club"], 90.0, False, "standard")
+    cfg = make_config("greedy + expert", 0, effort="thorough")
+    assert (cfg.time_budget, cfg.effort, cfg.check_test.name) == (0.0, "thorough", "firm")
 
 
 def test_real_analysis_small_budget(window: MainWindow, qtbot: QtBot) -> None:
@@ -397,60 +325,56 @@ def test_real_cancel_stops_worker_processes(window: MainWindow, qtbot: QtBot) ->
     assert "cancelled" in panel.verdict.text().lower()
 
 
-def test_bad_agent_spec_is_explained(window: MainWindow, dialogs: Any) -> None:
-    default_analyze()  # the engine is loaded (as after the start-up warm-up): refused before anything starts
+def test_bad_agent_spec_is_explained_before_anything_starts(window: MainWindow, dialogs: Any) -> None:
+    """The settings are plain Python: checked on the GUI thread, engine loaded or not, and the analyzer never
+    runs."""
+    seen: dict[str, Any] = {}
+    window.analysis.analyzer = analyzer(seen=seen)
     window.analysis.agent.setCurrentText("grandmaster")
     assert not window.analysis.start()
     assert dialogs.kinds() == ["warning"]
     assert "grandmaster" in dialogs.calls[0][2]
-    assert not window.analysis.running
-
-
-def test_bad_agent_spec_is_explained_before_the_engine_is_loaded(window: MainWindow, dialogs: Any, qtbot: QtBot,
-                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    """Before the warm-up has loaded the engine the settings are checked on the worker, not the GUI thread."""
-    from designer.panels import analysis_panel
-
-    monkeypatch.setattr(analysis_panel, "ENGINE_MODULE", "core.analysis.not_loaded_yet")
-    window.analysis.agent.setCurrentText("grandmaster")
-    window.analysis.start()
-    qtbot.waitUntil(lambda: dialogs.kinds() == ["warning"], timeout=60_000)
-    assert "grandmaster" in dialogs.calls[0][2]
-    assert not window.analysis.running and window.analysis.run_button.isEnabled()
+    assert not window.analysis.running and window.analysis.run_button.isEnabled() and not seen
 
 
 def test_defaults_are_the_command_lines() -> None:
     """The panel's defaults are ``lits analyze``'s (they are repeated only so the window starts without numba)."""
-    from core.analysis.config import DEFAULT_TIME as CLI_TIME
-    from core.analysis.config import QUICK
-    from core.analysis.run import AnalysisConfig
     from core.cli import build_parser
     from core.cli.analyze import _config
 
     cli = _config(build_parser(["analyze"]).parse_args(["analyze", "board.yaml"]))
-    panel = make_config(AnalysisConfig, DEFAULT_AGENTS, DEFAULT_TIME)
-    assert (panel.agents, panel.time_budget) == (cli.agents, cli.time_budget) == (AnalysisConfig().agents, CLI_TIME)
+    panel = make_config(DEFAULT_AGENTS)
+    assert panel == cli  # the same effort, caps, agents and no time cap
+    assert (panel.effort, panel.time_budget) == ("standard", 0.0)
     quick = _config(build_parser(["analyze"]).parse_args(["analyze", "board.yaml", "--quick"]))
-    assert make_config(AnalysisConfig, DEFAULT_AGENTS, DEFAULT_TIME, quick=True).time_budget == quick.time_budget
-    assert QUICK.seconds == QUICK_TIME
+    assert make_config(DEFAULT_AGENTS, quick=True) == quick
 
 
 def test_panel_starts_with_the_command_lines_settings(window: MainWindow) -> None:
     panel = window.analysis
     assert panel.agent.currentText() == DEFAULT_AGENTS
-    assert panel.time_limit.value() == DEFAULT_TIME
-    assert not panel.quick.isChecked()
+    assert panel.time_limit.value() == 0 and panel.time_limit.text() == "No limit"  # a cap is an explicit choice
+    assert panel.chosen_effort == "standard" and not panel.quick.isChecked()
+    panel.effort.setCurrentIndex(panel.effort.findData("thorough"))
+    assert panel.agent.currentText() == "greedy + expert" and panel.chosen_effort == "thorough"
+    panel.agent.setCurrentText("mcts:1000")  # a typed choice is the host's: another effort keeps it
+    panel.effort.setCurrentIndex(panel.effort.findData("standard"))
+    assert panel.agent.currentText() == "mcts:1000"
+    panel.quick.setChecked(True)
+    assert panel.chosen_effort == "quick" and not panel.effort.isEnabled()
 
 
-@pytest.mark.parametrize("verdict, headline, step", [
-    ("balanced", "Balanced", "Seal it"),
-    ("lopsided", "Lopsided", "Move symbols near E1"),
-    ("inconclusive", "Not decided yet", "Run longer"),
+@pytest.mark.parametrize("name, headline, step", [
+    (BALANCED, "Balanced", "Seal it"),
+    (LOPSIDED, "Lopsided", "Move symbols near C2"),
+    (REFINED, "Not decided yet", "Run longer"),
+    (QUICK, "First look: not decided", "Run longer: untick Quick"),
 ])
-def test_verdicts_are_written_for_hosts_with_a_next_step(window: MainWindow, verdict: str, headline: str,
+def test_verdicts_are_written_for_hosts_with_a_next_step(window: MainWindow, name: str, headline: str,
                                                          step: str) -> None:
     panel = window.analysis
-    panel.show_report(fake_report(12, verdict), 12, 2.0, window.document.snapshot())
+    report = saved_report(name)
+    panel.show_report(report, report.size, 2.0, window.document.snapshot())
     text = panel.verdict.text()
     assert headline in text
     assert "the player who moves first" in text
@@ -458,18 +382,21 @@ def test_verdicts_are_written_for_hosts_with_a_next_step(window: MainWindow, ver
     last = text.rsplit("<p>", 1)[-1]
     assert last.startswith("<b>Next step:</b>") and step in last
     assert "Without a swap" in panel.raw_note.text() and "not the verdict" in panel.raw_note.text()
+    if report.warnings:
+        assert "games end level" in text  # the warning, in a host's words
 
 
 def test_an_inconclusive_quick_look_says_to_untick_quick() -> None:
-    summary = summarise(fake_report(12, "inconclusive"), quick=True, games=160)
+    summary = summarise(saved_report(REFINED), quick=True, games=160)
     assert summary.next_step.startswith("Run longer") and "untick Quick" in summary.next_step
-    summary = summarise(fake_report(12, "inconclusive"), quick=False, games=160)
-    assert "raise Games to 320" in summary.next_step
+    summary = summarise(saved_report(REFINED), quick=False, games=160, seconds=0.0)
+    assert "more play" in summary.next_step or "Thorough" in summary.next_step
 
 
 def test_quick_is_explained_and_never_changes_games(window: MainWindow) -> None:
-    """Quick turned Games 200 into 120 without a word; now the box keeps its value and the panel says why."""
-    default_analyze()  # loaded, as after the warm-up: the note gives the engine's own figures
+    """Quick keeps the Time limit box as it is and says what it changes instead."""
+    import core.analysis.run  # noqa: F401  # loaded, as after the warm-up: the note gives the engine's own figures
+
     panel = window.analysis
     panel.engine_ready()
     assert "100 simulations" in panel.quick.toolTip() and "untick" in panel.quick.toolTip()
@@ -477,7 +404,6 @@ def test_quick_is_explained_and_never_changes_games(window: MainWindow) -> None:
     panel.quick.setChecked(True)
     assert panel.time_limit.value() == 200
     assert not panel.quick_note.isHidden()
-    assert f"at most {QUICK_TIME} s instead of 200 s" in panel.quick_note.text()
     assert "club → casual" in panel.quick_note.text()
     panel.quick.setChecked(False)
     assert panel.quick_note.isHidden() and panel.time_limit.value() == 200
@@ -487,12 +413,12 @@ def test_cancel_keeps_the_previous_result_whole_and_marks_it(window: MainWindow,
     """Cancel erased the verdict but left its charts, heatmaps and Save button: now all of it stays, marked."""
     panel = window.analysis
     window.analysis_dock.raise_()
-    panel.show_report(fake_report(12), 12, 1.0, window.document.snapshot())
+    panel.show_report(saved_report(BALANCED), 12, 1.0, window.document.snapshot())
     wait_for_charts(panel, qtbot)
     before = panel.verdict.text()
     heat = window.view.heat
     started = threading.Event()
-    panel.engine = endless_engine(started)
+    panel.analyzer = analyzer(started=started, forever=True)
     assert panel.start()
     assert started.wait(5)
     panel.cancel_button.click()
@@ -512,7 +438,7 @@ def test_switching_theme_after_an_analysis_never_clips_the_panel(window: MainWin
     window.resize(*size)
     window.analysis_dock.raise_()
     panel = window.analysis
-    panel.show_report(fake_report(12), 12, 1.0, window.document.snapshot())
+    panel.show_report(saved_report(BALANCED), 12, 1.0, window.document.snapshot())
     wait_for_charts(panel, qtbot)
     area = window.analysis_dock.widget()
     viewport = area.viewport()
@@ -539,7 +465,7 @@ def test_heatmap_caption_fits_the_board(window: MainWindow, qtbot: QtBot) -> Non
 
     window.resize(1000, 700)
     panel = window.analysis
-    panel.show_report(fake_report(12), 12, 1.0, window.document.snapshot())
+    panel.show_report(saved_report(BALANCED), 12, 1.0, window.document.snapshot())
     panel.heat_select.setCurrentText(OPENINGS)
     assert window.view.heat_label == OPENINGS
     window.view.grab()
@@ -605,28 +531,22 @@ def test_cluster_run_passes_the_sessions_executor_to_analyze(window: MainWindow,
                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     from designer.panels import analysis_panel
 
-    seen: list[dict[str, Any]] = []
-
-    def analyze(board: Board, config: FakeConfig, **kwargs: Any) -> Any:
-        seen.append(kwargs)
-        return fake_report(board.size)
-
+    seen: dict[str, Any] = {}
     monkeypatch.setattr(analysis_panel, "DaskSession", FakeSession)
     monkeypatch.setattr(FakeSession, "opened", [])
     monkeypatch.setattr(FakeSession, "closed", [])
     panel = window.analysis
-    panel.engine = lambda: (analyze, FakeConfig, FakeCancelled)
+    panel.analyzer = analyzer(seen=seen)
     panel.cluster.setText("local:2")
     assert panel.start()
     qtbot.waitUntil(lambda: not panel.running, timeout=10_000)
-    (kwargs,) = seen
-    assert kwargs["executor"] is FakeSession.executor and kwargs["executor_workers"] == 6
+    assert seen["executor"] is FakeSession.executor and seen["executor_workers"] == 6
     assert [s.local_workers for s in FakeSession.opened] == [2] and FakeSession.closed == FakeSession.opened
     assert "Balanced" in panel.verdict.text()
     panel.cluster.setText("")  # this machine again: no session, no executor
     assert panel.start()
     qtbot.waitUntil(lambda: not panel.running, timeout=10_000)
-    assert "executor" not in seen[1] and len(FakeSession.opened) == 1
+    assert seen["executor"] is None and seen["executor_workers"] == 0 and len(FakeSession.opened) == 1
 
 
 def test_cluster_without_dask_says_how_to_install_it(window: MainWindow, qtbot: QtBot, dialogs: Any,
@@ -638,10 +558,46 @@ def test_cluster_without_dask_says_how_to_install_it(window: MainWindow, qtbot: 
 
     monkeypatch.setattr(cluster, "_import_distributed", missing)
     panel = window.analysis
-    panel.engine = lambda: (lambda board, config, **kw: fake_report(board.size), FakeConfig, FakeCancelled)
+    panel.analyzer = analyzer()
     panel.cluster.setText("local:2")
     assert panel.start()
     qtbot.waitUntil(lambda: not panel.running, timeout=10_000)
     (call,) = [c for c in dialogs.calls if c[0] == "warning"]
     assert "not installed" in call[2] and cluster.INSTALL_HINT in call[2]
     assert panel.run_button.isEnabled() and panel.report is None
+
+
+# -- a quick look is a first look (issue 26, 2) ---------------------------------------------------------------------
+@pytest.mark.parametrize("name", [BALANCED, CHECKED, LOPSIDED, REFINED, QUICK, SMALL])
+def test_a_quick_look_never_advises_sealing(name: str) -> None:
+    """A quick look called a board "Balanced ... Next step: Seal it" that the full analysis called inconclusive."""
+    summary = summarise(saved_report(name), quick=True)
+    words = " ".join([summary.headline, *summary.lines, summary.next_step])
+    assert "Seal it" not in words and "Sealed file" not in words  # what a full run's balanced verdict advises
+    assert summary.headline.startswith("First look: ")
+    assert summary.lines[0].startswith("This was a quick first look")
+    assert "untick Quick and analyse again" in summary.next_step
+    if summary.verdict == "balanced":
+        assert summary.headline.startswith("First look: looks balanced for ")
+        assert summary.next_step.startswith("Before sealing, run the full analysis")  # and only then seal
+
+
+def test_the_saved_quick_look_is_read_as_one_and_a_full_run_still_advises_sealing() -> None:
+    quick = summarise(saved_report(QUICK))  # the report's own config says it was a quick look
+    assert quick.headline == "First look: not decided for casual play"
+    full = summarise(saved_report(BALANCED))
+    assert full.headline == "Balanced for greedy play" and full.next_step.startswith("Seal it")
+
+
+# -- host words in the panel (issue 26, 12) -------------------------------------------------------------------------
+def test_progress_and_tooltips_name_agents_in_host_words(window: MainWindow, qtbot: QtBot) -> None:
+    panel = window.analysis
+    tip = panel.agent.toolTip()
+    assert "mcts:8000" not in tip and "a second engine, a searching computer player (8000 simulations" in tip
+    shown: list[str] = []
+    panel.runner.progress.connect(lambda _p: shown.append(panel.progress_label.text()))
+    panel.analyzer = analyzer(BALANCED, 0.5)
+    assert panel.start()
+    qtbot.waitUntil(lambda: not panel.running, timeout=10_000)
+    assert shown and all(text.startswith("Club: games without a swap (") for text in shown), shown
+    assert not any("raw seat advantage" in text or "puct:" in text for text in shown)

@@ -8,6 +8,7 @@ Nothing here is timed: ``python tests/gui/designer_probe.py`` measures the event
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import multiprocessing
 import os
@@ -16,16 +17,18 @@ import threading
 import time
 from typing import Any
 
-import numpy as np
 import pytest
 from pytestqt.qtbot import QtBot
 
+from core.analysis.config import AnalysisConfig, AnalysisProgress
+from core.analysis.results import AnalysisReport, ChartData, ProgressFn
+from core.board.model import Board
 from designer.main_window import MainWindow
 from designer.panels import analysis_charts, chart_process
 from designer.panels.analysis_charts import CHART_PROCESS
 from designer.panels.analysis_text import describe_agent, strength_level, summarise
 from designer.workers import HELPER_NICE, BackgroundRunner, JobControl
-from tests.gui.test_designer_analysis import FakeCancelled, FakeConfig, Progress, fake_report
+from tests.gui.reports import BALANCED, LOPSIDED, REFINED, SMALL, saved_report
 from tests.gui.windows import open_window
 
 needs_priorities = pytest.mark.skipif(not hasattr(os, "getpriority"), reason="no process priorities here")
@@ -57,7 +60,7 @@ def test_charts_are_drawn_in_the_chart_process_never_on_the_gui_thread(window: M
     monkeypatch.setattr(analysis_charts, "render_charts", recording)
     monkeypatch.setattr(chart_process, "draw_figures", not_here)  # the chart process has its own, unpatched
     panel = window.analysis
-    panel.show_report(fake_report(12), 12, 1.0, window.document.snapshot())
+    panel.show_report(saved_report(BALANCED), 12, 1.0, window.document.snapshot())
     qtbot.waitUntil(panel.charts_ready, timeout=60_000)
     assert requested_on and all(t is not threading.main_thread() for t in requested_on)
     charts = panel.charts
@@ -70,34 +73,22 @@ def test_charts_are_drawn_in_the_chart_process_never_on_the_gui_thread(window: M
         assert os.getpriority(os.PRIO_PROCESS, charts.pid) == lowered(HELPER_NICE)
 
 
-def small_real_report() -> Any:
-    """A real AnalysisReport of a small board, played in this process."""
-    from core.analysis.config import AnalysisConfig
-    from core.analysis.run import analyze
-    from core.board.model import Board
-
-    board = Board.random(size=6, pairs=5, seed=3)
-    return analyze(board, AnalysisConfig(agents=["random"], games=10, quick=True, inline=True))
-
-
-@pytest.mark.parametrize("make", [lambda: fake_report(12), lambda: fake_report(12, "lopsided"), small_real_report],
-                         ids=["fake-balanced", "fake-lopsided", "real"])
-def test_chart_data_draws_exactly_what_the_report_draws(make: Any) -> None:
-    """The chart process gets only :func:`chart_data`; a chart reading a field left out of it would differ."""
-    report = make()
-    data = chart_process.chart_data(report)
-    assert pickle.loads(pickle.dumps(data)) == data  # plain data, whatever the report object holds
+@pytest.mark.parametrize("name", [BALANCED, LOPSIDED, REFINED])
+def test_the_chart_process_draws_exactly_what_this_process_draws(name: str) -> None:
+    """The chart process gets only the report's small picklable ``ChartData``; its pixels are the ones this process
+    draws from the same data."""
+    data = ChartData.of(saved_report(name))
+    assert pickle.loads(pickle.dumps(data)) == data
     for dark in (False, True):
-        direct = chart_process.draw_figures(report, 300, 1.0, dark)
-        via_data = chart_process.draw_figures(data, 300, 1.0, dark)
-        for a, b in zip(direct, via_data, strict=True):
-            pixels = [np.asarray(f.canvas.buffer_rgba()) for f in (a, b)]  # type: ignore[attr-defined]
-            assert np.array_equal(pixels[0], pixels[1])
+        there = CHART_PROCESS.draw(data, 300, 1.0, dark)
+        here = chart_process.draw(data, 300, 1.0, dark)
+        assert there.pid != here.pid == os.getpid()
+        assert there.images == here.images
 
 
 def test_a_dead_chart_process_is_reported_and_replaced(window: MainWindow, qtbot: QtBot) -> None:
     panel = window.analysis
-    panel.show_report(fake_report(12), 12, 1.0, window.document.snapshot())
+    panel.show_report(saved_report(BALANCED), 12, 1.0, window.document.snapshot())
     qtbot.waitUntil(panel.charts_ready, timeout=60_000)
     first = panel.charts.pid
     for process in multiprocessing.active_children():
@@ -105,12 +96,12 @@ def test_a_dead_chart_process_is_reported_and_replaced(window: MainWindow, qtbot
             process.kill()
             process.join(10)
     try:  # the death may be noticed by this request (it says so) or before it (a new process draws it)
-        again = analysis_charts.render_charts(fake_report(12), 300, 1.0, False)
+        again = analysis_charts.render_charts(saved_report(BALANCED), 300, 1.0, False)
     except RuntimeError as exc:
         assert "chart drawing process stopped" in str(exc)
-        again = analysis_charts.render_charts(fake_report(12), 300, 1.0, False)
+        again = analysis_charts.render_charts(saved_report(BALANCED), 300, 1.0, False)
     assert again.pid not in (0, first, os.getpid()) and len(again.images) == 3
-    panel.show_report(fake_report(12, "lopsided"), 12, 1.0, window.document.snapshot())  # and the panel too
+    panel.show_report(saved_report(LOPSIDED), 12, 1.0, window.document.snapshot())  # and the panel too
     qtbot.waitUntil(panel.charts_ready, timeout=60_000)
     assert panel.charts.pid == again.pid
 
@@ -161,15 +152,16 @@ def test_panel_progress_is_coalesced(window: MainWindow, qtbot: QtBot) -> None:
     delivered: list[object] = []
     panel.runner.progress.connect(delivered.append)
 
-    def chatty(board: Any, config: FakeConfig, progress: Any, cancel: threading.Event) -> Any:
+    def chatty(board: Board, config: AnalysisConfig, *, progress: ProgressFn | None = None,
+               cancel: threading.Event | None = None, **_cluster: Any) -> AnalysisReport:
         end, i = time.monotonic() + 0.6, 0
-        while time.monotonic() < end:
-            progress(Progress("games", i, 10**6, f"game {i}"))
+        while time.monotonic() < end and progress is not None:
+            progress(AnalysisProgress("pie", i, 10**6, f"greedy: opening 1 of 12, A1 B1 C1 D1 (fair so far: {i})"))
             i += 1
         reports.append(i)
-        return fake_report(board.size)
+        return saved_report(BALANCED)
 
-    panel.engine = lambda: (chatty, FakeConfig, FakeCancelled)
+    panel.analyzer = chatty
     assert panel.start()
     qtbot.waitUntil(lambda: not panel.running, timeout=10_000)
     assert reports and reports[0] > 1000
@@ -323,17 +315,15 @@ def test_check_box_indicator_stands_out_in_both_themes(window: MainWindow, qtbot
 
 
 # -- the verdict names its strength level ------------------------------------------------------------------
-@pytest.mark.parametrize("verdict, word", [("balanced", "Balanced"), ("lopsided", "Lopsided"),
-                                           ("inconclusive", "Not decided yet")])
+@pytest.mark.parametrize("name, word", [(BALANCED, "Balanced"), (LOPSIDED, "Lopsided"), (SMALL, "Not decided yet")])
 @pytest.mark.parametrize("agent, level", [("mcts:1000", "mcts:1000"), ("expert", "expert"), ("club", "club")])
-def test_verdict_names_the_strength_it_holds_for(window: MainWindow, verdict: str, word: str, agent: str,
+def test_verdict_names_the_strength_it_holds_for(window: MainWindow, name: str, word: str, agent: str,
                                                  level: str) -> None:
-    report = fake_report(12, verdict)
-    report.agent = agent
-    report.pie.agent = agent
+    saved = saved_report(name)
+    report = dataclasses.replace(saved, agent=agent, pie=dataclasses.replace(saved.pie, agent=agent))
     assert summarise(report).headline == f"{word} for {level} play"
     panel = window.analysis
-    panel.show_report(report, 12, 1.0, window.document.snapshot())
+    panel.show_report(report, report.size, 1.0, window.document.snapshot())
     assert f"{word} for {level} play" in panel.verdict.text()
 
 

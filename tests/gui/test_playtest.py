@@ -159,7 +159,7 @@ def test_ctrl_z_in_the_empty_move_entry_takes_the_move_back(open_window, qtbot) 
     edit.setFocus()
     type_move(window, "A1 B1 C1 A2")
     assert window.ply == 1 and edit.text() == "" and QApplication.focusWidget() is edit
-    # Ctrl+Z with the focus still in the entry takes the move back (it used to bring the typed cells back).
+    # Ctrl+Z with the focus still in the entry takes the move back (before commit a8d3dea: the typed cells came back).
     QTest.keyClick(edit, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert window.ply == 0 and edit.text() == ""
     redo = window.redo_action.shortcut()
@@ -294,7 +294,7 @@ def test_illegal_message_is_readable_in_both_themes(open_window, theme: str) -> 
         ink = QColor(match.group(1))
         assert ink.red() > ink.green() + 60  # still red, so it reads as an error
         background = window.message_label.palette().color(QPalette.ColorRole.Window)
-        assert contrast(ink, background) >= 4.5  # dark red on the dark theme's grey was 2.1
+        assert contrast(ink, background) >= 4.5  # 2.1 on the dark theme's grey with the red before commit 3893e5e
     finally:
         apply_theme(app, "light")
 
@@ -744,7 +744,7 @@ def test_an_agent_chosen_for_the_side_to_move_after_undo_starts(open_window, qtb
     assert window.ply == 1 and window.mover() is not None and window.mover().seat == 1
     combo = window.seat_combos[1]
     combo.setCurrentIndex(combo.findData("greedy"))  # what choosing "Greedy agent" in the list does
-    qtbot.waitUntil(lambda: window.ply == 2, timeout=60_000)  # it used to sit there while its clock ran
+    qtbot.waitUntil(lambda: window.ply == 2, timeout=60_000)  # before commit c721ff1 it sat there while its clock ran
     assert len(window.moves) == 2 and not window.agent_thinking()
     # An agent that waits (the cursor moved back into its turn) has no clock running.
     window.set_paused(True)
@@ -865,3 +865,10 @@ def test_long_agent_session_twice_to_the_end_with_undo_between(open_window, qtbo
     window.new_game()
     type_move(window, " ".join(next(iter(window.state.legal_placements())).cell_names()))
     assert window.ply == 1 and not window._runner.busy
+
+
+def test_a_board_without_a_supply_shows_that_no_placement_is_possible(open_window) -> None:  # type: ignore[no-untyped-def]
+    window = open_window(small_board(supply=(0, 0, 0, 0)))
+    assert window.result_banner.isVisible() and window.result_banner.text() == "No placement is possible on this board"
+    assert "nobody wins" in window.result_label.text() and "tie rule" not in window.result_label.text()
+    assert window.turn_label.text() == "Game over"

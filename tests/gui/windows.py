@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from PySide6.QtWidgets import QMainWindow
 from pytestqt.qtbot import QtBot
 
 from designer.app import create_window
@@ -19,3 +20,18 @@ def open_window(qtbot: QtBot, width: int = 1100, height: int = 800, new_board: i
     if new_board is not None:
         win.document.new_board(new_board)
     return win
+
+
+def open_playtest(window: MainWindow, qtbot: QtBot) -> QMainWindow:
+    """The window's play-test, once it is open (a play-test asked for while the engine loads opens later)."""
+    from designer.playtest.launcher import PlaytestStarter
+
+    shown = window.playtest()
+    if isinstance(shown, PlaytestStarter):  # it closes and deletes itself when the play-test opens
+        starter = shown
+        qtbot.waitUntil(lambda: starter.playtest is not None, timeout=300_000)
+        assert starter.playtest is not None
+        shown = starter.playtest
+    qtbot.addWidget(shown)
+    assert shown.isVisible()
+    return shown
