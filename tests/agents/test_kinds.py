@@ -29,12 +29,12 @@ from core.agents.spec import (
     with_threads,
 )
 from core.analysis.config import quick_agent
+from core.analysis.hostwords import agent_name, describe_agent
 from core.board.model import Board
 from core.engine.kernels import KTables, k_legal_list
 from core.engine.rules import GameState, Placement
 from core.selfplay.tasks import BoardSpec, GameTask
 from core.selfplay.worker import play_game
-from designer.panels.analysis_text import describe_agent
 
 
 @dataclass
@@ -87,6 +87,7 @@ def test_a_test_only_kind_is_parsed_and_described(nth_kind: AgentKindInfo) -> No
         parse_agent("nth:x")
     assert describe("nth:3") == "a test player (legal placement 3)"
     assert describe_agent("nth:3") == describe("nth:3")  # the designer's words come from the same row
+    assert agent_name("nth:3") == "nth"  # progress lines: the row's short words, else its name
     assert spec.cheap and quick_agent("nth:3") == "nth:3" and with_threads("nth:3", 8) == "nth:3"
 
 
