@@ -69,7 +69,8 @@ VALUE_SCALE = 150.0
 """Evaluation units per e-fold of the odds, turning a search value into the mover's expected share."""
 NOISE_MARGIN = 30
 """In the first placements of a game, moves within this much of the best are drawn at random."""
-TT_MAX_BITS = 22
+TT_MAX_BITS = 20
+"""At most a million table entries (40 MB, allocated lazily by the system as entries are written)."""
 TT_MIN_BITS = 12
 EXACT, LOWER, UPPER = 0, 1, 2
 T_VAL, T_DEPTH, T_FLAG, T_MOVE = 0, 1, 2, 3
@@ -360,7 +361,7 @@ class AlphaBeta:
 
     def __post_init__(self) -> None:
         self.tabs = ab_tables(self.kt)
-        nodes = self.budget.nodes or 1 << 22
+        nodes = self.budget.nodes or 1 << TT_MAX_BITS
         bits = min(TT_MAX_BITS, max(TT_MIN_BITS, int(nodes).bit_length() + 1))
         self.tt_key = np.zeros(1 << bits, dtype=np.uint64)
         self.tt = np.zeros((1 << bits, 4), dtype=np.int64)
