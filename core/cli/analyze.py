@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from core.agents.spec import SPEC_HELP, AgentSpecError, parse_agent
 from core.analysis.config import (
+    AB_JUDGE,
     CHECK_AGENT,
     CHECK_FROM,
     CHECK_RULE_CHOICES,
@@ -21,6 +22,7 @@ from core.analysis.config import (
     EFFORTS,
     FAIR_BAND,
     FIRM_CHECK_GAMES,
+    JUDGE_SEPARATOR,
     MAX_GAMES,
     MIN_GAMES,
     MIN_TIME,
@@ -68,13 +70,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--deciding-agent", metavar="SPEC", default="",
                    help="the agent whose games decide every opening's status and the verdict (default: the "
                         "strongest --agent); the verdict says which strength it holds for")
-    p.add_argument("--check", metavar="SPEC", default=None,
-                   help=f"the cross-check agent: every opening the deciding agent shows fair is played up to "
-                        f"{defaults.check_games} more times by it (a sequential test stops once it can tell; about 30 "
-                        "games for an even opening) and is not counted fair if these games show it one-sided; "
-                        "a second search family guards against one agent's blind spots (default: "
-                        f"{CHECK_AGENT} when the deciding agent is a puct search at least as strong as {CHECK_FROM}, "
-                        "as by default; none = no check; --quick skips it)")
+    p.add_argument("--check", metavar="SPEC", action="append", default=None,
+                   help=f"a judge, repeatable: every opening the deciding agent shows fair is played up to "
+                        f"{defaults.check_games} more times by each judge in turn (a sequential test stops once it "
+                        "can tell: about 30 games for an even opening; an opening at 50%% for a judge is disputed "
+                        "0.2%% of the time, at 70%% 39%%, at 80%% 93%%) and counts as fair only if no judge shows it "
+                        "one-sided; judges of other search families guard against one engine's blind spots "
+                        f"(default: {CHECK_AGENT} and {AB_JUDGE} when the deciding agent is a puct search at least "
+                        f"as strong as {CHECK_FROM}, as by default; none = no judges; --quick skips them)")
     p.add_argument("--check-rule", choices=CHECK_RULE_CHOICES, default="auto",
                    help=f"the check's test: standard (up to {defaults.check_games} games: disputes openings the "
                         f"check agent clearly finds one-sided) or firm (up to {FIRM_CHECK_GAMES} games: also "
@@ -175,11 +178,11 @@ def _config(args: argparse.Namespace) -> AnalysisConfig:
             raise CliError(f"--deciding-agent {args.deciding_agent}: it must be one of the agents played "
                            f"({', '.join(cfg.agents)}); add it with --agent", EXIT_USAGE)
     if args.check is not None:
-        if args.check.strip().lower() == "none":
+        if any(c.strip().lower() == "none" for c in args.check):
             cfg.check_agent = ""
         else:
             try:
-                cfg.check_agent = parse_agent(args.check).text
+                cfg.check_agent = JUDGE_SEPARATOR.join(parse_agent(c).text for c in args.check)
             except AgentSpecError as exc:
                 raise CliError(f"--check: {exc}", EXIT_USAGE) from None
     cfg.check_rule = args.check_rule
@@ -267,7 +270,7 @@ def format_text(report: AnalysisReport, path: str) -> str:
     budget = report.budget
     cap = f", time cap {cfg.time_budget:g} s" if cfg.time_budget else ""
     firm = f" (firm, up to {report.pie.check_limit} games)" if report.pie.check_rule == "firm" else ""
-    checked = f", checked by {report.pie.check_agent}{firm}" if report.pie.check_agent else ""
+    checked = f", checked by {' and '.join(report.pie.judges)}{firm}" if report.pie.judges else ""
     lines = [f"{path}: {report.verdict.upper()} for {report.agent} play (decided by {report.agent}{checked}, "
              f"effort {budget.effort}, seed {cfg.seed}{cap}; "
              f"{f'{budget.games_done} games' if budget.games_done else 'no games played'}, {report.elapsed:.0f} s)"]

@@ -61,8 +61,10 @@ AGENT_CHOICES: tuple[tuple[str, str | None], ...] = (
     ("MCTS 1000 playouts", "mcts:1000"),
     ("MCTS 5000 playouts", "mcts:5000"),
     ("Club level", "club"),
+    ("Alpha-beta 8000 positions", "ab:8000"),
     ("MCTS 20000 playouts", "mcts:20000"),
     ("Expert level", "expert"),
+    ("Alpha-beta, 1 s a move", "ab:t=1"),
 )
 """Opponent strengths offered in the window, weakest first (spec strings of ``core.agents.spec``)."""
 

@@ -380,3 +380,10 @@ def _run_case(case: Case, files: dict[str, str], tmp_path: Path, mp: pytest.Monk
     mp.undo()  # stdout back before reading what was printed
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def test_the_readme_shows_the_table_the_commands_use() -> None:
+    from core.cli.exitcodes import markdown_table
+    from tests.paths import REPO
+
+    assert markdown_table() in (REPO / "README.md").read_text(encoding="utf-8")
