@@ -107,6 +107,8 @@ TIME_MEASURE_GAMES = 4
 """Games of an agent the generator times before it plans its rounds."""
 MIN_TIME = 5.0
 """A time cap shorter than this cannot even start the workers and screen the openings."""
+MAX_TIME = 7 * 24 * 3600.0
+"""Longest time cap (a week): anything longer is a typing slip, not a plan."""
 CHEAP_BATCH = 25
 """Games of a cheap agent sent to a worker in one call, so process traffic does not dominate."""
 

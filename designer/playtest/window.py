@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.board.geometry import cell_name
-from core.board.model import PIECE_TYPES, Board, Symbol
+from core.board.model import MAX_CLOCK_SECONDS, PIECE_TYPES, Board, Symbol
 from core.board.validation import Severity, validate
 from core.engine.rules import SWAP, GameState, IllegalReason, Placement
 from core.play.clock import MatchClock, format_seconds
@@ -203,7 +203,7 @@ class PlaytestWindow(QMainWindow):
         self.turn_spin = QSpinBox()
         self.bank_spin = QSpinBox()
         for spin, value in ((self.turn_spin, self.board.params.turn_time), (self.bank_spin, self.board.params.bank)):
-            spin.setRange(0, 24 * 3600)
+            spin.setRange(0, MAX_CLOCK_SECONDS)
             spin.setSuffix(" s")
             spin.setValue(value)
         cform.addRow("Time per turn:", self.turn_spin)
