@@ -326,8 +326,9 @@ class MainWindow(QMainWindow):
         self.coords_action.setChecked(self.view.options.coordinates)
         self.openings_action = self._action(
             "&Fair openings", self._refresh_openings, "Ctrl+Shift+F", None,
-            "Each opening the last analysis tried, on the board: blue solid = fair, orange hatched = unfair, "
-            "grey dashed = undecided, with the first mover's win rate; hover or click one for its figures")
+            "Each opening the last analysis tried, on the board, in the charts' colours: green solid ✓ = shown fair, "
+            "orange-red hatched ✗ = shown one-sided, grey dashed ? = not settled yet, with the first mover's win "
+            "rate and a legend under the board; hover or click one for its figures")
         self.openings_action.setCheckable(True)
         self.openings_action.setEnabled(False)
         self.theme_group = QActionGroup(self)

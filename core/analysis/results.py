@@ -517,6 +517,11 @@ def _grid(value: object, size: int, path: str) -> FloatGrid:
     return grid
 
 
+MACHINE_SETTINGS = ("workers", "inline")
+"""``AnalysisConfig`` fields that say how a run used this machine, never what it found (the seeds make a result the
+same on any number of workers): left out of the JSON, so the same analysis writes the same JSON anywhere."""
+
+
 def _config_json(cfg: AnalysisConfig) -> JsonDict:
     def plain(value: object) -> object:
         if isinstance(value, enum.Enum):
@@ -525,12 +530,12 @@ def _config_json(cfg: AnalysisConfig) -> JsonDict:
             return [plain(v) for v in value]
         return value
 
-    return {f.name: plain(getattr(cfg, f.name)) for f in dataclasses.fields(cfg)}
+    return {f.name: plain(getattr(cfg, f.name)) for f in dataclasses.fields(cfg) if f.name not in MACHINE_SETTINGS}
 
 
 def _config_from_json(j: _Reader) -> AnalysisConfig:
     """The run's config; keys this version does not know are left out, missing ones take their defaults."""
-    known = {f.name for f in dataclasses.fields(AnalysisConfig)}
+    known = {f.name for f in dataclasses.fields(AnalysisConfig)} - set(MACHINE_SETTINGS)
     if j.has("config"):
         raw = j.get("config", dict)
         try:
