@@ -148,11 +148,17 @@ def _indicator_style() -> type:
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
+    """The command line; ``--version`` and a wrong argument end here (SystemExit 0 or 2) before any window.
+
+    Every argument is checked: Qt never sees this command line (the application is made from the program
+    name only), so an unknown flag is a mistake to report, not one to pass on."""
+    from core import __version__
+
     parser = argparse.ArgumentParser(prog="lits-designer", description="Design a Battle of LITS board.")
     parser.add_argument("board", nargs="?", help="board file to open (default: the default board)")
     parser.add_argument("--theme", choices=("light", "dark"), help="colour theme (remembered)")
-    args, _qt_args = parser.parse_known_args(list(argv))
-    return args
+    parser.add_argument("--version", action="version", version=f"lits-designer {__version__}")
+    return parser.parse_args(list(argv))
 
 
 def create_window(board_path: str | None = None, theme: str | None = None) -> object:
@@ -225,9 +231,12 @@ def guard_qt() -> bool:
 
 
 def main(argv: Sequence[str] | None = None) -> int | None:
-    """Entry point; returns the Qt exit code."""
+    """Entry point; returns the exit code: 0 after ``--version``, 2 for a wrong argument, else Qt's."""
     args_list = list(sys.argv[1:] if argv is None else argv)
-    args = parse_args(args_list)
+    try:
+        args = parse_args(args_list)
+    except SystemExit as exc:  # --version (0) or a wrong argument (2, usage printed): no window
+        return exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 2
     try:
         from PySide6.QtWidgets import QApplication
     except ImportError as exc:

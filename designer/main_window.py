@@ -9,7 +9,6 @@ column of tabs on the right.
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import shiboken6
 from PySide6.QtCore import QByteArray, QFile, QIODevice, QSettings, QSize, Qt, QTimer
@@ -33,30 +32,30 @@ from PySide6.QtWidgets import (
     QInputDialog,
     QLabel,
     QMainWindow,
-    QMenu,
     QMessageBox,
     QScrollArea,
     QTabWidget,
     QWidget,
 )
 
-from core.analysis.results import AnalysisReport
 from core.board.boardfile import BoardFileError, save_board
 from core.board.geometry import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE
 from core.board.model import Board, Symbol, Transform
+from core.board.validation import count_errors
 from core.seal.sealcheck import SEALED_SUFFIX
 from designer.canvas.board_view import LOCK_BRUSH, BoardView
-from designer.canvas.openings import OpeningsLayer, layer_from_report
 from designer.canvas.render import THEMES, RenderOptions
 from designer.dialogs.export import PictureDialog, SealDialog, TextGridDialog, export_picture
 from designer.dialogs.help import WorkflowDialog
 from designer.document.autosave import Autosaver, find_recoveries, recovered_text
 from designer.document.document import Document
+from designer.document.recent import RecentFiles, RecentMenu
+from designer.document.sealed import read_sealed_board
 from designer.panels.analysis_panel import AnalysisPanel
+from designer.panels.openings_overlay import OpeningsOverlay
 from designer.panels.side_panels import PropertiesPanel, ValidationPanel, align_top, scrolling
 
 APP_NAME = "LITS Board Studio"
-MAX_RECENT = 10
 STATE_VERSION = 2
 """Bumped when the default dock layout changes, so a layout saved by an older version is not restored."""
 DOCK_WIDTH = (270, 380)
@@ -117,6 +116,7 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self.document = document or Document(Board())
         self.settings = QSettings()
+        self.recent = RecentFiles(self.settings, self)
         self.theme = str(self.settings.value("theme", "light"))
         if self.theme not in THEMES:
             self.theme = "light"
@@ -151,7 +151,12 @@ class MainWindow(QMainWindow):
         self.valid_label = QLabel()
         self.valid_label.setToolTip("Whether the board is fit for a match; the Validation tab lists the problems")
         self.brush_label = QLabel()
+        self.engine_note = QLabel()
+        self.engine_note.setVisible(False)
+        self.engine_note.setToolTip("The game engine is compiled once after installing; nothing waits for it but "
+                                    "an analysis or play-test started before it is ready")
         self.statusBar().addWidget(self.hover_label, 1)
+        self.statusBar().addPermanentWidget(self.engine_note)
         self.statusBar().addPermanentWidget(self.valid_label)
         self.statusBar().addPermanentWidget(self.brush_label)
         # QStatusBar hides its normal widgets during a message only if they are visible at that
@@ -166,23 +171,16 @@ class MainWindow(QMainWindow):
         self.view.hovered.connect(self._on_hover)
         self.view.cursorMoved.connect(self._on_hover)
         self.view.brushRequested.connect(self._on_brush_requested)
-        self.validation.statusChanged.connect(self.valid_label.setText)
-        self.valid_label.setText(self.validation.status.text())
+        self.validation.statusChanged.connect(self._on_validation)
+        self._on_validation(self.validation.status.text())
         # The hovered cell's symbol changes under a still mouse too (paint, undo, tools, a new board).
         self.document.cellsChanged.connect(lambda _cells: self._on_hover(self.view.hover))
         self.view.cellClicked.connect(lambda _c: self.view.set_selected(()))
         self.validation.cellSelected.connect(self._on_problem_selected)
         self.properties.newBoardRequested.connect(self.new_board)
         self.analysis.heatChanged.connect(self.view.set_heat)
-        self.openings_layer: OpeningsLayer | None = None
-        """The fair openings of the latest report (None: no report, or one about a board no longer open)."""
-        self._openings_key: object = None
-        self.openings_stale = False
-        self.analysis.reportReady.connect(self.show_openings)
-        self.document.cellsChanged.connect(lambda _cells: self._refresh_openings())
-        self.document.paramsChanged.connect(self._refresh_openings)
-        self.document.boardReplaced.connect(lambda: self.show_openings(None))
-        self.view.openingSelected.connect(self._on_opening_selected)
+        self.openings = OpeningsOverlay(self.document, self.view, self.analysis, self.openings_action,
+                                        self.statusBar(), self)
         self.document.fileChanged.connect(self._update_title)
         self.document.paramsChanged.connect(self._update_title)
         self.document.boardReplaced.connect(self._update_title)
@@ -219,6 +217,17 @@ class MainWindow(QMainWindow):
         runner = warmup.start(self.document.board)
         if runner is not None:
             runner.finished.connect(self.analysis.engine_ready)
+            runner.progress.connect(self._engine_progress)
+            runner.finished.connect(lambda _result: self.engine_note.setVisible(False))
+            runner.error.connect(lambda _message: self.engine_note.setVisible(False))
+
+    def _engine_progress(self, value: object) -> None:
+        """The first start's compile of the engine, said in the status bar while it lasts."""
+        from designer.warmup import CompileProgress
+
+        if isinstance(value, CompileProgress):
+            self.engine_note.setText(value.words())
+            self.engine_note.setVisible(value.done < value.total)
 
     def fit_docks(self) -> None:
         """Give the panel column about a quarter of the window, within DOCK_WIDTH; the board takes the rest."""
@@ -324,13 +333,11 @@ class MainWindow(QMainWindow):
         self.coords_action = self._action("&Coordinates", self._toggle_view_options)
         self.coords_action.setCheckable(True)
         self.coords_action.setChecked(self.view.options.coordinates)
-        self.openings_action = self._action(
-            "&Fair openings", self._refresh_openings, "Ctrl+Shift+F", None,
+        self.openings_action: QAction = self._action(
+            "&Fair openings", lambda: self.openings.refresh(), "Ctrl+Shift+F", None,
             "Each opening the last analysis tried, on the board, in the charts' colours: green solid ✓ = shown fair, "
             "orange-red hatched ✗ = shown one-sided, grey dashed ? = not settled yet, with the first mover's win "
             "rate and a legend under the board; hover or click one for its figures")
-        self.openings_action.setCheckable(True)
-        self.openings_action.setEnabled(False)
         self.theme_group = QActionGroup(self)
         self.theme_actions: dict[str, QAction] = {}
         for theme in THEMES:
@@ -354,7 +361,8 @@ class MainWindow(QMainWindow):
         bar = self.menuBar()
         file_menu = bar.addMenu("&File")
         file_menu.addActions([self.new_action, self.open_action])
-        self.recent_menu = QMenu("Open &Recent", self)
+        self.recent_menu = RecentMenu(self.recent, parent=self)
+        self.recent_menu.openRequested.connect(self.open_file)
         file_menu.addMenu(self.recent_menu)
         file_menu.addSeparator()
         file_menu.addActions([self.save_action, self.save_as_action])
@@ -362,8 +370,9 @@ class MainWindow(QMainWindow):
         export.addActions([self.export_board_action, self.export_png_action, self.export_svg_action,
                            self.export_text_action, self.export_seal_action])
         file_menu.addSeparator()
+        self.host_action = file_menu.addAction("&Host a match…", self.host_match)
+        file_menu.addSeparator()
         file_menu.addAction(self.quit_action)
-        self._refresh_recent()
 
         edit = bar.addMenu("&Edit")
         edit.addActions([self.undo_action, self.redo_action])
@@ -430,39 +439,9 @@ class MainWindow(QMainWindow):
         if isinstance(brush, Symbol) or brush == LOCK_BRUSH:
             self.set_brush(brush)  # type: ignore[arg-type]
 
-    # -- fair openings layer -----------------------------------------------------------
-    def show_openings(self, report: AnalysisReport | None) -> None:
-        """Put the openings of a new report on the board and turn the layer on (None: drop the layer)."""
-        if report is None:
-            self.openings_layer = None
-            self._openings_key = None
-        else:
-            board = self.document.board  # the analysed board's size is the panel's (the board may be new since)
-            size = self.analysis.report_size or board.size
-            self.openings_layer = layer_from_report(report, size, board.params.first.value)
-            self._openings_key = self.analysis.analysed  # the board the panel says this report is about
-            self.openings_action.setChecked(True)
-        self.openings_action.setEnabled(self.openings_layer is not None)
-        self.view.set_openings(self.openings_layer)
-        self._refresh_openings()
-
-    def _refresh_openings(self) -> None:
-        """Hide the layer while the board differs from the analysed one (as the heatmap does); undo brings
-        it back.  Called on every edit, the View menu toggle and a new report."""
-        layer = self.openings_layer
-        stale = layer is not None and (self.analysis.analysed != self._openings_key or self.analysis.stale)
-        if stale and not self.openings_stale and self.openings_action.isChecked():
-            self.statusBar().showMessage("Fair openings hidden: the board changed since the analysis "
-                                         "(undo the change or analyse again).", 6000)
-        self.openings_stale = stale
-        self.view.set_openings_shown(layer is not None and self.openings_action.isChecked() and not stale)
-
-    def _on_opening_selected(self, index: object) -> None:
-        layer = self.openings_layer
-        if isinstance(index, int) and layer is not None and 0 <= index < len(layer.marks):
-            self.statusBar().showMessage(layer.status_line(index))
-        elif self.statusBar().currentMessage().startswith("Opening "):
-            self.statusBar().clearMessage()
+    def _on_validation(self, verdict: str) -> None:
+        self.valid_label.setText(verdict)
+        self.repair_action.setEnabled(self.validation.repairable > 0)  # it mends pairs, nothing else
 
     def _on_hover(self, cell: object) -> None:
         self.hover_label.setText(self.view.describe(cell if isinstance(cell, int) else None))
@@ -565,41 +544,28 @@ class MainWindow(QMainWindow):
             if not quiet:
                 QMessageBox.warning(self, "Cannot open board", "\n".join(f"• {d}" for d in exc.details[:20]) +
                                     f"\n\n({exc.path})")
-            self._remove_recent(path)
+            self.recent.remove(path)
             return False
-        self._add_recent(os.path.abspath(path))
-        errors = [p for p in self.validation.problems if p.severity.value == "error"]
+        self.recent.add(os.path.abspath(path))
+        errors = count_errors(self.validation.problems)
         if errors:
             self.validation_dock.raise_()
-            self.statusBar().showMessage(f"{len(errors)} broken pair(s): see the Validation panel to repair", 8000)
+            self.statusBar().showMessage(f"{errors}: see the Validation panel", 8000)
         return True
 
     def _open_sealed(self, path: str, quiet: bool) -> bool:
-        """A revealed sealed file opens as an untitled copy, so saving can never overwrite the sealed bytes.
-
-        Opened as YAML it was refused with "the document is a str", which told the host nothing.
-        """
-        from core.seal.sealcheck import describe, verify_bytes
-        from core.seal.sealing import board_from_fields, read_sealed
-
-        try:
-            data = read_sealed(path)
-        except OSError as exc:
-            reason = "is a folder, not a sealed board file" if isinstance(exc, IsADirectoryError) \
-                else f"cannot be read ({exc.strerror or exc})"
+        """A revealed sealed file opens as an untitled copy (:mod:`designer.document.sealed`)."""
+        opened = read_sealed_board(path)
+        if opened.board is None:
             if not quiet:
-                QMessageBox.warning(self, "Cannot open sealed board", f"{path}: {reason}")
-            self._remove_recent(path)
+                QMessageBox.warning(self, "Cannot open sealed board", opened.problem)
+            if opened.unreadable:
+                self.recent.remove(path)
             return False
-        result = verify_bytes(data)
-        if result.fields is None:
-            if not quiet:
-                QMessageBox.warning(self, "Cannot open sealed board", describe(result, path))
-            return False
-        self.document.replace_board(board_from_fields(result.fields), None)
-        self._add_recent(os.path.abspath(path))
+        self.document.replace_board(opened.board, None)
+        self.recent.add(os.path.abspath(path))
         self.statusBar().showMessage(f"Opened the sealed board {os.path.basename(path)} (SHA-256 "
-                                     f"{result.digest[:16]}…) as an untitled copy; the sealed file is never "
+                                     f"{opened.digest[:16]}…) as an untitled copy; the sealed file is never "
                                      "written.", 10000)
         return True
 
@@ -640,39 +606,14 @@ class MainWindow(QMainWindow):
         except OSError as exc:
             QMessageBox.warning(self, "Not saved", f"{path}: {exc.strerror or exc}")
             return False
-        self._add_recent(written)
+        self.recent.add(written)
         self.statusBar().showMessage(f"Saved {written}", 4000)
         return True
 
     def _last_dir(self) -> str:
         if self.document.path:
             return os.path.dirname(self.document.path)
-        return str(self.settings.value("files/last_dir", os.getcwd()))
-
-    def recent_files(self) -> list[str]:
-        value = self.settings.value("files/recent", [])
-        items: list[object] = [value] if isinstance(value, str) else list(value) if isinstance(value, list) else []
-        return [str(v) for v in items if v][:MAX_RECENT]
-
-    def _add_recent(self, path: str) -> None:
-        items = [p for p in self.recent_files() if p != path]
-        self.settings.setValue("files/recent", [path, *items][:MAX_RECENT])
-        self.settings.setValue("files/last_dir", os.path.dirname(path))
-        self._refresh_recent()
-
-    def _remove_recent(self, path: str) -> None:
-        full = os.path.abspath(path)
-        self.settings.setValue("files/recent", [p for p in self.recent_files() if p != full])
-        self._refresh_recent()
-
-    def _refresh_recent(self) -> None:
-        self.recent_menu.clear()
-        files = self.recent_files()
-        for i, path in enumerate(files, start=1):
-            label = f"{Path(path).name}   ({Path(path).parent})".replace("&", "&&")  # '&' would be a mnemonic
-            act = self.recent_menu.addAction(f"&{i % 10} {label}")
-            act.triggered.connect(lambda _=False, p=path: self.open_file(p))
-        self.recent_menu.setEnabled(bool(files))
+        return self.recent.last_dir()
 
     # -- export, analysis, play-test ----------------------------------------------------
     def export_picture(self, kind: str, path: str | None = None, options: RenderOptions | None = None,
@@ -761,8 +702,10 @@ class MainWindow(QMainWindow):
         return dialog
 
     def _open_generated(self, board: object) -> None:
+        """A generated board is in no file yet: unsaved (autosaved, asked about on close) like any new work."""
         if isinstance(board, Board) and self.maybe_save():
             self.document.replace_board(board, None)
+            self.document.mark_unsaved()
 
     def improve_board(self) -> QWidget:
         """Tools > Improve this board: proposals for this document, applied as one undo step each."""
@@ -772,17 +715,18 @@ class MainWindow(QMainWindow):
         dialog.show()
         return dialog
 
-    def playtest(self) -> QWidget | None:
-        """Open a play-test window on a copy of the board (later edits here do not reach it)."""
-        try:
-            from designer.playtest.window import PlaytestWindow
-        except ImportError as exc:
-            QMessageBox.information(self, "Play-test not available",
-                                    f"The play-test window is not installed yet ({exc}).")
-            return None
-        window = PlaytestWindow(self.document.snapshot(), parent=self, options=self.view.options)
-        window.show()
-        return window
+    def playtest(self) -> QWidget:
+        """Open a play-test window on a copy of the board (later edits here do not reach it); while the engine
+        is still loading, a small window that says so opens at once and becomes the play-test."""
+        from designer.playtest.launcher import open_playtest
+
+        return open_playtest(self.document.snapshot(), self, self.view.options)
+
+    def host_match(self) -> QWidget | None:
+        """File > Host a match: run a live match on this board (or resume one from its folder's journal)."""
+        from designer.host.window import open_host_window
+
+        return open_host_window(self, self.document.snapshot(), self.view.options)
 
     # -- recovery ----------------------------------------------------------------------
     def offer_recovery(self) -> bool:

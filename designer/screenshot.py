@@ -65,7 +65,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     panel.quick.setChecked(args.quick)
     board = window.document.snapshot()
     config = make_config(panel.agent.currentText(), panel.time_limit.value(), quick=args.quick)
-    print(f"analysing {board.name or 'the board'} with {', '.join(config.agents)}, {config.time_budget:g} s at most…",
+    print(f"analysing {board.name or 'the board'} with {', '.join(config.agents)}, effort {config.effort}…",
           file=sys.stderr)
     report = analyze(board, config, progress=None, cancel=threading.Event())
     window.analysis_dock.raise_()

@@ -1,5 +1,9 @@
 """Load the compiled engine in the background once the window is up, so no click waits for it.
 
+On the first start after installing, the engine is compiled first, in a helper process that fills numba's disk
+cache (:func:`compile_engine`): the window's own threads never compile, the status bar shows the progress, and an
+analysis started meanwhile waits for it (its workers queue behind the same lock) instead of paying for it.
+
 numba, the engine's kernels (loaded from numba's disk cache, or compiled on the very first run), the
 analysis module and scipy's statistics together take one to two seconds, and far longer on a fresh install.
 Imported on the GUI thread they froze the first Analyse click and the first Play-test; here a
@@ -23,23 +27,67 @@ import gc
 import threading
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from PySide6.QtCore import QCoreApplication
 
 from core.board.model import Board
-from designer.workers import BackgroundRunner, JobControl
+from designer.workers import HELPER_NICE, BackgroundRunner, JobControl
 
 ready = threading.Event()
 """Set when the engine is loaded in this process."""
 done = threading.Event()
 """Set when the warm-up has ended, loaded or not (a failure only means the first click loads instead)."""
+compiling = threading.Event()
+"""Set while the engine is being compiled (the first start after installing)."""
 _runner: BackgroundRunner | None = None
+_sizes: set[int] = set()
+"""Board sizes whose placement tables are loaded in this process (each size takes 0.1-0.3 s to load)."""
 
 
-def warm(board: Board, _control: JobControl | None = None) -> float:
-    """Import and run everything the first analysis and the first play-test need; returns the seconds taken."""
+@dataclass(frozen=True)
+class CompileProgress:
+    """How far the first start's compile of the engine is (the warm-up's progress value)."""
+
+    done: int
+    total: int
+
+    def words(self) -> str:
+        share = 100 * self.done // max(1, self.total)
+        return (f"Preparing the game engine ({share}%): this happens once, after installing; an analysis started "
+                "now begins when it is ready")
+
+
+def compile_engine(control: JobControl | None = None) -> bool:
+    """Compile the engine into numba's disk cache in a helper process (quickly nothing when the cache holds it);
+    True when it had to be compiled.  Other processes that need the engine meanwhile wait for it."""
+    from core.selfplay.runner import Runner
+
+    compiled = False
+
+    def step(done: int, total: int, fresh: bool) -> None:
+        nonlocal compiled
+        if fresh:
+            compiled = True
+            compiling.set()
+            if control is not None:
+                control.progress(CompileProgress(done, total))
+
+    runner = Runner(workers=1)
+    try:
+        runner.start(progress=step, nice=HELPER_NICE)
+    finally:
+        runner.terminate()
+        compiling.clear()
+    return compiled
+
+
+def warm(board: Board, control: JobControl | None = None) -> float:
+    """Compile the engine if this is the first start, then import and run everything the first analysis and the
+    first play-test need; returns the seconds taken."""
     start = time.monotonic()
     try:
+        compile_engine(control)
         _load(board)
     finally:
         done.set()
@@ -53,12 +101,14 @@ def _load(board: Board) -> None:
         import core.analysis.run
         import core.engine.record
         import designer.playtest.window  # noqa: F401  (module only: its widgets are made on the GUI thread)
-        from core.engine.rules import GameState
+        from core.engine.rules import GameState, all_placements
 
     # The kernels: loaded from numba's disk cache, or compiled on the very first run (minutes of work that makes
     # cyclic garbage), so the collector stays on here.
     state = GameState(board)  # loads the placement tables and the compiled kernels for this size
     state.legal_placements()
+    all_placements(board.size)
+    _sizes.add(board.size)
     gc.freeze()
     with imports():
         core.agents.search.parse_agent("greedy")
@@ -78,6 +128,24 @@ def imports() -> Iterator[None]:
         gc.freeze()
         if enabled:
             gc.enable()
+
+
+def prepare(board: Board) -> None:
+    """Load everything a play-test of ``board`` needs: the engine (as :func:`warm` does) and the tables of
+    ``board``'s size, which the start-up warm-up loaded only for the board shown then.  Runs off the GUI thread."""
+    if not ready.is_set():
+        _load(board)
+        ready.set()
+    from core.engine.rules import GameState, all_placements
+
+    GameState(board).legal_placements()
+    all_placements(board.size)
+    _sizes.add(board.size)
+
+
+def prepared(board: Board) -> bool:
+    """Whether a play-test of ``board`` can be built on the GUI thread at once (nothing left to load)."""
+    return ready.is_set() and board.size in _sizes
 
 
 def start(board: Board) -> BackgroundRunner | None:

@@ -1,27 +1,26 @@
 """Agents bound to a board, and the warm-up that compiles every agent kernel.
 
-This module sits above both searches (``search``: random, greedy, MCTS; ``puct``: the stronger search), so an
-agent can dispatch to either without the two search modules importing each other.
+This module sits above every search (``search``: random, greedy, MCTS; ``puct``; ``alphabeta``) and knows none
+of them by name: each kind's row in ``core.agents.spec.KINDS`` names its move choice and warm-up, and says which
+pie decision it takes.
 """
 
 from __future__ import annotations
 
+import functools
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
-import core.agents.puct as puct_module
 import core.engine.kernels as kernels_module
-from core.agents import search
-from core.agents.puct import k_puct_warm_up, puct_search
-from core.agents.search import gain_for, k_mcts, k_screen, k_simple_move, k_solve
-from core.agents.spec import DEFAULT_C, NOISE_PLIES, SOLVE_LIMIT, AgentKind, AgentSpec, parse_agent
+from core.agents.search import gain_for, k_screen, k_solve
+from core.agents.spec import KINDS, AgentSpec, parse_agent
 from core.board.model import Board
 from core.engine.kernels import (
-    H_NPLACED,
     H_TO_MOVE,
     KTables,
     k_apply,
@@ -36,6 +35,23 @@ from core.engine.kernels import (
 )
 
 
+class MoveChooser(Protocol):
+    """What a kind's chooser returns: a move for a kernel state, and the value its search gave the mover."""
+
+    last_value: float
+
+    def choose(self, state: npt.NDArray[np.uint64]) -> int: ...
+
+
+def resolve_code(ref: str | Callable[..., Any]) -> Callable[..., Any]:
+    """The function a row names as ``"module:function"`` (imported now), or the function itself."""
+    if callable(ref):
+        return ref
+    module, _, name = ref.partition(":")
+    fn: Callable[..., Any] = getattr(importlib.import_module(module), name)
+    return fn
+
+
 @dataclass
 class Agent:
     """One seeded agent bound to a board; ``choose`` takes a kernel state and returns a placement index."""
@@ -44,43 +60,39 @@ class Agent:
     kt: KTables
     gain: npt.NDArray[np.int64]
     rng: npt.NDArray[np.uint64]
-    c_uct: float = DEFAULT_C
-    noise_plies: int = NOISE_PLIES
 
     def __post_init__(self) -> None:
-        self._legal = np.empty(self.kt.nplace, dtype=np.int32)
-        self.last_value = 0.5
-        self._puct: Any = None
+        self._chooser: MoveChooser | None = None
+
+    @property
+    def last_value(self) -> float:
+        """The last search's expected share for the side it moved (0.5 for agents that do not search)."""
+        return 0.5 if self._chooser is None else float(self._chooser.last_value)
+
+    @property
+    def _puct(self) -> MoveChooser | None:
+        """The chooser, by the name the puct tests read its search statistics under."""
+        return self._chooser
 
     def choose(self, state: npt.NDArray[np.uint64]) -> int:
         """A legal placement for the side to move, or -1 when the game is over."""
-        spec = self.spec
-        if spec.kind is AgentKind.PUCT:
-            if self._puct is None:
-                self._puct = puct_search(spec.text, self.kt, self.gain, self.rng)
-            p = int(self._puct.choose(state))
-            self.last_value = float(self._puct.last_value)
-            return p
-        if spec.kind is AgentKind.MCTS:
-            noise = int(state[H_NPLACED]) < self.noise_plies
-            p, value = k_mcts(self.kt, self.gain, state, spec.sims, self.c_uct, spec.greedy_playouts, self.rng,
-                              noise, SOLVE_LIMIT, max(2000, 20 * spec.sims))
-            self.last_value = float(value)
-            return int(p)
-        return int(k_simple_move(self.kt, state, self.gain, int(spec.kind), spec.eps, self.rng, self._legal))
+        if self._chooser is None:
+            self._chooser = resolve_code(self.spec.kind.chooser)(self.spec, self.kt, self.gain, self.rng)
+        return int(self._chooser.choose(state))
 
     def wants_swap(self, state: npt.NDArray[np.uint64], opening: int, searched: bool = False) -> bool:
-        """Pie decision at the second player's first turn: swap when the first placement favours its maker.
+        """Pie decision at the second player's first turn, by the kind's rule (``AgentKindInfo.swap``).
 
-        MCTS uses its search's value for the side to move (``searched=True`` reuses the search
-        ``choose`` just ran on this same state); greedy swaps when the opening gained its maker
-        symbols; random flips a coin.
+        ``value``: swap when the search says the side to move wins less than half the time (``searched=True``
+        reuses the search ``choose`` just ran on this same state); ``gain``: swap when the opening gained its
+        maker symbols; ``coin``: a fair coin.
         """
-        if self.spec.kind in (AgentKind.MCTS, AgentKind.PUCT):
+        rule = self.spec.kind.swap
+        if rule == "value":
             if not searched:
                 self.choose(state)
             return self.last_value < 0.5
-        if self.spec.kind is AgentKind.RANDOM:
+        if rule == "coin":
             return bool(k_rand_below(self.rng, 2) == 1)
         opener = 1 - int(state[H_TO_MOVE])
         return bool(self.gain[opener, opening] > 0)
@@ -93,29 +105,28 @@ def make_agent(spec: AgentSpec | str, board: Board, seed: int) -> Agent:
     return Agent(sp, kt, gain_for(kt), k_seed(seed))
 
 
-
 WarmUpProgress = Callable[[int, int, bool], None]
 """``(work done, total work, whether anything had to be compiled so far)``, before the first warm-up step and
-after each; work is in :data:`WARM_UP_WEIGHTS` units, so it runs evenly in time."""
-WARM_UP_WEIGHTS = (3, 2, 4, 17, 0, 17, 1, 20)
-"""Share of a cold compile each warm-up step takes (seconds of the 44 s measured on the 2-core machine)."""
+after each; work is in units of the steps' weights (seconds of a cold compile), so it runs evenly in time."""
+BASE_WARM_UP_WEIGHTS = (3, 4, 17, 1)
+"""Share of a cold compile the kernels every kind shares take (rules, solver, screen, apply), in seconds of the
+44 s measured on the 2-core machine; each kind's row gives its own."""
 
 
 def _compiled_count() -> int:
     """Signatures compiled in this process because the disk cache did not hold them (numba's own counters)."""
+    import sys
 
     total = 0
-    for module in (vars(search), vars(kernels_module), vars(puct_module)):
-        for obj in module.values():
+    for name, module in list(sys.modules.items()):
+        if not (name.startswith("core.agents") or module is kernels_module):
+            continue
+        for obj in list(vars(module).values()):
             stats = getattr(obj, "stats", None)
             misses = getattr(stats, "cache_misses", None)
             if misses is not None and hasattr(obj, "py_func"):
                 total += sum(misses.values())
     return total
-
-
-def _warm_up_puct(kt: KTables, gain: npt.NDArray[np.int64], rng: npt.NDArray[np.uint64]) -> None:
-    k_puct_warm_up(kt, gain, k_new_state(kt), rng)
 
 
 def warm_up(progress: WarmUpProgress | None = None) -> bool:
@@ -129,24 +140,29 @@ def warm_up(progress: WarmUpProgress | None = None) -> bool:
     gain = gain_for(kt)
     rng = k_seed(1)
     s = k_new_state(kt)
-    legal = np.empty(kt.nplace, dtype=np.int32)
     out = np.zeros(2, dtype=np.float64)
-    steps: list[Callable[[], object]] = [
-        lambda: (k_legal_count(kt, s), k_is_legal(kt, s, 0), k_score(kt, s), k_winner(kt, s)),
-        lambda: k_simple_move(kt, s, gain, int(AgentKind.GREEDY), 0.1, rng, legal),
-        lambda: k_solve(kt, s, 10, 4),
-        lambda: k_mcts(kt, gain, s, 8, DEFAULT_C, False, rng, True, SOLVE_LIMIT, 100),
-        lambda: k_mcts(kt, gain, s, 8, DEFAULT_C, True, rng, False, SOLVE_LIMIT, 100),
-        lambda: k_screen(kt, gain, np.arange(2, dtype=np.int32), 4, 1, out),
-        lambda: k_apply(kt, s, int(legal[0])),
-        lambda: _warm_up_puct(kt, gain, rng),
+    steps: list[tuple[int, Callable[[], object]]] = [
+        (BASE_WARM_UP_WEIGHTS[0], lambda: (k_legal_count(kt, s), k_is_legal(kt, s, 0), k_score(kt, s),
+                                           k_winner(kt, s))),
+        (BASE_WARM_UP_WEIGHTS[1], lambda: k_solve(kt, s, 10, 4)),
+        (BASE_WARM_UP_WEIGHTS[2], lambda: k_screen(kt, gain, np.arange(2, dtype=np.int32), 4, 1, out)),
+        (BASE_WARM_UP_WEIGHTS[3], lambda: k_apply(kt, k_new_state(kt), 0)),
     ]
-    total = sum(WARM_UP_WEIGHTS)
+    seen: set[int] = set()
+    for info in KINDS.values():
+        if info.warm_up is None:
+            continue
+        fn = resolve_code(info.warm_up)
+        if id(fn) in seen:
+            continue
+        seen.add(id(fn))
+        steps.append((info.warm_up_weight, functools.partial(fn, kt, gain, rng)))
+    total = sum(w for w, _ in steps)
     before = _compiled_count()
     done = 0
     if progress is not None:
         progress(0, total, False)
-    for weight, step in zip(WARM_UP_WEIGHTS, steps, strict=True):
+    for weight, step in steps:
         step()
         done += weight
         if progress is not None:

@@ -36,7 +36,7 @@ from numba import njit
 
 from core.agents.levels import resolve
 from core.agents.search import MAX_GAIN, k_solve
-from core.agents.spec import NOISE_PLIES, PUCT_DEFAULTS, SOLVE_LIMIT, PuctBudget, parse_puct
+from core.agents.spec import NOISE_PLIES, PUCT_DEFAULTS, SOLVE_LIMIT, AgentSpec, PuctBudget, parse_puct
 from core.engine.kernels import (
     H_NPLACED,
     H_SUPPLY,
@@ -46,6 +46,7 @@ from core.engine.kernels import (
     k_copy_state,
     k_legal_count,
     k_legal_list,
+    k_new_state,
     k_rand,
     k_rand_below,
     k_random_playout,
@@ -804,6 +805,17 @@ def puct_search(text: str, kt: KTables, gain: npt.NDArray[np.int64], rng: npt.ND
     """The searcher behind a ``puct`` spec or a level that stands for one, on the caller's random stream."""
     ps = parse_puct(resolve(text))
     return PuctSearch(kt, gain, rng, ps.budget, params=ps.params)
+
+
+def puct_chooser(spec: AgentSpec, kt: KTables, gain: npt.NDArray[np.int64],
+                 rng: npt.NDArray[np.uint64]) -> PuctSearch:
+    """The move choice of a ``puct`` spec or a level (a row of the table in ``core.agents.spec``)."""
+    return puct_search(spec.text, kt, gain, rng)
+
+
+def warm_up_puct(kt: KTables, gain: npt.NDArray[np.int64], rng: npt.NDArray[np.uint64]) -> None:
+    """Compile (or load) the kernels of this module on a small start position."""
+    k_puct_warm_up(kt, gain, k_new_state(kt), rng)
 
 
 def k_puct_warm_up(kt: KTables, gain: npt.NDArray[np.int64], root: npt.NDArray[np.uint64],

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import math
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -35,13 +36,14 @@ from numba import njit
 from core.agents.spec import (
     DEFAULT_C,
     PLAYOUT_EPS,
-    AgentKind,
+    AgentSpec,
 )
 from core.agents.spec import NOISE_PLIES as NOISE_PLIES
 from core.agents.spec import SOLVE_LIMIT as SOLVE_LIMIT
 from core.agents.spec import parse_agent as parse_agent
 from core.board.model import PIECE_TYPES
 from core.engine.kernels import (
+    H_NPLACED,
     H_SUPPLY,
     H_TO_MOVE,
     KTables,
@@ -58,7 +60,8 @@ from core.engine.kernels import (
 )
 from core.engine.pieces import placement_table
 
-_RANDOM = int(AgentKind.RANDOM)  # plain ints: numba freezes module globals as constants
+_RANDOM = 0  # the kinds k_simple_move plays, as plain ints (numba freezes module globals as constants)
+_GREEDY = 1
 N_TYPES = len(PIECE_TYPES)
 MAX_GAIN = 4
 """Largest symbol gain of one placement (four cells), the range of the gain buckets."""
@@ -117,7 +120,7 @@ def k_greedy_pick(kt: KTables, s: Any, gain: Any, legal: Any, n: int, rng: Any) 
 
 @njit(cache=True, nogil=True)
 def k_simple_move(kt: KTables, s: Any, gain: Any, kind: int, eps: float, rng: Any, legal: Any) -> int:
-    """A random (``kind`` = int(AgentKind.RANDOM)) or (epsilon-)greedy placement; -1 when none is legal."""
+    """A random (``kind`` = 0) or (epsilon-)greedy (1) placement; -1 when none is legal."""
     n = k_legal_list(kt, s, legal)
     if n == 0:
         return -1
@@ -400,3 +403,72 @@ def gain_for(kt: KTables) -> npt.NDArray[np.int64]:
 
 
 _GAIN_CACHE: dict[tuple[int, bytes, bytes], npt.NDArray[np.int64]] = {}
+
+
+# ---------------------------------------------------------------------------------- choosers (rows of the table)
+
+
+@dataclass
+class SimpleChooser:
+    """The move choice of ``random`` and ``greedy[:EPS]``: one kernel call, no search (value stays 0.5)."""
+
+    kt: KTables
+    gain: npt.NDArray[np.int64]
+    rng: npt.NDArray[np.uint64]
+    kind: int
+    eps: float
+    last_value: float = 0.5
+
+    def __post_init__(self) -> None:
+        self._legal = np.empty(self.kt.nplace, dtype=np.int32)
+
+    def choose(self, state: npt.NDArray[np.uint64]) -> int:
+        return int(k_simple_move(self.kt, state, self.gain, self.kind, self.eps, self.rng, self._legal))
+
+
+def random_chooser(spec: AgentSpec, kt: KTables, gain: npt.NDArray[np.int64],
+                   rng: npt.NDArray[np.uint64]) -> SimpleChooser:
+    return SimpleChooser(kt, gain, rng, _RANDOM, 0.0)
+
+
+def greedy_chooser(spec: AgentSpec, kt: KTables, gain: npt.NDArray[np.int64],
+                   rng: npt.NDArray[np.uint64]) -> SimpleChooser:
+    return SimpleChooser(kt, gain, rng, _GREEDY, spec.eps)
+
+
+@dataclass
+class MctsChooser:
+    """The move choice of ``mcts:N``: a fresh UCT search per move, noisy in the first plies."""
+
+    kt: KTables
+    gain: npt.NDArray[np.int64]
+    rng: npt.NDArray[np.uint64]
+    sims: int
+    greedy_playouts: bool
+    c_uct: float = DEFAULT_C
+    noise_plies: int = NOISE_PLIES
+    last_value: float = 0.5
+
+    def choose(self, state: npt.NDArray[np.uint64]) -> int:
+        noise = int(state[H_NPLACED]) < self.noise_plies
+        p, value = k_mcts(self.kt, self.gain, state, self.sims, self.c_uct, self.greedy_playouts, self.rng,
+                          noise, SOLVE_LIMIT, max(2000, 20 * self.sims))
+        self.last_value = float(value)
+        return int(p)
+
+
+def mcts_chooser(spec: AgentSpec, kt: KTables, gain: npt.NDArray[np.int64],
+                 rng: npt.NDArray[np.uint64]) -> MctsChooser:
+    return MctsChooser(kt, gain, rng, spec.sims, spec.greedy_playouts)
+
+
+def warm_up_simple(kt: KTables, gain: npt.NDArray[np.int64], rng: npt.NDArray[np.uint64]) -> None:
+    """Compile (or load) the simple agents' kernel on a small position."""
+    k_simple_move(kt, k_new_state(kt), gain, _GREEDY, 0.1, rng, np.empty(kt.nplace, dtype=np.int32))
+
+
+def warm_up_mcts(kt: KTables, gain: npt.NDArray[np.int64], rng: npt.NDArray[np.uint64]) -> None:
+    """Compile (or load) the MCTS kernel, with both kinds of playout, on a small position."""
+    s = k_new_state(kt)
+    k_mcts(kt, gain, s, 8, DEFAULT_C, False, rng, True, SOLVE_LIMIT, 100)
+    k_mcts(kt, gain, s, 8, DEFAULT_C, True, rng, False, SOLVE_LIMIT, 100)

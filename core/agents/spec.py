@@ -1,33 +1,22 @@
-"""Agent specs (``random``, ``greedy[:EPS]``, ``mcts:N[:greedy]``, ``puct...``, the levels) and tuning constants.
+"""Agent specs, the table of agent kinds (:data:`KINDS`) and tuning constants.
 
-Plain Python on purpose: the command line reads the accepted forms and the defaults from
-here to build ``--help`` without loading numba; ``core.agents.search`` holds the compiled
-agents that play the specs.
+Each kind (``random``, ``greedy[:EPS]``, ``mcts:N[:greedy]``, ``puct...``, ``ab...``) is one
+:class:`AgentKindInfo` row: its grammar, its words for hosts, its cost class, its strength rank,
+where its move choice and warm-up live, and its pie decision.  A new agent is a kernel module
+plus one :func:`register` call.  Plain Python on purpose: the command line reads the accepted
+forms and the defaults from here to build ``--help`` without loading numba; the compiled
+choosers the rows name (``core.agents.search``, ``.puct``, ``.alphabeta``) play the specs.
 """
 
 from __future__ import annotations
 
-import enum
 import math
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any, Literal
 
-from core.agents.levels import LEVELS, resolve
-
-
-class AgentKind(enum.IntEnum):
-    """The agent families; the values are what the numba kernels receive (as plain ints)."""
-
-    RANDOM = 0
-    GREEDY = 1
-    MCTS = 2
-    PUCT = 3
-
-    @property
-    def spelling(self) -> str:
-        """How a spec writes the kind (``random``, ``greedy``, ``mcts``)."""
-        return self.name.lower()
-
+from core.agents.levels import LEVELS, level_of, resolve
 
 DEFAULT_C = 0.7
 """UCT exploration constant for rewards in [0, 1]."""
@@ -44,105 +33,10 @@ PUCT_DEFAULTS = {"c": 4.0, "tau": 0.5, "fpu": 0.0, "play": 1.0, "eps": 0.15, "so
                  "threads": 1.0}
 """The puct search's parameters, tuned by duels (README: "How strong are the agents?")."""
 
-SPEC_HELP = ("agent specs: random, greedy, greedy:EPS (0-1), mcts:N (N simulations per move), mcts:N:greedy, "
-             "puct:N, puct:t=SECONDS, puct:N:t=SECONDS, or a level: " + ", ".join(LEVELS))
 
 
 class AgentSpecError(ValueError):
     """An agent spec that cannot be read; the message shows the accepted forms."""
-
-
-@dataclass(frozen=True)
-class AgentSpec:
-    """A parsed agent spec; ``text`` is its canonical spelling."""
-
-    kind: AgentKind
-    sims: int = 0
-    eps: float = 0.0
-    greedy_playouts: bool = False
-    detail: str = ""
-    """The spelling of a ``puct`` spec or a level name, which ``text`` returns."""
-
-    @property
-    def text(self) -> str:
-        if self.detail:
-            return self.detail
-        if self.kind is AgentKind.MCTS:
-            return f"mcts:{self.sims}" + (":greedy" if self.greedy_playouts else "")
-        if self.kind is AgentKind.GREEDY and self.eps > 0:
-            return f"greedy:{self.eps:g}"
-        return self.kind.spelling
-
-    @property
-    def cheap(self) -> bool:
-        """True for agents whose games cost microseconds (batched, given full game caps)."""
-        return self.kind not in (AgentKind.MCTS, AgentKind.PUCT)
-
-    @property
-    def strength(self) -> tuple[int, int]:
-        if self.kind is AgentKind.PUCT and self.sims == 0:  # a time budget only: above any simulation count
-            return int(self.kind), 1 << 62
-        return int(self.kind), self.sims
-
-    @property
-    def key(self) -> int:
-        """A stable number for seed derivation."""
-        return zlib.crc32(self.text.encode())
-
-    def with_sims(self, sims: int) -> AgentSpec:
-        """The same agent with another simulation budget (a level becomes the plain spec it stood for)."""
-        if self.kind is AgentKind.PUCT:
-            ps = parse_puct(resolve(self.text))
-            return parse_agent(PuctSpec(PuctBudget(sims, ps.budget.seconds), ps.options).text)
-        return replace(self, sims=sims)
-
-
-_BY_SPELLING = {k.spelling: k for k in AgentKind}
-
-
-def parse_agent(text: str) -> AgentSpec:
-    """Read ``random``, ``greedy[:EPS]``, ``mcts:N[:greedy]``, ``puct...`` or a level; errors say what is accepted."""
-    parts = [p.strip().lower() for p in str(text).strip().split(":")]
-    level = LEVELS.get(parts[0]) if len(parts) == 1 else None
-    if level is not None:
-        return replace(parse_agent(level.spec), detail=level.name)
-    kind = _BY_SPELLING.get(parts[0])
-    if kind is AgentKind.PUCT:
-        ps = parse_puct(text)
-        return AgentSpec(AgentKind.PUCT, sims=ps.budget.sims, detail=ps.text)
-    if kind is None:
-        raise AgentSpecError(f"unknown agent {text!r}; {SPEC_HELP}")
-    if kind is AgentKind.RANDOM:
-        if len(parts) > 1:
-            raise AgentSpecError(f"agent {text!r}: random takes no options; {SPEC_HELP}")
-        return AgentSpec(AgentKind.RANDOM)
-    if kind is AgentKind.GREEDY:
-        if len(parts) == 1:
-            return AgentSpec(AgentKind.GREEDY)
-        if len(parts) > 2:
-            raise AgentSpecError(f"agent {text!r}: too many ':' parts; {SPEC_HELP}")
-        try:
-            eps = float(parts[1])
-        except ValueError:
-            raise AgentSpecError(f"agent {text!r}: {parts[1]!r} is not a number; {SPEC_HELP}") from None
-        if not 0.0 <= eps <= 1.0 or math.isnan(eps):
-            raise AgentSpecError(f"agent {text!r}: the random-move share must be within 0-1")
-        return AgentSpec(AgentKind.GREEDY, eps=eps)
-    if len(parts) < 2 or not parts[1]:
-        raise AgentSpecError(f"agent {text!r}: give the simulations per move, e.g. mcts:1000")
-    if not parts[1].isdigit():
-        raise AgentSpecError(f"agent {text!r}: {parts[1]!r} is not a whole number of simulations")
-    sims = int(parts[1])
-    if not 1 <= sims <= MAX_SIMS:
-        raise AgentSpecError(f"agent {text!r}: simulations must be within 1..{MAX_SIMS}")
-    greedy = False
-    if len(parts) == 3:
-        if parts[2] not in ("greedy", "random"):
-            raise AgentSpecError(f"agent {text!r}: playouts are 'random' or 'greedy', not {parts[2]!r}")
-        greedy = parts[2] == "greedy"
-    elif len(parts) > 3:
-        raise AgentSpecError(f"agent {text!r}: too many ':' parts; {SPEC_HELP}")
-    return AgentSpec(AgentKind.MCTS, sims=sims, greedy_playouts=greedy)
 
 
 @dataclass(frozen=True)
@@ -188,18 +82,6 @@ class PuctSpec:
         for k, v in self.options:
             parts.append(f"play={'greedy' if v else 'random'}" if k == "play" else f"{k}={v:g}")
         return ":".join(parts)
-
-
-def with_threads(text: str, threads: int) -> str:
-    """``text`` searching on ``threads`` cores at once (root parallel) when it is a ``puct`` spec or a level
-    that stands for one; other agents are returned unchanged (they search on one core)."""
-    spec = parse_agent(text)
-    if spec.kind is not AgentKind.PUCT or threads <= 1:
-        return spec.text
-    ps = parse_puct(resolve(spec.text))
-    options = dict(ps.options)
-    options["threads"] = float(min(threads, MAX_THREADS))
-    return PuctSpec(ps.budget, tuple(sorted(options.items()))).text
 
 
 def parse_puct(text: str) -> PuctSpec:
@@ -253,3 +135,349 @@ def parse_puct(text: str) -> PuctSpec:
     if not sims and not seconds:
         raise AgentSpecError(f"agent {text!r}: give simulations or seconds per move, e.g. puct:1000 or puct:t=2")
     return PuctSpec(PuctBudget(sims, seconds), tuple(sorted(options.items())))
+
+
+# ---------------------------------------------------------------------------------- alpha-beta specs
+
+MAX_AB_NODES = 100_000_000
+MAX_AB_DEPTH = 64
+
+
+@dataclass(frozen=True)
+class AbSpec:
+    """A parsed ``ab`` spec: a node budget (reproducible), seconds per move (not), or both; an optional depth cap."""
+
+    nodes: int = 0
+    seconds: float = 0.0
+    depth: int = 0
+
+    @property
+    def text(self) -> str:
+        parts = ["ab"]
+        if self.nodes:
+            parts.append(str(self.nodes))
+        if self.seconds:
+            parts.append(f"t={self.seconds:g}")
+        if self.depth:
+            parts.append(f"d={self.depth}")
+        return ":".join(parts)
+
+
+AB_HELP = ("ab:N (alpha-beta, N nodes per move), ab:t=S (S seconds per move), ab:N:t=S (whichever ends first), "
+           "optional :d=D (at most D placements deep)")
+
+
+def parse_ab(text: str) -> AbSpec:
+    """Read ``ab:N``, ``ab:t=S``, ``ab:N:t=S`` with an optional ``d=D`` (AgentSpecError if not)."""
+    parts = [p.strip().lower() for p in str(text).strip().split(":")]
+    if parts[0] != "ab":
+        raise AgentSpecError(f"agent {text!r} is not an ab spec; {AB_HELP}")
+    nodes, seconds, depth = 0, 0.0, 0
+    for part in parts[1:]:
+        if part.isdigit():
+            if nodes:
+                raise AgentSpecError(f"agent {text!r}: the nodes are given twice")
+            nodes = int(part)
+            if not 1 <= nodes <= MAX_AB_NODES:
+                raise AgentSpecError(f"agent {text!r}: nodes must be within 1..{MAX_AB_NODES}")
+            continue
+        key, eq, value = part.partition("=")
+        if key == "t" and eq:
+            try:
+                seconds = float(value.removesuffix("s"))
+            except ValueError:
+                raise AgentSpecError(f"agent {text!r}: {value!r} is not a number of seconds") from None
+            if not 0.001 <= seconds <= MAX_PUCT_SECONDS:  # also refuses nan
+                raise AgentSpecError(f"agent {text!r}: seconds per move must be within 0.001..{MAX_PUCT_SECONDS:g}")
+            continue
+        if key == "d" and eq:
+            if not value.isdigit() or not 1 <= int(value) <= MAX_AB_DEPTH:
+                raise AgentSpecError(f"agent {text!r}: the depth must be a whole number within 1..{MAX_AB_DEPTH}")
+            depth = int(value)
+            continue
+        raise AgentSpecError(f"agent {text!r}: {part!r} is not understood; {AB_HELP}")
+    if not nodes and not seconds:
+        raise AgentSpecError(f"agent {text!r}: give nodes or seconds per move, e.g. ab:20000 or ab:t=1")
+    return AbSpec(nodes, seconds, depth)
+
+
+# ---------------------------------------------------------------------------------- the table of agent kinds
+
+Cost = Literal["cheap", "search"]
+"""``cheap``: a game costs microseconds (batched, given full game caps); ``search``: a search per move."""
+SwapRule = Literal["value", "gain", "coin"]
+"""The pie decision: ``value`` swaps when the move search's value for the side to move is below one half,
+``gain`` when the opening gained its maker symbols, ``coin`` on a fair coin from the game's random stream."""
+
+
+@dataclass(frozen=True, eq=False)
+class AgentKindInfo:
+    """One agent kind: everything the rest of the project asks of it, in one row of :data:`KINDS`.
+
+    ``chooser`` and ``warm_up`` name compiled code as ``"module:function"`` (imported only when a game is
+    played, so reading specs never loads numba) or are the function itself.  The chooser is called as
+    ``chooser(spec, kt, gain, rng)`` and returns an object with ``choose(state) -> placement`` and a
+    ``last_value`` (the side to move's expected share, for the ``value`` swap rule); ``warm_up(kt, gain, rng)``
+    compiles (or loads) the kind's kernels on a tiny board.
+    """
+
+    name: str
+    """How a spec starts (``mcts``)."""
+    grammar: str
+    """The accepted forms, for ``--help`` and error messages."""
+    parse: Callable[[str, list[str]], AgentSpec]
+    """(the spec as given, its ``:``-separated parts lower-cased) -> the spec; AgentSpecError if not readable."""
+    describe: Callable[[AgentSpec], str]
+    """The agent in a host's words (``a searching computer player (1000 simulations a move)``)."""
+    cost: Cost
+    rank: int
+    """Strength order between kinds (higher = stronger, whatever the budget); within a kind the budget orders."""
+    chooser: str | Callable[..., Any]
+    swap: SwapRule
+    warm_up: str | Callable[..., Any] | None = None
+    warm_up_weight: int = 1
+    """Share of a cold compile its warm-up takes (seconds of a cold compile on the 2-core machine)."""
+    budget: Callable[[AgentSpec], int] = lambda spec: spec.sims
+    """The size of the search within the kind (simulations, nodes), for the strength order."""
+    capped: Callable[[AgentSpec, int], AgentSpec] = lambda spec, sims: spec
+    """The same agent at most ``sims`` simulations' worth of search (quick mode); cheap agents are unchanged."""
+    threaded: Callable[[AgentSpec, int], str] = lambda spec, threads: spec.text
+    """The spec searching on ``threads`` cores at once; agents that search on one core are unchanged."""
+
+    @property
+    def spelling(self) -> str:
+        return self.name
+
+    def __repr__(self) -> str:
+        return f"AgentKindInfo({self.name!r})"
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """A parsed agent spec; ``text`` is its canonical spelling."""
+
+    kind: AgentKindInfo
+    sims: int = 0
+    """Simulations (``mcts``, ``puct``) or nodes (``ab``) per move; 0 for none or a time budget only."""
+    eps: float = 0.0
+    greedy_playouts: bool = False
+    detail: str = ""
+    """The canonical spelling when the kind's own fields do not make it (``puct``, ``ab``, a level name)."""
+
+    @property
+    def text(self) -> str:
+        if self.detail:
+            return self.detail
+        if self.kind is MCTS:
+            return f"mcts:{self.sims}" + (":greedy" if self.greedy_playouts else "")
+        if self.kind is GREEDY and self.eps > 0:
+            return f"greedy:{self.eps:g}"
+        return self.kind.name
+
+    @property
+    def cheap(self) -> bool:
+        """True for agents whose games cost microseconds (batched, given full game caps)."""
+        return self.kind.cost == "cheap"
+
+    @property
+    def strength(self) -> tuple[int, int]:
+        """Orders agents weakest first: by the kind's rank, then by the search's size."""
+        return self.kind.rank, self.kind.budget(self)
+
+    @property
+    def key(self) -> int:
+        """A stable number for seed derivation."""
+        return zlib.crc32(self.text.encode())
+
+    def with_sims(self, sims: int) -> AgentSpec:
+        """The same agent with another simulation budget (a level becomes the plain spec it stood for)."""
+        if self.kind is PUCT:
+            ps = parse_puct(resolve(self.text))
+            return parse_agent(PuctSpec(PuctBudget(sims, ps.budget.seconds), ps.options).text)
+        return replace(self, sims=sims)
+
+    def capped(self, sims: int) -> AgentSpec:
+        """The same agent searching at most ``sims`` simulations' worth (see ``AgentKindInfo.capped``)."""
+        return self.kind.capped(self, sims)
+
+
+def _no_options(text: str, parts: list[str]) -> None:
+    if len(parts) > 1:
+        raise AgentSpecError(f"agent {text!r}: {parts[0]} takes no options; {SPEC_HELP}")
+
+
+def _parse_random(text: str, parts: list[str]) -> AgentSpec:
+    _no_options(text, parts)
+    return AgentSpec(RANDOM)
+
+
+def _parse_greedy(text: str, parts: list[str]) -> AgentSpec:
+    if len(parts) == 1:
+        return AgentSpec(GREEDY)
+    if len(parts) > 2:
+        raise AgentSpecError(f"agent {text!r}: too many ':' parts; {SPEC_HELP}")
+    try:
+        eps = float(parts[1])
+    except ValueError:
+        raise AgentSpecError(f"agent {text!r}: {parts[1]!r} is not a number; {SPEC_HELP}") from None
+    if not 0.0 <= eps <= 1.0 or math.isnan(eps):
+        raise AgentSpecError(f"agent {text!r}: the random-move share must be within 0-1")
+    return AgentSpec(GREEDY, eps=eps)
+
+
+def _parse_mcts(text: str, parts: list[str]) -> AgentSpec:
+    if len(parts) < 2 or not parts[1]:
+        raise AgentSpecError(f"agent {text!r}: give the simulations per move, e.g. mcts:1000")
+    if not parts[1].isdigit():
+        raise AgentSpecError(f"agent {text!r}: {parts[1]!r} is not a whole number of simulations")
+    sims = int(parts[1])
+    if not 1 <= sims <= MAX_SIMS:
+        raise AgentSpecError(f"agent {text!r}: simulations must be within 1..{MAX_SIMS}")
+    greedy = False
+    if len(parts) == 3:
+        if parts[2] not in ("greedy", "random"):
+            raise AgentSpecError(f"agent {text!r}: playouts are 'random' or 'greedy', not {parts[2]!r}")
+        greedy = parts[2] == "greedy"
+    elif len(parts) > 3:
+        raise AgentSpecError(f"agent {text!r}: too many ':' parts; {SPEC_HELP}")
+    return AgentSpec(MCTS, sims=sims, greedy_playouts=greedy)
+
+
+def _parse_puct(text: str, parts: list[str]) -> AgentSpec:
+    ps = parse_puct(text)
+    return AgentSpec(PUCT, sims=ps.budget.sims, detail=ps.text)
+
+
+def _puct_threaded(spec: AgentSpec, threads: int) -> str:
+    if threads <= 1:
+        return spec.text
+    ps = parse_puct(resolve(spec.text))
+    options = dict(ps.options)
+    options["threads"] = float(min(threads, MAX_THREADS))
+    return PuctSpec(ps.budget, tuple(sorted(options.items()))).text
+
+
+def _parse_ab(text: str, parts: list[str]) -> AgentSpec:
+    ab = parse_ab(text)
+    return AgentSpec(ALPHABETA, sims=ab.nodes, detail=ab.text)
+
+
+AB_NODES_PER_SIM = 4
+"""Alpha-beta nodes that cost about as much time as one ``puct`` simulation (``ab:8000`` against ``puct:2000``:
+about 7 ms of one core a move each on the 12x12 default board, docs/alphabeta.md)."""
+
+
+def _ab_capped(spec: AgentSpec, sims: int) -> AgentSpec:
+    ab = parse_ab(spec.text)
+    cap = sims * AB_NODES_PER_SIM
+    return parse_agent(AbSpec(min(ab.nodes or cap, cap), ab.seconds, ab.depth).text)
+
+
+def _ab_describe(spec: AgentSpec) -> str:
+    ab = parse_ab(spec.text)
+    budget = f"{ab.nodes} positions a move" if ab.nodes else f"{ab.seconds:g} s a move"
+    return f"a look-ahead computer player (alpha-beta, {budget})"
+
+
+def _search_budget(spec: AgentSpec) -> str:
+    if spec.sims:
+        return f"{spec.sims} simulations a move"
+    return f"{parse_puct(resolve(spec.text)).budget.seconds:g} s a move"
+
+
+RANDOM = AgentKindInfo(
+    "random", "random", _parse_random, lambda spec: "a random player", "cheap", rank=0,
+    chooser="core.agents.search:random_chooser", swap="coin")
+GREEDY = AgentKindInfo(
+    "greedy", "greedy, greedy:EPS (0-1)", _parse_greedy,
+    lambda spec: "a greedy computer player (best immediate gain)", "cheap", rank=10,
+    chooser="core.agents.search:greedy_chooser", swap="gain",
+    warm_up="core.agents.search:warm_up_simple", warm_up_weight=2)
+MCTS = AgentKindInfo(
+    "mcts", "mcts:N (N simulations per move), mcts:N:greedy", _parse_mcts,
+    lambda spec: f"a searching computer player ({spec.sims} simulations a move)", "search", rank=20,
+    chooser="core.agents.search:mcts_chooser", swap="value",
+    warm_up="core.agents.search:warm_up_mcts", warm_up_weight=17,
+    capped=lambda spec, sims: replace(spec, sims=min(spec.sims, sims)))
+ALPHABETA = AgentKindInfo(
+    "ab", "ab:N (N nodes per move), ab:t=SECONDS, ab:N:t=SECONDS", _parse_ab, _ab_describe, "search", rank=30,
+    chooser="core.agents.alphabeta:ab_chooser", swap="value",
+    warm_up="core.agents.alphabeta:warm_up_ab", warm_up_weight=15, capped=_ab_capped)
+PUCT = AgentKindInfo(
+    "puct", "puct:N, puct:t=SECONDS, puct:N:t=SECONDS", _parse_puct,
+    lambda spec: f"a guided searching computer player ({_search_budget(spec)})", "search", rank=40,
+    chooser="core.agents.puct:puct_chooser", swap="value",
+    warm_up="core.agents.puct:warm_up_puct", warm_up_weight=20,
+    budget=lambda spec: spec.sims or 1 << 62,  # a time budget only: above any simulation count
+    capped=lambda spec, sims: spec.with_sims(min(spec.sims or sims, sims)),
+    threaded=_puct_threaded)
+
+KINDS: dict[str, AgentKindInfo] = {}
+"""Every agent kind by the name its specs start with, in the order ``--help`` lists them."""
+
+
+def register(info: AgentKindInfo) -> AgentKindInfo:
+    """Add a kind to the table (a new agent is a kernel module plus one call of this); returns it."""
+    if info.name in KINDS or info.name in LEVELS:
+        raise ValueError(f"agent kind {info.name!r} is already taken")
+    KINDS[info.name] = info
+    return info
+
+
+def unregister(name: str) -> None:
+    """Remove a kind from the table (for kinds a test registers)."""
+    KINDS.pop(name, None)
+
+
+for _row in (RANDOM, GREEDY, MCTS, PUCT, ALPHABETA):
+    register(_row)
+
+
+class AgentKind:
+    """The built-in kinds by name (``spec.kind is AgentKind.MCTS``); the table itself is :data:`KINDS`."""
+
+    RANDOM = RANDOM
+    GREEDY = GREEDY
+    MCTS = MCTS
+    PUCT = PUCT
+    ALPHABETA = ALPHABETA
+
+
+def spec_help() -> str:
+    """The accepted forms of every registered kind and the level names."""
+    return "agent specs: " + ", ".join(k.grammar for k in KINDS.values()) + ", or a level: " + ", ".join(LEVELS)
+
+
+SPEC_HELP = spec_help()
+
+
+def parse_agent(text: str) -> AgentSpec:
+    """Read any registered kind's spec or a level; errors say what is accepted."""
+    parts = [p.strip().lower() for p in str(text).strip().split(":")]
+    level = LEVELS.get(parts[0]) if len(parts) == 1 else None
+    if level is not None:
+        return replace(parse_agent(level.spec), detail=level.name)
+    kind = KINDS.get(parts[0])
+    if kind is None:
+        raise AgentSpecError(f"unknown agent {text!r}; {spec_help()}")
+    return kind.parse(text, parts)
+
+
+def describe(text: str) -> str:
+    """An agent spec in a host's words: a level by its blurb, another spec by its kind's words; a text that is
+    no spec is returned as it is."""
+    level = level_of(text)
+    if level is not None:
+        return f"{level.name} level ({level.blurb})"
+    try:
+        spec = parse_agent(text)
+    except AgentSpecError:
+        return text
+    return spec.kind.describe(spec)
+
+
+def with_threads(text: str, threads: int) -> str:
+    """``text`` searching on ``threads`` cores at once (root parallel) when its kind can (``puct`` and the levels
+    that stand for one); other agents are returned unchanged (they search on one core)."""
+    spec = parse_agent(text)
+    return spec.kind.threaded(spec, threads)

@@ -3,21 +3,19 @@
 Plain Python (no numpy, numba or scipy), so the command line and the designer can read the
 defaults and limits without loading the engine.
 
-Budget (why the defaults fit the time goals on 2 cores): a game of ``mcts:1000`` costs
-about 0.1 s of one core on an idle machine, so each opening is capped at ``games`` (160),
-a search agent's whole pie phase at five times that (800), its raw seat-advantage run at
-60 games and its mirror probe at 10; the pie phase stops as soon as ``min_fair_openings``
-are shown fair, the SPRT stops an opening after ~100 games when it is near 50% and after
-~20-60 when it is clearly one-sided, and ``core.analysis.verdict.futile`` gives up on
-openings stuck between.  That is 15-30 s on the 2-core machine at a normal load and leaves
-room for a busy one.  Quick mode (:data:`QUICK`) caps MCTS at 100 simulations and the pie
-phase at 400 games.
+Budget: an analysis is sized in work, never in seconds (:class:`Effort`, ``--effort``), so the same board,
+settings and seed give the same verdict on any machine.  Measured costs of one core (``tests/benchmarks``,
+``docs/measurements.md``): a ``club`` game about 0.1 s on 12x12, a ``mcts:8000`` check game about 0.45 s, the
+screen about 1 ms per opening.  The standard preset's deciding agent plays each opening until its SPRT pair
+decides (at most 400 games, about 100 near 50%), at most 900 games over all openings, and stops as soon as
+``min_fair_openings`` are shown fair; ``core.analysis.verdict.futile`` gives up on openings stuck between.
 """
 
 from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from core.agents.levels import level_of
 from core.agents.spec import AgentKind, parse_agent
@@ -25,15 +23,16 @@ from core.agents.spec import AgentKind, parse_agent
 FAIR_BAND = (0.4, 0.6)
 """P(S1 wins) after the first placement within this band counts as fair."""
 DEFAULT_AGENTS = ("greedy", "club")
-"""``club`` decides: the strongest level whose games fit :data:`DEFAULT_TIME` on 2 cores (about 0.15 s of one
-core per game; ``expert`` costs ~8 times more, so it decides only with a longer ``--time`` or a cluster)."""
+"""``club`` decides the standard verdict: the strongest level whose games fit about a minute of 2 cores (about 0.1 s
+of one core per game; ``expert``, about 8 times more, decides with ``--effort thorough``)."""
 CHECK_AGENT = "mcts:8000"
 """The cross-check: a strong agent of another search family (plain MCTS, no gain priors) plays every opening the
 deciding agent shows fair, and the opening stays fair unless this agent shows it one-sided.  Replays found two
 strong agents disagreeing on single openings (dense ``L6 L7 L8 L9``: club 48%, ``mcts:8000`` 80%, ``expert`` 80%).
 A stricter rule (the check's own rate within 35%-65%) disputed most openings on some boards (``mcts:8000`` gave S1
 about 12 points more than ``club`` on the openings club found fair before the candidate order aimed at both; on
-the 30 found in session 5, 53% against 51%, with single openings 10 points apart either way): a veto for clear
+the 30 found by the 120-s time-budget benchmark at commit 23b3d25, 53% against 51%, with single openings 10 points
+apart either way): a veto for clear
 disagreement only keeps verdicts decidable.  ~0.4 s of one core per game."""
 AUTO_CHECK = "auto"
 """The default ``check_agent``: :data:`CHECK_AGENT` when the deciding agent is a guided search (``puct``) at least as
@@ -48,7 +47,7 @@ one it finds one-sided; when 60 games leave it undecided, the opening is dispute
 of the check's S1 rate lies wholly outside the band (44 or more S1 wins of 60, or 16 or fewer).  Exact operating
 figures (``tests/analysis/test_cross_check.py`` computes them): an opening at 50% for the check agent is disputed
 0.2% of the time after 28 games on average, at 60% 4% (37 games), at 65% 15%, at 70% 39% (46 games), at 75% 71%,
-at 80% 93%; the earlier rule (60 games, stopped only once the outcome was certain) had 0%, 2%, 11%, 34%, 68% and
+at 80% 93%; the 60-game rule of commit 26db833 (stopped only once the outcome was certain) had 0%, 2%, 11%, 34%, 68% and
 39-53 games."""
 CHECK_HIGH = (0.60, 0.75)
 """High side of the check's SPRT pair: H0 p = 0.60 (within reach of the band) against H1 p = 0.75 (one-sided)."""
@@ -61,21 +60,21 @@ CHECK_BETA = 0.10
 FIRM_CHECK_HIGH = (0.55, 0.70)
 """High side of the firm check's SPRT pair (see :data:`FIRM_CHECK_GAMES`); the low side mirrors it."""
 FIRM_CHECK_GAMES = 150
-"""Most games of the firm cross-check, which a budget of :data:`FIRM_CHECK_FROM` seconds or more buys.  Why: the
+"""Most games of the firm cross-check, which ``--effort thorough`` runs.  Why: the
 standard check lets an opening at 70% for the check agent through 61% of the time, and replays of the openings
-it confirmed found 3 of 59 one-sided for ``mcts:8000`` (60 games each; the seed-1 runs of sessions 4 and 5).
+it confirmed found 3 of 59 one-sided for ``mcts:8000`` (60 games each; seed-1 benchmark runs at commits 8d9dfd2
+and 23b3d25).
 Testing 55% against 70% over at most 150 games disputes an opening at 50% 1.4% of the time (43 games on average),
 at 55% 4.5% (50), at 60% 21% (65), at 65% 58% (69), at 70% 89% (53), at 75% 98%; the standard check disputes 0.2%,
 0.8%, 4%, 15%, 39% and 71% after 28-46 games.  It costs about twice the standard check's games per confirmed
 opening, which a 120-s run on 2 cores cannot pay for: there it left 10 of the 30 benchmark runs inconclusive
-against the standard check's 2 (``tests/analysis/test_cross_check.py`` computes the figures above).  Measured at
-``--time 600`` on the ten benchmark boards, seeds 1-3: 30 balanced, median 117 s; 84 of 88 fair openings'
-replays reach the band (README)."""
+against the standard check's 2 (``tests/analysis/test_cross_check.py`` computes the figures above).  Measured with
+a 600-s time budget on the ten benchmark boards, seeds 1-3 (commit 339d8c2): 30 balanced, median 117 s; 84 of 88
+fair openings' replays reach the band (``docs/measurements.md``)."""
 FIRM_CHECK_FROM = 600.0
-"""Time budgets (``--time``) of at least this many seconds use the firm check unless ``check_rule`` says otherwise."""
+"""The designer's time caps from this many seconds on are offered with the firm check."""
 DEFAULT_TIME = 120.0
-"""Seconds a host's analysis may take by default (``lits analyze``, the designer): a verdict reached
-earlier ends the run; only a run cut by the clock depends on the machine's speed."""
+"""The time cap the designer offers when a host chooses one (runs have none by default)."""
 DEFAULT_GAMES = 160
 MIN_GAMES = 10
 """Fewer games per question than this support no statistic at all."""
@@ -96,41 +95,76 @@ REFINE_ROUNDS = 3
 """Most batches before one pick: the picker asks for more while no refined opening is predicted near 50%."""
 SCREEN_TASKS = 16
 """The screen is split into about this many tasks whatever the worker count: each task's search draws
-from its own seeded stream, so the split must not depend on ``--workers`` (16 is the split two workers
-used to get, which keeps earlier published results)."""
-TIME_OPENING_CAP = 600
-"""Games per opening under a time budget (``--time``): the SPRT cap from the shared notes; it decides
-nearly every opening by then (~214 games at a band edge)."""
-TIME_WEAK_SHARE = 0.3
-"""Share of a time budget the weaker agents may use (they are reported, the deciding agent decides)."""
+from its own seeded stream, so the split must not depend on ``--workers`` (16 is the split two workers got
+before commit 6b6f3f4, so results published before it replay exactly)."""
 TIME_SIDE_SHARE = 0.15
-"""Share of the time left that the deciding agent's raw seat-advantage and mirror games may use."""
+"""Share of a board's judging the generator plans for the deciding agent's raw seat-advantage and mirror games."""
 TIME_MEASURE_GAMES = 4
-"""Games of an agent timed before its caps are sized to the time left."""
+"""Games of an agent the generator times before it plans its rounds."""
 MIN_TIME = 5.0
-"""A time budget shorter than this cannot even start the workers and screen the openings."""
+"""A time cap shorter than this cannot even start the workers and screen the openings."""
 CHEAP_BATCH = 25
 """Games of a cheap agent sent to a worker in one call, so process traffic does not dominate."""
 
 
 @dataclass(frozen=True)
-class QuickBudget:
-    """The caps quick mode puts on an :class:`AnalysisConfig` (a first look in seconds)."""
+class Effort:
+    """A named amount of work: every cap of an analysis, fixed in games and simulations, never in seconds.
 
-    sims: int = 100
-    """Simulations cap for ``mcts`` and ``puct`` agents (``club`` becomes ``casual``, ``puct:100``)."""
-    seconds: float = 20.0
-    """The time budget of quick mode (unless ``--time`` says otherwise)."""
-    games: int = 120
-    max_candidates: int = 8
-    screen_sims: int = 60
-    pie_games: int = 400
-    strong_raw_games: int = 20
-    mirror_games: int = 20
+    Why: an analysis that stops when a clock runs out gives a different verdict on a busy or a cold machine
+    than on an idle one; one that stops after a fixed amount of work gives the same verdict, openings and
+    figures for the same board, settings and seed on any machine, at any load, on any number of workers.
+    """
+
+    name: str
+    agents: tuple[str, ...]
+    """The agents played (the strongest decides) unless the caller names others."""
+    games: int
+    """Most games per question for the weaker agents (one opening, or a cheap agent's raw run)."""
+    decider_games: int
+    """Most games of one opening for the deciding agent: its SPRT pair decides nearly every opening by then."""
+    pie_games: int
+    """Most games of the deciding agent over all openings it plays out (bounds the run's length)."""
+    max_candidates: int
+    """Openings played out before the run stops when the verdict is already decided."""
+    candidates: int
+    """Most openings the deciding agent plays out while the verdict is still undecided."""
+    strong_raw_games: int
+    """A search agent's raw seat-advantage games (information beside the verdict)."""
+    mirror_games: int
+    """Mirror-probe games of a cheap agent (a search agent plays a quarter, at least 10)."""
+    screen_sims: int
+    refine_sims: int
+    sims_cap: int = 0
+    """Simulations cap for every ``mcts`` and ``puct`` agent (0 = none; quick mode's first look)."""
+    check: bool = True
+    """Whether a strong deciding agent's fair openings are cross-checked (:data:`AUTO_CHECK`)."""
+    summary: str = ""
+    """What a host reads about this preset (``--help``, the designer)."""
 
 
-QUICK = QuickBudget()
-QUICK_SIMS = QUICK.sims
+QUICK = Effort(
+    name="quick", agents=("greedy", "casual"), games=120, decider_games=200, pie_games=700, max_candidates=8,
+    candidates=16, strong_raw_games=20, mirror_games=20, screen_sims=60, refine_sims=0, sims_cap=100, check=False,
+    summary="a first look in seconds while you edit: casual play, no cross-check; never publish it",
+)
+"""A first look: searches capped at 100 simulations (``club`` plays as ``casual``), no cross-check."""
+STANDARD = Effort(
+    name="standard", agents=DEFAULT_AGENTS, games=160, decider_games=400, pie_games=900, max_candidates=12,
+    candidates=20, strong_raw_games=40, mirror_games=40, screen_sims=200, refine_sims=REFINE_SIMS,
+    summary="the verdict to publish: club play, cross-checked by a strong search of another family",
+)
+"""The default: sized so a 12x12 board's verdict takes under a minute of two idle cores (``docs/measurements.md``)."""
+THOROUGH = Effort(
+    name="thorough", agents=("greedy", "expert"), games=160, decider_games=400, pie_games=900, max_candidates=12,
+    candidates=20, strong_raw_games=40, mirror_games=40, screen_sims=200, refine_sims=REFINE_SIMS,
+    summary="decides at expert strength: about eight times the work of standard (minutes; or a cluster)",
+)
+"""Expert play decides: the same caps as :data:`STANDARD`, each game about eight times the work."""
+EFFORTS: dict[str, Effort] = {e.name: e for e in (QUICK, STANDARD, THOROUGH)}
+EFFORT_CHOICES = tuple(EFFORTS)
+DEFAULT_EFFORT = STANDARD.name
+QUICK_SIMS = QUICK.sims_cap
 
 
 @dataclass(frozen=True)
@@ -151,7 +185,7 @@ FIRM_CHECK = CheckRule("firm", FIRM_CHECK_HIGH, (1.0 - FIRM_CHECK_HIGH[0], 1.0 -
                        FIRM_CHECK_GAMES)
 CHECK_RULES = {rule.name: rule for rule in (STANDARD_CHECK, FIRM_CHECK)}
 CHECK_RULE_CHOICES = ("auto", *CHECK_RULES)
-"""The ``check_rule`` names; "auto" is the firm check from :data:`FIRM_CHECK_FROM` seconds of budget, else standard."""
+"""The ``check_rule`` names; "auto" is the firm check under ``--effort thorough``, else the standard one."""
 
 
 class SeedPhase(enum.IntEnum):
@@ -177,18 +211,18 @@ class AnalysisProgress:
     total: int
     message: str
     eta: float | None = None
-    """Seconds until the analysis ends at the latest (under a time budget), else None."""
+    """Expected seconds until the analysis ends (the work left at the measured rate), None until measured."""
 
 
 def quick_agent(text: str) -> str:
-    """An agent under quick mode's cap: searches get at most ``QUICK.sims`` simulations a move (a level
+    """An agent under quick mode's cap: searches get at most ``QUICK.sims_cap`` simulations a move (a level
     becomes the plain spec it stands for, e.g. ``club`` -> ``puct:100``, the ``casual`` level)."""
     spec = parse_agent(text)
-    if spec.kind in (AgentKind.MCTS, AgentKind.PUCT):
-        capped = spec.with_sims(min(spec.sims or QUICK.sims, QUICK.sims)).text
-        level = level_of(capped)
-        return level.name if level is not None else capped
-    return spec.text
+    if spec.cheap:
+        return spec.text
+    capped = spec.capped(QUICK.sims_cap).text  # the kind's row says how its search is capped
+    level = level_of(capped)
+    return level.name if level is not None else capped
 
 
 @dataclass
@@ -205,7 +239,13 @@ class AnalysisConfig:
     workers: int = 0
     """Worker processes; 0 uses every core."""
     quick: bool = False
-    """Smaller budgets (:data:`QUICK`: MCTS capped at QUICK.sims simulations, fewer games) for a first look."""
+    """Smaller budgets (:data:`QUICK`: MCTS capped at QUICK.sims_cap simulations, fewer games) for a first look."""
+    effort: str = "custom"
+    """The preset these caps come from (:data:`EFFORTS`, see :meth:`from_effort`); "custom" when set by hand."""
+    decider_games: int = 0
+    """Most games of one opening for the deciding agent (0 = ``games``)."""
+    candidates: int = 0
+    """Most openings the deciding agent plays out while the verdict is undecided (0 = ``max_candidates``)."""
     min_fair_openings: int = 3
     """Distinct openings that must be shown fair for ``balanced``."""
     fair_low: float = FAIR_BAND[0]
@@ -245,8 +285,46 @@ class AnalysisConfig:
     check_rule: str = "auto"
     """Which sequential test the cross-check runs: "standard", "firm" or "auto" (see :data:`CHECK_RULES`)."""
     time_budget: float = 0.0
-    """Seconds the analysis may take (``--time``); 0 (the default) leaves the game caps above in charge.
-    With a budget the deciding agent's pie phase plays until the verdict is decided or the time is up."""
+    """An optional cap in seconds (``--time``; 0 = none, the default).  The work the caps above define is the
+    same with or without it; a cap only cuts a run short, and a result it cut says so (it then depends on the
+    machine's speed and load)."""
+
+    def __post_init__(self) -> None:
+        if self.quick:
+            self.effort = QUICK.name
+        elif self.effort == QUICK.name:
+            self.quick = True
+
+    @classmethod
+    def from_effort(cls, name: str = DEFAULT_EFFORT, **overrides: Any) -> AnalysisConfig:
+        """The configuration of a named preset (:data:`EFFORTS`), with ``overrides`` on top; a cap set by hand
+        makes the effort "custom", since the preset's name no longer says what was played."""
+        if name not in EFFORTS:
+            raise ValueError(f"effort must be one of {', '.join(EFFORTS)}, not {name!r}")
+        e = EFFORTS[name]
+        caps = {"games": e.games, "decider_games": e.decider_games, "pie_games": e.pie_games,
+                "max_candidates": e.max_candidates, "candidates": e.candidates, "strong_raw_games": e.strong_raw_games,
+                "mirror_games": e.mirror_games, "screen_sims": e.screen_sims, "refine_sims": e.refine_sims}
+        custom = any(k in caps and v != caps[k] for k, v in overrides.items())
+        fields: dict[str, Any] = {"agents": list(e.agents), **caps, "quick": e.name == QUICK.name,
+                                  "effort": "custom" if custom else e.name}
+        fields.update(overrides)
+        return cls(**fields)
+
+    @property
+    def preset(self) -> Effort | None:
+        """The named preset these caps come from, None for hand-set caps."""
+        return EFFORTS.get(self.effort)
+
+    @property
+    def opening_cap(self) -> int:
+        """Most games of one opening for the deciding agent."""
+        return self.decider_games or self.games
+
+    @property
+    def candidate_limit(self) -> int:
+        """Most openings the deciding agent plays out (beyond ``max_candidates`` only while undecided)."""
+        return max(self.candidates, self.max_candidates)
 
     def effective(self) -> AnalysisConfig:
         """The budgets actually used (quick mode shrinks them)."""
@@ -256,7 +334,9 @@ class AnalysisConfig:
         # quick mode is a first look at casual play: a cross-check at full strength would cost more than the rest
         return replace(
             self, agents=agents, check_agent="", games=min(self.games, QUICK.games),
+            decider_games=min(self.opening_cap, QUICK.decider_games),
             max_candidates=min(self.max_candidates, QUICK.max_candidates),
+            candidates=min(self.candidate_limit, QUICK.candidates),
             screen_sims=min(self.screen_sims, QUICK.screen_sims), refine_sims=0,
             pie_games=min(self.pie_budget, QUICK.pie_games),
             strong_raw_games=min(self.strong_raw_games, QUICK.strong_raw_games),
@@ -286,7 +366,7 @@ class AnalysisConfig:
         """The cross-check's test this run uses (``check_rule``, with "auto" resolved by the time budget)."""
         name = self.check_rule
         if name == "auto":
-            name = FIRM_CHECK.name if self.time_budget >= FIRM_CHECK_FROM else STANDARD_CHECK.name
+            name = FIRM_CHECK.name if self.effort == THOROUGH.name else STANDARD_CHECK.name
         rule = CHECK_RULES[name]
         return rule if rule is FIRM_CHECK else replace(rule, games=self.check_games)
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 
-from core.agents.levels import LEVELS, level_of
+from core.agents.levels import level_of
+from core.agents.spec import describe
 from core.analysis.config import AnalysisProgress
 
 
@@ -20,31 +21,19 @@ def strength_level(spec: str) -> str:
 
 
 def describe_agent(spec: str) -> str:
-    """``mcts:1000`` -> ``a searching computer player (1000 simulations a move)``; a level by its blurb."""
-    level = LEVELS.get(strength_level(spec))
-    if level is not None:
-        return f"{level.name} level ({level.blurb})"
-    parts = spec.split(":")
-    if parts[0] == "puct" and len(parts) > 1 and parts[1].isdigit():
-        return f"a guided searching computer player ({parts[1]} simulations a move)"
-    if parts[0] == "mcts" and len(parts) > 1:
-        return f"a searching computer player ({parts[1]} simulations a move)"
-    if parts[0] == "greedy":
-        return "a greedy computer player (best immediate gain)"
-    if parts[0] == "random":
-        return "a random player"
-    return spec
+    """``mcts:1000`` -> ``a searching computer player (1000 simulations a move)``; a level by its blurb (the words
+    come from the kind's row in ``core.agents.spec.KINDS``)."""
+    return describe(spec)
 
 
 def agent_name(spec: str) -> str:
-    """A short name for progress lines: the level's name (``club``), else ``greedy player``, ``searching
-    player``, ``guided searching player`` or ``random player`` (the spec itself for anything else)."""
+    """A short name for progress lines: the level's name (``club``), else the kind's words without the budget
+    (``searching computer player``)."""
     level = level_of(spec)
     if level is not None:
         return level.name
-    kind = spec.split(":")[0]
-    return {"greedy": "greedy player", "random": "random player", "mcts": "searching player",
-            "puct": "guided searching player"}.get(kind, spec)
+    words = describe(spec).split(" (")[0]
+    return words.removeprefix("a ").removeprefix("an ")
 
 
 _SPEC = re.compile(r"^(?P<agent>[a-z]+(?::[^\s:]+)*): ")

@@ -83,7 +83,7 @@ class OpeningRecord:
 def board_fingerprint(board: Board) -> str:
     """What makes two boards play the same games: size, symbols, supply and who moves first."""
     spec = BoardSpec.from_board(board)
-    text = f"{spec.size}|{spec.cells}|{','.join(map(str, spec.supply))}|{spec.first}"
+    text = f"{spec.size}|{spec.cells}|{','.join(map(str, spec.params.supply))}|{spec.params.first.value}"
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 

@@ -201,8 +201,10 @@ class CheckResult(WinRate):
 
     def words(self) -> str:
         """``mcts:8000 check 55% [40-69%] over 40 games``."""
+        if not self.games:
+            return f"{self.agent} check not played (your time limit came first)"
         low, high = self.ci95
-        unfinished = ", cut short by the time budget" if not self.complete else ""
+        unfinished = ", cut short by your time limit" if not self.complete else ""
         return f"{self.agent} check {pct(self.v)} {ci_pct(low, high)} over {self.games} games{unfinished}"
 
     def to_json(self) -> JsonDict:
@@ -498,6 +500,14 @@ class BudgetRecord(_Record):
         return {"effort": self.effort, "time_cap": self.time_cap, "stopped_by_time": self.stopped_by_time,
                 "games_done": self.games_done, "games_planned": self.games_planned}
 
+    def words(self) -> str:
+        """The plain sentence a cut run carries ("" when the planned work was done)."""
+        if not self.stopped_by_time:
+            return ""
+        return (f"stopped by your time limit ({self.time_cap:g} s) after {self.games_done} of at most "
+                f"{self.games_planned} planned games; this result depends on the machine's speed; run without "
+                "--time to reproduce it")
+
     @classmethod
     def from_json(cls, data: object, path: str = "budget") -> BudgetRecord:
         j = _Reader(data, path)
@@ -597,6 +607,7 @@ class AnalysisReport(_Record):
             "s1": self.s1_symbol,
             "seed": self.config.seed, "quick": self.config.quick,
             "time_budget_s": self.config.time_budget or None, "elapsed_s": round(self.elapsed, 2),
+            "effort": self.budget.effort,
             "heatmaps": {"coverage_s1": _grid_json(self.coverage_s1), "coverage_s2": _grid_json(self.coverage_s2),
                          "survival": _grid_json(self.survival)},
             "schema": SCHEMA, "config": _config_json(self.config), "budget": self.budget.to_json(),
@@ -674,6 +685,9 @@ def _grid_json(grid: FloatGrid) -> list[list[float | None]]:
 
 
 def pct(x: float) -> str:
+    """A share as a whole percentage; "n/a" for a share of nothing (never "nan%")."""
+    if x is None or math.isnan(x):
+        return "n/a"
     return f"{100 * x:.0f}%"
 
 

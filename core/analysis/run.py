@@ -28,16 +28,12 @@ from core.agents.spec import AgentSpec, parse_agent
 from core.analysis.candidates import CandidatePicker
 from core.analysis.config import (
     CHEAP_BATCH,
-    MAX_GAMES,
     REFINE_BATCH,
     REFINE_ROUNDS,
     SCREEN_MIN_SIMS,
     SCREEN_TASKS,
     SCREEN_TOTAL_SIMS,
     TIME_MEASURE_GAMES,
-    TIME_OPENING_CAP,
-    TIME_SIDE_SHARE,
-    TIME_WEAK_SHARE,
     AnalysisCancelled,
     AnalysisConfig,
     AnalysisProgress,
@@ -46,6 +42,7 @@ from core.analysis.config import (
 from core.analysis.results import (
     AgentResult,
     AnalysisReport,
+    BudgetRecord,
     CheckResult,
     FloatGrid,
     OpeningResult,
@@ -70,19 +67,20 @@ Clock = Callable[[], float]
 
 
 class Session:
-    """One analysis run: the pool, the progress reporting and the cancel checks in one place."""
+    """One analysis run: the pool, the progress reporting, the optional time cap and the cancel checks."""
 
     def __init__(self, board: Board, cfg: AnalysisConfig, progress: ProgressFn | None,
                  cancel: threading.Event | None, executor: cf.Executor | None = None,
                  executor_workers: int = 0, clock: Clock = time.monotonic) -> None:
         self.clock = clock
         self.started = clock()
-        self.deadline = self.started + cfg.time_budget if cfg.time_budget > 0 else None
+        self.deadline: float | None = None
+        """When the host's time cap (``--time``) ends the run; set once the engine is ready (see :meth:`begin`)."""
         self.out_of_time = False
-        self.cut_remaining = 0.0
-        """Expected games the opening cut off by the deadline still needed (for "how much more time")."""
         self.sec_per_game: dict[str, float] = {}
-        """Wall seconds per game of each agent, measured on its games so far (the workers run in parallel)."""
+        """Wall seconds per game of each agent, measured on its games so far (for the ETA only)."""
+        self.games_done = 0
+        self.plan = Plan()
         self.board = board
         self.spec = BoardSpec.from_board(board)
         self.cfg = cfg
@@ -95,6 +93,13 @@ class Session:
         self.table = placement_table(board.size)
         self._warm_start = 0.0
         self._compile_message = ""
+
+    def begin(self) -> None:
+        """The engine is ready in every worker: only now does the time cap start, so compiling the engine (the
+        first run after installing) or starting the workers is never charged to an analysis."""
+        self.started = self.clock()
+        if self.cfg.time_budget > 0:
+            self.deadline = self.started + self.cfg.time_budget
 
     def warming(self, done: int, total: int, compiled: bool) -> None:
         """The first worker's warm-up steps: silent when the kernels come from the disk cache, a progress
@@ -112,37 +117,34 @@ class Session:
         if self.cancel is not None and self.cancel.is_set():
             raise RunCancelled()
         if self.progress is not None:
-            eta = None if self.deadline is None else max(0.0, self.deadline - self.clock())
-            self.progress(AnalysisProgress(phase, done, total, message, eta))
+            self.progress(AnalysisProgress(phase, done, total, message, self.eta()))
 
-    def left(self) -> float:
-        """Seconds left of the time budget (infinite without one)."""
-        return math.inf if self.deadline is None else self.deadline - self.clock()
+    def eta(self) -> float | None:
+        """Expected seconds left: the plan's expected games left at each agent's measured speed (None until an
+        agent's speed is known); a time cap that comes earlier bounds it."""
+        seconds = self.plan.expected_seconds(self.sec_per_game)
+        if self.deadline is not None:
+            left = max(0.0, self.deadline - self.clock())
+            seconds = left if seconds is None else min(seconds, left)
+        return seconds
 
-    def fit(self, agent: str, seconds: float) -> int | None:
-        """How many games of ``agent`` fit in ``seconds`` (None until its speed has been measured)."""
-        rate = self.sec_per_game.get(agent)
-        if rate is None or math.isinf(seconds):
-            return None
-        return max(0, int(seconds / max(rate, 1e-9)))
+    def timed_out(self) -> bool:
+        if self.deadline is not None and self.clock() >= self.deadline:
+            self.out_of_time = True
+        return self.out_of_time
 
     def names(self, placement: int) -> list[str]:
         return [cell_name(int(c), self.board.size) for c in self.table.cells[placement]]
 
     def play(self, tasks: Sequence[GameTask], cheap: bool, phase: str, message: str,
-             stop: Callable[[int, GameResult], bool] | None = None, until: float | None = None) -> list[GameResult]:
-        """Play tasks in index order; cheap agents go in batches so process traffic does not dominate.
-
-        Under a time budget the games stop at ``until`` (default: the deadline), and the agent's
-        seconds per game are measured on the way for sizing the next caps.
-        """
-        agent = tasks[0].s1 if tasks else ""
-        limit = until if until is not None else self.deadline
-        if limit is not None:  # size the cap to the time left from the speed measured so far
-            fits = self.fit(agent, limit - self.clock())
-            if fits is not None and fits < len(tasks):
-                tasks = tasks[:fits]
-                self.out_of_time = self.out_of_time or limit == self.deadline
+             stop: Callable[[int, GameResult], bool] | None = None, plan_key: str = "") -> list[GameResult]:
+        """Play tasks in index order until ``stop`` says so; cheap agents go in batches so process traffic does
+        not dominate.  Results are consumed in index order, so where a run stops does not depend on the
+        workers' speed; only the host's time cap, when it comes first, makes it depend on the machine.
+        ``plan_key`` names a fixed phase whose games left the ETA counts down."""
+        if not tasks or self.timed_out():
+            return []
+        agent = tasks[0].s1
         batch = CHEAP_BATCH if cheap else 1
         chunks = [list(tasks[i:i + batch]) for i in range(0, len(tasks), batch)]
         results: list[GameResult] = []
@@ -152,18 +154,42 @@ class Session:
         def on_chunk(_i: int, chunk: list[GameResult]) -> bool:
             for r in chunk:
                 results.append(r)
+                self.games_done += 1
+                if plan_key:
+                    self.plan.set(plan_key, total - len(results))
+                if len(results) >= TIME_MEASURE_GAMES or agent not in self.sec_per_game:
+                    self.sec_per_game[agent] = (self.clock() - t0) / len(results)
                 self.report(phase, len(results), total, message)
                 if stop is not None and stop(len(results) - 1, r):
                     return True
-            if limit is not None and self.clock() >= limit:
-                self.out_of_time = self.out_of_time or (self.deadline is not None and self.clock() >= self.deadline)
-                return True
-            return False
+            return self.timed_out()
 
         self.runner.run(play_games, chunks, on_chunk, self.cancel)
-        if results and (agent not in self.sec_per_game or len(results) >= TIME_MEASURE_GAMES):
-            self.sec_per_game[agent] = (self.clock() - t0) / len(results)
         return results
+
+
+class Plan:
+    """The work a run has left, for the ETA: per phase its agent and the games it still expects (a fixed phase
+    its cap, a sequential one the SPRTs' expected remaining games).  It never steers the run, so it cannot
+    change a result."""
+
+    def __init__(self) -> None:
+        self.left: dict[str, tuple[str, float]] = {}
+        self.planned = 0
+        """Most games the run can play (every cap added up): the M of "N of at most M games"."""
+
+    def add(self, key: str, agent: str, expected: float, most: int) -> None:
+        self.left[key] = (agent, expected)
+        self.planned += most
+
+    def set(self, key: str, expected: float) -> None:
+        if key in self.left:
+            self.left[key] = (self.left[key][0], max(0.0, expected))
+
+    def expected_seconds(self, rate: dict[str, float]) -> float | None:
+        if not rate:
+            return None
+        return sum(games * rate.get(agent, 0.0) for agent, games in self.left.values())
 
 
 def _strength(spec: AgentSpec) -> tuple[int, int]:
@@ -175,18 +201,21 @@ def analyze(board: Board, config: AnalysisConfig, progress: ProgressFn | None = 
             executor_workers: int = 0, clock: Clock = time.monotonic, worker_nice: int = 0) -> AnalysisReport:
     """Run the whole analysis; raises AnalysisCancelled when ``cancel`` is set (workers are stopped).
 
-    ``executor`` (e.g. a dask cluster's, see ``core.selfplay.cluster``) replaces this machine's process pool;
-    every game's seed fixes its result, so the report is the same either way.  ``clock`` measures the time
-    budget and the speed of each agent (tests pass a simulated one).  ``worker_nice`` lowers the priority of the
-    worker processes (the designer's, so its window stays responsive; see ``Runner.start``)."""
+    What is played is fixed by the configuration's caps (its effort) and the seed alone: every game's seed is
+    derived from (seed, question, game index), results are read in index order, and the sequential tests stop
+    at the same game whatever the machine, its load, the worker count or the executor (``executor``, e.g. a dask
+    cluster's, see ``core.selfplay.cluster``, replaces this machine's process pool).  Only an optional time cap
+    (``time_budget``) can cut a run short, and the report then says so.  ``clock`` measures the cap, the speeds
+    and the ETA (tests pass a simulated one).  ``worker_nice`` lowers the priority of the worker processes (the
+    designer's, so its window stays responsive; see ``Runner.start``)."""
     config.check()
     cfg = config.effective()
-    start = clock()
     session = Session(board, cfg, progress, cancel, executor, executor_workers, clock)
     try:
         session.report("start", 0, 1, "starting worker processes and loading the compiled agents")
         session.runner.start(cancel, progress=session.warming, nice=worker_nice)
-        return _analyze(session, start)
+        session.begin()
+        return _analyze(session)
     except RunCancelled as exc:
         session.runner.terminate()
         raise AnalysisCancelled("analysis cancelled") from exc
@@ -201,7 +230,33 @@ def compile_message(elapsed: float, done: int, total: int) -> str:
     return f"compiling the engine (once, about {max(10, 10 * math.ceil(estimate / 10))} s)"
 
 
-def _analyze(s: Session, start: float) -> AnalysisReport:
+def _plan(s: Session, specs: list[AgentSpec], decider: str) -> None:
+    """Register every phase's expected games with the ETA's plan, before the first game."""
+    cfg = s.cfg
+    fair_games = pair_expected_remaining(sprt_pair(cfg), 0.5)
+    for spec in specs:
+        deciding = spec.text == decider
+        raw = cfg.games if spec.cheap else min(cfg.games, cfg.strong_raw_games)
+        mirror = cfg.mirror_games if spec.cheap else max(10, cfg.mirror_games // 4)
+        budget = _pie_budget(cfg, spec, deciding)
+        s.plan.add(f"raw:{spec.text}", spec.text, raw, raw)
+        s.plan.add(f"mirror:{spec.text}", spec.text, mirror, mirror)
+        s.plan.add(f"pie:{spec.text}", spec.text, min(budget, cfg.min_fair_openings * fair_games), budget)
+        if deciding and cfg.checker:
+            rule = cfg.check_test
+            most = rule.games * cfg.candidate_limit
+            s.plan.add("check", cfg.checker, cfg.min_fair_openings * rule.games / 2, most)
+
+
+def _pie_budget(cfg: AnalysisConfig, spec: AgentSpec, deciding: bool) -> int:
+    """Most pie-phase games of an agent: a cheap one's openings at ``games`` each, a search agent's
+    ``pie_budget`` (the deciding agent's may go on to ``candidate_limit`` openings while undecided)."""
+    if spec.cheap:
+        return cfg.games * cfg.max_candidates
+    return cfg.pie_budget
+
+
+def _analyze(s: Session) -> AnalysisReport:
     cfg = s.cfg
     board = s.board
     specs = sorted((parse_agent(a) for a in dict.fromkeys(cfg.agents)), key=_strength)
@@ -211,37 +266,34 @@ def _analyze(s: Session, start: float) -> AnalysisReport:
     if errors:
         warnings.append(f"the board is not valid for a match ({errors[0]}); figures describe it as it is")
 
+    decider = cfg.decider
+    _plan(s, specs, decider)
     screen = screen_all(s)
     per_agent: dict[str, AgentResult] = {}
     raw_results: dict[str, list[GameResult]] = {}
-    decider = cfg.decider
-    # the deciding agent plays last, so that under a time budget it gets all the time the others left
-    for spec in [sp for sp in specs if sp.text != decider] + [sp for sp in specs if sp.text == decider]:
+    # the deciding agent plays first: a time cap that cuts the run then cuts the figures reported beside the
+    # verdict before the verdict itself
+    for spec in [sp for sp in specs if sp.text == decider] + [sp for sp in specs if sp.text != decider]:
         deciding = spec.text == decider
-        if s.deadline is None:
-            until = None
-        elif deciding:
-            until = s.deadline
-        else:
-            until = s.started + TIME_WEAK_SHARE * cfg.time_budget
-        side_until = None if until is None or not deciding else s.clock() + TIME_SIDE_SHARE * s.left()
-        raw, games = _raw(s, spec, side_until or until)
+        raw, games = _raw(s, spec)
         raw_results[spec.text] = games
-        raw = _mirror(s, spec, raw, side_until or until)
-        pie = _pie(s, spec, screen, until, deciding)
+        raw = _mirror(s, spec, raw)
+        pie = _pie(s, spec, screen, deciding)
         verdict, reasons = decide(pie, cfg)
         per_agent[spec.text] = AgentResult(spec.text, verdict, reasons, raw, pie)
     per_agent = {sp.text: per_agent[sp.text] for sp in specs}  # weakest first, as before
 
     main = per_agent[decider]
     verdict, reasons = main.verdict, list(main.reasons)
-    if verdict == "inconclusive" and s.out_of_time:
-        reasons.append(_more_time(s, main.pie))
+    budget = BudgetRecord(effort=cfg.effort, time_cap=cfg.time_budget, stopped_by_time=s.out_of_time,
+                          games_done=s.games_done, games_planned=s.plan.planned)
+    if budget.stopped_by_time:
+        reasons.append(budget.words())
     if len(specs) > 1:
         reasons.append(f"every opening's status comes from {main.agent} games, the deciding agent; "
                        f"{', '.join(a for a in per_agent if a != main.agent)} only reported beside it")
     warnings += side_warnings(per_agent, main.agent, cfg)
-    if not board.params.pie:
+    if not board.params.pie and main.raw.games:
         low, high = main.raw.ci95
         warnings.append(f"this board is played without the pie rule, but the verdict assumes the second player "
                         f"may swap; without it S1 simply wins {pct(main.raw.s1_win_rate)} {ci_pct(low, high)} "
@@ -251,7 +303,8 @@ def _analyze(s: Session, start: float) -> AnalysisReport:
     return AnalysisReport(
         board_name=board.name, size=board.size, config=cfg, agent=main.agent, verdict=verdict, reasons=reasons,
         warnings=warnings, pie=main.pie, raw=main.raw, per_agent=per_agent, coverage_s1=cov1, coverage_s2=cov2,
-        survival=surv, elapsed=s.clock() - start, s1_symbol=board.params.first.value, screen=screen,
+        survival=surv, elapsed=s.clock() - s.started, budget=budget, s1_symbol=board.params.first.value,
+        screen=screen,
     )
 
 
@@ -280,21 +333,7 @@ def screen_all(s: Session) -> FloatGrid:
                         f"screening {count} openings with a {sims}-simulation search each")
 
 
-def _more_time(s: Session, pie: PieResult) -> str:
-    """Out of time before the verdict was decided: roughly how much longer would likely decide it."""
-    cfg = s.cfg
-    games = s.cut_remaining
-    missing = cfg.min_fair_openings - len(pie.fair) - (1 if s.cut_remaining > 0 else 0)
-    if missing > 0:
-        games += missing * pair_expected_remaining(sprt_pair(cfg), 0.5)
-    rate = s.sec_per_game.get(pie.agent, 0.0)
-    more = games * rate
-    return (f"out of time: the {cfg.time_budget:g} s budget (--time) ran out before the verdict was decided; "
-            f"roughly {more:.0f} s more (about {games:.0f} more {pie.agent} games at {rate:.2f} s each, the "
-            "SPRTs' expected remaining games) would likely decide it")
-
-
-def _raw(s: Session, spec: AgentSpec, until: float | None = None) -> tuple[RawResult, list[GameResult]]:
+def _raw(s: Session, spec: AgentSpec) -> tuple[RawResult, list[GameResult]]:
     cfg = s.cfg
     cap = cfg.games if spec.cheap else min(cfg.games, cfg.strong_raw_games)
     tasks = [GameTask(s.spec, derive_seed(cfg.seed, SeedPhase.RAW, spec.key, i), spec.text, spec.text,
@@ -307,7 +346,7 @@ def _raw(s: Session, spec: AgentSpec, until: float | None = None) -> tuple[RawRe
         return False
 
     res = s.play(tasks, spec.cheap, "raw", f"{spec.text}: raw seat advantage (same agent both seats)", track,
-                 until)
+                 plan_key=f"raw:{spec.text}")
     raw = _fill_raw(s, RawResult(agent=spec.text, games=len(res), s1_wins=sum(r.s1_won for r in res),
                                  sprt=pair.status), res)
     return raw, res
@@ -331,45 +370,44 @@ def _fill_raw(s: Session, raw: RawResult, res: list[GameResult]) -> RawResult:
         common_openings=[(s.names(p), n, swaps[p]) for p, n in openings.most_common(3)])
 
 
-def _mirror(s: Session, spec: AgentSpec, raw: RawResult, until: float | None = None) -> RawResult:
+def _mirror(s: Session, spec: AgentSpec, raw: RawResult) -> RawResult:
     cfg = s.cfg
     n = cfg.mirror_games if spec.cheap else max(10, cfg.mirror_games // 4)
     tasks = [GameTask(s.spec, derive_seed(cfg.seed, SeedPhase.MIRROR, spec.key, i), spec.text, spec.text, mirror=True)
              for i in range(n)]
     res = s.play(tasks, spec.cheap, "mirror", f"{spec.text}: mirror probe (S2 answers with the 180-degree image)",
-                 until=until)
+                 plan_key=f"mirror:{spec.text}")
     return replace(raw, mirror_games=len(res), mirror_full=sum(r.mirror_all for r in res),
                    mirror_wins=sum(not r.s1_won for r in res),
                    mirror_full_wins=sum(r.mirror_all and not r.s1_won for r in res))
 
 
-def _pie(s: Session, spec: AgentSpec, screen: FloatGrid, until: float | None = None,
-         deciding: bool = False) -> PieResult:
-    """Play out candidates until enough are shown fair or the budget is spent.
+def _pie(s: Session, spec: AgentSpec, screen: FloatGrid, deciding: bool = False) -> PieResult:
+    """Play out candidates until enough are shown fair or the work budget is spent.
 
-    Under a time budget the deciding agent is not held to the game caps: it plays each opening
-    up to :data:`TIME_OPENING_CAP` games and goes on to further candidates until the verdict is
-    decided (balanced, or lopsided over ``max_candidates`` openings) or the time is up.
+    The deciding agent plays each opening up to ``cfg.opening_cap`` games (its SPRT pair decides nearly every
+    opening well before) and, while the verdict is undecided, goes on past ``max_candidates`` to at most
+    ``candidate_limit`` openings, within ``pie_budget`` games in all.
     """
     cfg = s.cfg
     pie = PieResult(agent=spec.text, screened=int(np.sum(screen >= 0)))
     if deciding and cfg.checker:
         rule = cfg.check_test
         pie = replace(pie, check_agent=cfg.checker, check_rule=rule.name, check_limit=rule.games)
-    timed = until is not None and deciding
-    budget = cfg.pie_budget if not spec.cheap else cfg.games * cfg.max_candidates
-    if timed:
-        budget = MAX_GAMES
-    per_opening = TIME_OPENING_CAP if timed else cfg.games
-    candidates = pie.screened if timed else cfg.max_candidates
+    budget = _pie_budget(cfg, spec, deciding)
+    per_opening = cfg.opening_cap if deciding else cfg.games
+    candidates = cfg.candidate_limit if deciding else cfg.max_candidates
     picker = CandidatePicker(screen, cfg.seed)
     refining = cfg.refine_sims > 0 and not spec.cheap
-    s.cut_remaining = 0.0
+    fair_games = pair_expected_remaining(sprt_pair(cfg), 0.5)
+    key = f"pie:{spec.text}"
     for rank in range(candidates):
-        if until is not None and s.clock() >= until:
-            s.out_of_time = s.out_of_time or timed
+        if s.timed_out():
             break
-        if timed and rank >= cfg.max_candidates and decide(pie, cfg)[0] != "inconclusive":
+        if rank >= cfg.max_candidates and decide(pie, cfg)[0] != "inconclusive":
+            break
+        cap = min(per_opening, budget - pie.games)
+        if cap < cfg.min_verdict_games:
             break
         if refining:
             refine(s, picker)
@@ -377,32 +415,26 @@ def _pie(s: Session, spec: AgentSpec, screen: FloatGrid, until: float | None = N
         if pick is None:
             break
         p = pick
-        cap = min(per_opening, budget - pie.games)
-        fits = s.fit(spec.text, s.left()) if timed else None
-        if fits is not None and fits < cfg.min_verdict_games // 3:
-            s.out_of_time = True  # not even a first look at another opening fits in the time left
-            break
-        if cap < cfg.min_verdict_games:
-            break
         pair = sprt_pair(cfg)
         tasks = [GameTask(s.spec, derive_seed(cfg.seed, SeedPhase.PIE, spec.key, p, i), spec.text, spec.text, opening=p,
                           pie=s.board.params.pie) for i in range(cap)]
-        msg = (f"{spec.text}: opening {rank + 1} of {cfg.max_candidates if not timed else 'up to ' + str(candidates)}, "
-               f"{' '.join(s.names(p))} "
-               f"(fair so far: {len(pie.fair)})")
+        msg = (f"{spec.text}: opening {rank + 1} (at most {candidates}), {' '.join(s.names(p))} "
+               f"(fair so far: {len(pie.fair)} of {cfg.min_fair_openings} needed)")
+        missing = max(0, cfg.min_fair_openings - len(pie.fair) - 1)
+        left = budget - pie.games
 
-        def decided(_i: int, r: GameResult, pair: SprtPair = pair) -> bool:
-            if pair.update(r.s1_won) != "undecided":
-                return True
-            return futile(pair.successes, pair.trials, cfg)
+        def decided(_i: int, r: GameResult, pair: SprtPair = pair, missing: int = missing, left: int = left) -> bool:
+            done = pair.update(r.s1_won) != "undecided" or futile(pair.successes, pair.trials, cfg)
+            here = 0.0 if done else pair_expected_remaining(pair, pair.successes / max(1, pair.trials))
+            s.plan.set(key, min(left - pair.trials, here + missing * fair_games))
+            return done
 
-        res = s.play(tasks, spec.cheap, "pie", msg, decided, until)
-        cut = (until is not None and not pair.decided and len(res) < cap
-               and not futile(pair.successes, pair.trials, cfg))
-        if cut and timed:
-            s.cut_remaining = pair_expected_remaining(pair, pair.successes / max(1, pair.trials))
+        res = s.play(tasks, spec.cheap, "pie", msg, decided)
+        cut = s.out_of_time and not pair.decided and not futile(pair.successes, pair.trials, cfg)
+        if not res:
+            break
         status: OpeningStatus = {"inside": "fair", "outside": "unfair"}.get(pair.status, "undecided")  # type: ignore[assignment]
-        check = _check(s, p, until) if status == "fair" and pie.check_agent else None
+        check = _check(s, p) if status == "fair" and pie.check_agent else None
         pie = pie.adding(OpeningResult(
             placement=p, cells=[int(c) for c in s.table.cells[p]], names=s.names(p),
             wins=sum(r.s1_won for r in res), games=len(res),
@@ -413,6 +445,9 @@ def _pie(s: Session, spec: AgentSpec, screen: FloatGrid, until: float | None = N
                         check.games if check is not None else 0)
         if len(pie.fair) >= cfg.min_fair_openings:
             break
+    s.plan.set(key, 0.0)
+    if deciding:
+        s.plan.set("check", 0.0)
     return pie
 
 
@@ -437,7 +472,7 @@ def refine(s: Session, picker: CandidatePicker) -> None:
         s.report("screen", len(batch), len(batch), message)  # a progress bar must not stay at 0 of the batch
 
 
-def _check(s: Session, p: int, until: float | None) -> CheckResult:
+def _check(s: Session, p: int) -> CheckResult:
     """The cross-check of opening ``p`` (shown fair by the deciding agent): the check agent's games until its
     sequential test can tell (at most ``cfg.check_test.games``; see :data:`~core.analysis.config.CHECK_RULES`)."""
     cfg = s.cfg
@@ -448,10 +483,11 @@ def _check(s: Session, p: int, until: float | None) -> CheckResult:
 
     def told(_i: int, r: GameResult) -> bool:
         pair.update(r.s1_won)
+        s.plan.set("check", s.plan.left.get("check", ("", 0.0))[1] - 1.0)
         return check_outcome(pair, cfg) is not None
 
     s.play(tasks, spec.cheap, "check", f"{spec.text}: cross-checking {' '.join(s.names(p))} "
-           f"(shown fair by {cfg.decider})", told, until)
+           f"(shown fair by {cfg.decider})", told)
     # the games that count are those up to the decision (a parallel chunk may have played a few beyond it)
     outcome = check_outcome(pair, cfg)
     return CheckResult(spec.text, pair.successes, pair.trials, agrees=outcome is False, complete=outcome is not None)

@@ -34,8 +34,8 @@ def _decide(pie: PieResult, cfg: AnalysisConfig) -> tuple[Verdict, list[str]]:
             return "inconclusive", [f"no opening was played out: the cap of {cfg.games} games per opening is below "
                                     f"the {cfg.min_verdict_games} games any verdict needs (raise the game budget: "
                                     "--games on the command line, Games in the designer)"]
-        return "inconclusive", [f"no opening of the {pie.screened} screened was played out (the game budget "
-                                "ran out first)"]
+        return "inconclusive", [f"no opening of the {pie.screened} screened was played out before the run was "
+                                "stopped, so there is nothing to base a verdict on"]
     fair = pie.fair
     best = pie.best
     total = pie.games

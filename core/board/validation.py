@@ -125,5 +125,24 @@ def summary(board: Board) -> str:
             f"density {(o_count + x_count) / board.cell_count:.0%}, first to move {board.params.first.value}")
 
 
+ERROR_KINDS: dict[str, tuple[str, str]] = {
+    "antisymmetry": ("broken pair", "broken pairs"),
+    "no-supply": ("match setting", "match settings"),
+    "no-time": ("match setting", "match settings"),
+}
+"""What a host calls each error, singular and plural: a pair is repaired on the board, a setting in the
+board's properties."""
+
+
+def count_errors(problems: list[Problem]) -> str:
+    """The errors counted by kind, in the order of the list: ``1 broken pair, 1 match setting`` ('' when none)."""
+    counts: dict[tuple[str, str], int] = {}
+    for p in problems:
+        if p.severity is Severity.ERROR:
+            kind = ERROR_KINDS.get(p.code, ("problem", "problems"))
+            counts[kind] = counts.get(kind, 0) + 1
+    return ", ".join(f"{n} {one if n == 1 else many}" for (one, many), n in counts.items())
+
+
 def is_valid(problems: list[Problem]) -> bool:
     return not any(p.severity is Severity.ERROR for p in problems)

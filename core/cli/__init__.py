@@ -101,6 +101,8 @@ BUILTIN_COMMANDS: tuple[Command, ...] = (
     Command("reveal-bundle", "assemble what to post at a match: sealed file, SHA256SUMS, VERIFY.txt, "
                              "verify_sealed.py", "core.cli.seal:register"),
     Command("unseal", "turn a revealed sealed file back into an editable board file", "core.cli.seal:register"),
+    Command("match", "run a live death match: judge posted moves, keep the clocks, write posts and the record",
+            "core.cli.match:register"),
 )
 """The commands of this package, in the order ``lits --help`` lists them; the one source of their summaries."""
 

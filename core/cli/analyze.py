@@ -17,9 +17,9 @@ from core.analysis.config import (
     CHECK_AGENT,
     CHECK_FROM,
     CHECK_RULE_CHOICES,
-    DEFAULT_TIME,
+    DEFAULT_EFFORT,
+    EFFORTS,
     FAIR_BAND,
-    FIRM_CHECK_FROM,
     FIRM_CHECK_GAMES,
     MAX_GAMES,
     MIN_GAMES,
@@ -41,16 +41,17 @@ MAX_WORKERS = 64
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    defaults = AnalysisConfig()
+    defaults = AnalysisConfig.from_effort()
     p = subparsers.add_parser(
         "analyze",
         help="is this board lopsided? self-play statistics and a pie-rule verdict",
         description="Play the board against itself with seeded agents on all cores and decide whether it is "
                     "balanced: enough first placements must keep the game within "
                     f"{FAIR_BAND[0]:.0%}-{FAIR_BAND[1]:.0%} for the first player, so that the pie rule makes the "
-                    "swap a real decision. The raw first-player advantage is shown beside the verdict. Results "
-                    "are reproducible for a given --seed. A board that is not valid for a match is refused "
-                    "unless --force is given.",
+                    "swap a real decision. The raw first-player advantage is shown beside the verdict. The "
+                    "work is fixed by --effort, never by the clock: the same board, settings and --seed give the "
+                    "same verdict and figures on any machine, at any load, on any number of workers. A board "
+                    "that is not valid for a match is refused unless --force is given.",
     )
     p.add_argument("board", metavar="BOARD", help="board file (YAML)")
     p.add_argument("--agent", action="append", metavar="SPEC", dest="agents",
@@ -70,22 +71,24 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                    help=f"the check's test: standard (up to {defaults.check_games} games: disputes openings the "
                         f"check agent clearly finds one-sided) or firm (up to {FIRM_CHECK_GAMES} games: also "
                         "disputes openings it finds at about 65-70%%, at twice the cost); auto (the default) is "
-                        f"firm from --time {FIRM_CHECK_FROM:g} on, else standard")
+                        "firm with --effort thorough, else standard")
+    p.add_argument("--effort", choices=tuple(EFFORTS), default=None,
+                   help="how much work decides the verdict: "
+                        + "; ".join(f"{e.name}: {e.summary}" for e in EFFORTS.values())
+                        + f" (default {DEFAULT_EFFORT})")
     p.add_argument("--games", type=int, default=None, metavar="N",
-                   help=f"cap on games per question: per opening and per raw run (default {defaults.games}); "
-                        "giving it without --time turns the time budget off")
+                   help=f"cap on games per question: per opening and per raw run (default {defaults.games}; the "
+                        f"deciding agent's openings {defaults.opening_cap})")
     p.add_argument("--time", type=float, default=None, metavar="SECONDS", dest="time_budget",
-                   help="the time budget: the games are sized to fit, the deciding agent plays on until the "
-                        "verdict is decided or the time is up (a decided run usually ends earlier), and an ETA "
-                        "is shown; when time runs out first the verdict says roughly how much more would "
-                        f"decide it (default {DEFAULT_TIME:g}, with --quick {QUICK.seconds:g}; at least "
-                        f"{MIN_TIME:g}; 0 = no budget, the game caps of --games apply)")
+                   help="an optional time cap: the run stops when it is reached, and the result then says it was "
+                        "cut and depends on the machine's speed (without it, the default, the same --seed always "
+                        f"gives the same result; at least {MIN_TIME:g})")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="master seed (default 0)")
     p.add_argument("--workers", type=int, default=0, metavar="K", help="worker processes (default 0 = all cores)")
     p.add_argument("--quick", action="store_true",
-                   help=f"a first look in seconds: MCTS capped at {QUICK.sims} simulations, at most "
-                        f"{QUICK.games} games per opening and {QUICK.pie_games} for the pie phase; it often ends "
-                        "inconclusive, so run without it for the verdict you publish")
+                   help=f"the same as --effort quick: a first look, searches capped at {QUICK.sims_cap} "
+                        f"simulations, at most {QUICK.games} games per opening and {QUICK.pie_games} for the pie "
+                        "phase, no cross-check; run without it for the verdict you publish")
     p.add_argument("--json", action="store_true", help="print one JSON object for machines")
     p.add_argument("--report", metavar="FILE", help="write a Markdown report with PNG charts beside it")
     p.add_argument("--force", action="store_true",
@@ -95,14 +98,20 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 class _Bars:
-    """One tqdm bar per phase on a terminal; nothing when output is piped."""
+    """One tqdm bar per phase on a terminal; when output is piped, only the one line that says the engine is
+    being compiled (the first run after installing), so a wait of a minute is never silent."""
 
     def __init__(self, enabled: bool) -> None:
         self.enabled = enabled
         self.bar: Any = None
         self.key: tuple[str, str] | None = None
+        self.announced = False
 
     def __call__(self, p: AnalysisProgress) -> None:
+        if p.phase == "compile" and not self.announced:
+            self.announced = True
+            print(f"{p.message}; the analysis and any --time cap start once it is ready", file=sys.stderr,
+                  flush=True)
         if not self.enabled:
             return
         from tqdm import tqdm
@@ -120,7 +129,7 @@ class _Bars:
             self.bar.total = max(p.total, 1)
             self.bar.n = p.done
             if p.eta is not None:
-                self.bar.set_postfix_str(f"ETA at most {p.eta:.0f} s", refresh=False)
+                self.bar.set_postfix_str(f"about {p.eta:.0f} s left", refresh=False)
             self.bar.refresh()
 
     def close(self) -> None:
@@ -130,15 +139,19 @@ class _Bars:
 
 
 def _config(args: argparse.Namespace) -> AnalysisConfig:
-    cfg = AnalysisConfig(seed=args.seed, workers=args.workers, quick=args.quick)
+    effort = args.effort or (QUICK.name if args.quick else DEFAULT_EFFORT)
+    if args.quick and args.effort not in (None, QUICK.name):
+        raise CliError(f"--quick is --effort quick; it cannot be combined with --effort {args.effort}", EXIT_PROBLEMS)
+    overrides: dict[str, Any] = {"seed": args.seed, "workers": args.workers}
     if args.games is not None:
-        cfg.games = args.games
-    budget = args.time_budget
-    if budget is None:  # the default budget, unless the caller sized the run in games
-        budget = 0.0 if args.games is not None else QUICK.seconds if args.quick else DEFAULT_TIME
-    if budget != 0:
-        if not MIN_TIME <= budget <= 7 * 24 * 3600:
-            raise CliError(f"--time {budget:g}: give {MIN_TIME:g} seconds to a week", EXIT_PROBLEMS)
+        overrides["games"] = args.games
+        overrides["decider_games"] = args.games
+    cfg = AnalysisConfig.from_effort(effort, **overrides)
+    if args.time_budget is not None:
+        budget = args.time_budget
+        if budget != 0 and not MIN_TIME <= budget <= 7 * 24 * 3600:
+            raise CliError(f"--time {budget:g}: give {MIN_TIME:g} seconds to a week, or leave it out for a "
+                           "reproducible run", EXIT_PROBLEMS)
         cfg.time_budget = budget
     if args.agents:
         try:
@@ -238,15 +251,18 @@ def run(args: argparse.Namespace) -> int:
 
 
 def format_text(report: AnalysisReport, path: str) -> str:
-    """The human summary: verdict first, then why, then the figures beside it."""
+    """The human summary: verdict first, then why, then the figures beside it.  A figure of no games is said in
+    words, never as a rate."""
     from core.analysis.results import pct
 
-    budget = f", --time {report.config.time_budget:g}" if report.config.time_budget else ""
+    cfg = report.config
+    budget = report.budget
+    cap = f", time cap {cfg.time_budget:g} s" if cfg.time_budget else ""
     firm = f" (firm, up to {report.pie.check_limit} games)" if report.pie.check_rule == "firm" else ""
     checked = f", checked by {report.pie.check_agent}{firm}" if report.pie.check_agent else ""
     lines = [f"{path}: {report.verdict.upper()} for {report.agent} play (decided by {report.agent}{checked}, "
-             f"seed {report.config.seed}{budget}"
-             f"{', quick' if report.config.quick else ''}, {report.elapsed:.0f} s)"]
+             f"effort {budget.effort}, seed {cfg.seed}{cap}; "
+             f"{f'{budget.games_done} games' if budget.games_done else 'no games played'}, {report.elapsed:.0f} s)"]
     lines += [f"  - {r}" for r in report.reasons]
     for w in report.warnings:
         lines.append(f"  warning: {w}")
@@ -261,9 +277,14 @@ def format_text(report: AnalysisReport, path: str) -> str:
     lines.append(f"raw seat advantage (information, not the verdict; S1 = {report.s1_symbol} moving first, no swap):")
     for name, res in report.per_agent.items():
         raw = res.raw
+        if not raw.games:
+            lines.append(f"  {name:<12} no games were played (the time cap came first); verdict {res.verdict}")
+            continue
         low, high = raw.ci95
         m = raw.margin
+        mirror = (f"mirror wins {pct(raw.mirror_win_rate)} of {raw.mirror_games}" if raw.mirror_games
+                  else "no mirror games")
         lines.append(f"  {name:<12} S1 wins {pct(raw.s1_win_rate)} [{pct(low)}-{pct(high)}] of {raw.games}; "
                      f"tie-break {pct(raw.tie_break_share)}; margin {m.mean:+.2f}; length {raw.mean_length:.1f}; "
-                     f"mirror wins {pct(raw.mirror_win_rate)} of {raw.mirror_games}; verdict {res.verdict}")
+                     f"{mirror}; verdict {res.verdict}")
     return "\n".join(lines)

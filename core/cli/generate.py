@@ -18,7 +18,7 @@ from typing import Any
 from core.analysis.config import DEFAULT_AGENTS
 from core.board.geometry import DEFAULT_SIZE, SizeError, check_size
 from core.cli import EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE, CliError, summary
-from core.generate.config import DEFAULT_TIME, MAX_COUNT, GenerateCancelled, SearchConfig
+from core.generate.config import DEFAULT_TIME, MAX_COUNT, MAX_TIME, GenerateCancelled, SearchConfig
 from core.generate.layout import DEFAULT_DENSITY, LayoutError, PairRange, parse_pair_range
 from core.generate.plan import TOLERANCE_MIN, TOLERANCE_SHARE
 
@@ -36,7 +36,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Search anti-symmetric layouts: a cheap screen (a small greedy analysis) for every candidate, "
                     "local moves (move, add or remove a symbol pair) around the best, then the full analysis at "
                     "--level for the finalists. Writes the --count best boards the analysis calls balanced, "
-                    "ranked by the score the README documents, each with its figures in the notes and a JSON "
+                    "ranked by the score docs/generate.md documents, each with its figures in the notes and a JSON "
                     "report beside it. The same --seed and --rounds give the same boards on any worker count; a "
                     "run planned by --time depends on this machine's speed and load.",
     )
@@ -87,8 +87,9 @@ def _config(args: argparse.Namespace) -> SearchConfig:
         raise CliError(str(exc), EXIT_UNREADABLE) from None
     if not 1 <= args.count <= MAX_COUNT:
         raise CliError(f"--count {args.count}: give 1..{MAX_COUNT} boards", EXIT_UNREADABLE)
-    if not args.time > 0 or args.time != args.time or args.time == float("inf"):
-        raise CliError(f"--time {args.time}: give a positive number of seconds", EXIT_UNREADABLE)
+    if not 0 < args.time <= MAX_TIME:  # also refuses nan
+        raise CliError(f"--time {args.time}: give a positive number of seconds, at most {MAX_TIME:g} (a day)",
+                       EXIT_UNREADABLE)
     if args.rounds is not None and not 1 <= args.rounds <= MAX_ROUNDS:
         raise CliError(f"--rounds {args.rounds}: give 1..{MAX_ROUNDS}", EXIT_UNREADABLE)
     if not 0 <= args.workers <= MAX_WORKERS:

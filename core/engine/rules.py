@@ -44,7 +44,10 @@ class Rule(StrEnum):
 
 RULES: tuple[str, ...] = tuple(rule.value for rule in Rule)
 
-_SPLIT_RE = re.compile(r"[\s,]+")
+_SPLIT_RE = re.compile(r"[\s,;/\-\u2013\u2014]+")
+_RUN_RE = re.compile(r"(?:[A-Za-z][0-9]{1,2}){2,}")
+"""Cell names written together without separators, e.g. ``e6f6g6f7`` (each name starts with its letter)."""
+_RUN_CELL_RE = re.compile(r"[A-Za-z][0-9]{1,2}")
 
 
 # ---------------------------------------------------------------------------------- errors
@@ -118,8 +121,11 @@ class Placement:
 
     @classmethod
     def parse(cls, text: str, size: int) -> Placement:
-        """Four cell names in any order, separated by spaces and/or commas, any case (e.g. ``a1,B1 c1 D1``)."""
-        tokens = [t for t in _SPLIT_RE.split(text.strip()) if t]
+        """Four cell names in any order and case, as people post them: separated by spaces, commas, semicolons,
+        slashes or dashes, or written together (``a1,B1 c1 D1``, ``E6-F6-G6-F7``, ``e6f6g6f7``)."""
+        tokens: list[str] = []
+        for token in _SPLIT_RE.split(text.strip()):
+            tokens.extend(_RUN_CELL_RE.findall(token) if _RUN_RE.fullmatch(token) else [token] if token else [])
         if not tokens:
             raise NotFourCellsError("no cells given: a placement is four cell names such as 'A1 B1 C1 D1'")
         cells = []
@@ -185,7 +191,7 @@ def all_placements(size: int) -> tuple[Placement, ...]:
 
 
 @dataclass(frozen=True)
-class GameResult:
+class GameOutcome:
     """A finished game: ``reason`` is "score" (higher score won) or "tie-rule" (equal, last placer won)."""
 
     winner: Symbol
@@ -462,17 +468,17 @@ class GameState:
         free = ~self.covered
         return {Symbol.O: (self._o_mask & free).bit_count(), Symbol.X: (self._x_mask & free).bit_count()}
 
-    def result(self) -> GameResult | None:
+    def result(self) -> GameOutcome | None:
         if not self.is_over():
             return None
         score = self.score()
         o, x = score[Symbol.O], score[Symbol.X]
         last = self.last_mover
         if o != x:
-            return GameResult(Symbol.O if o > x else Symbol.X, "score", score, last, len(self.placements))
+            return GameOutcome(Symbol.O if o > x else Symbol.X, "score", score, last, len(self.placements))
         # Tie: the last placer wins; with no placement at all the side to move (who cannot) loses.
         winner = last if last is not None else self.to_move.other
-        return GameResult(winner, "tie-rule", score, last, len(self.placements))
+        return GameOutcome(winner, "tie-rule", score, last, len(self.placements))
 
     def check_consistency(self) -> None:
         """Assert the Python bookkeeping matches the kernel state (used by tests)."""
@@ -486,7 +492,7 @@ class GameState:
 
 
 __all__ = [
-    "RULES", "SWAP", "GameResult", "GameState", "IllegalMoveError", "IllegalReason", "LegalPlacements",
+    "RULES", "SWAP", "GameOutcome", "GameState", "IllegalMoveError", "IllegalReason", "LegalPlacements",
     "NotAPieceError", "NotFourCellsError", "NotationError", "Placement", "UnknownCellError", "all_placements",
     "names",
 ]

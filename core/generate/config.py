@@ -11,6 +11,8 @@ from core.generate.layout import PairRange
 
 DEFAULT_TIME = 300.0
 """Seconds for a whole ``lits generate`` run when no ``rounds`` are given (``core.generate.plan`` holds it)."""
+MAX_TIME = 24 * 3600.0
+"""The longest ``lits generate`` or Improve run: a day (the designer's time boxes offer the same range)."""
 MAX_COUNT = 50
 
 

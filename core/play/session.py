@@ -24,7 +24,7 @@ from core.agents.agent import make_agent
 from core.agents.spec import parse_agent, with_threads
 from core.board.model import Board, Symbol
 from core.engine.record import RecordError, load_record, replay, save_record
-from core.engine.rules import SWAP, GameResult, GameState, IllegalReason, NotationError, Placement
+from core.engine.rules import SWAP, GameOutcome, GameState, IllegalReason, NotationError, Placement
 from core.play.clock import MatchClock, TimeSource
 
 Move = Placement | str
@@ -88,7 +88,7 @@ class PlayResult:
     """``score``, ``tie-rule`` (equal score, the last placer won) or ``time`` (a bank ran out)."""
     score: dict[Symbol, int]
     swapped: bool
-    game: GameResult | None
+    game: GameOutcome | None
     """The rules engine's result; None when the game ended on time."""
     scoring_cells: dict[Symbol, tuple[int, ...]]
     """The uncovered cells of each symbol: what counted for each side."""

@@ -43,6 +43,8 @@ MAX_SEALED_BYTES = 4096
 """The largest v1 file (26x26, longest ids) is 1036 bytes; anything much bigger is not a sealed board."""
 MAX_SUMS_BYTES = 1024 * 1024
 
+# The board model's own limits (tests/seal pins them equal): this file travels alone in reveal bundles, so it
+# spells them out instead of importing core.board.
 MIN_SIZE = 4
 MAX_SIZE = 26
 MAX_SUPPLY = 99

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from core.board.model import Board
-from core.selfplay.game import board_of
+from core.selfplay.game import spec_board
 from core.selfplay.runner import Runner, resolve_workers
 from core.selfplay.tasks import BoardSpec, derive_seed
 
@@ -112,7 +112,7 @@ def play_duel_game(board: Board, s1: str, s2: str, seed_s1: int, seed_s2: int) -
 def play_pair(task: DuelTask) -> PairResult:
     """Worker entry: both games of a pair (A as S1, then B as S1) from the pair's seed."""
     _warm_once()
-    board = board_of(task.board)
+    board = spec_board(task.board)
     seed_a = derive_seed(task.seed, 1)
     seed_b = derive_seed(task.seed, 2)
     g1, c1 = play_duel_game(board, task.a, task.b, seed_a, seed_b)

@@ -15,7 +15,7 @@ from core.agents.agent import Agent
 from core.agents.puct import PuctSearch, root_share
 from core.agents.search import gain_for, k_screen, mirror_table
 from core.agents.spec import PuctBudget, parse_agent
-from core.board.model import PIECE_TYPES, Board, GameParams, Symbol
+from core.board.model import PIECE_TYPES, Board
 from core.engine.kernels import (
     H_SUPPLY,
     k_apply,
@@ -32,17 +32,14 @@ from core.selfplay.tasks import BoardSpec, GameResult, GameTask
 
 
 @functools.lru_cache(maxsize=16)
-def board_of(spec: BoardSpec) -> Board:
+def spec_board(spec: BoardSpec) -> Board:
     """The board a task describes (cached: a worker plays many games on one board)."""
-    n = spec.size
-    rows = [spec.cells[r * n:(r + 1) * n] for r in range(n)]
-    params = GameParams(supply=spec.supply, first=Symbol(spec.first))
-    return Board.from_rows(rows, params=params)
+    return spec.to_board()
 
 
 def play_task(task: GameTask) -> GameResult:
     """Play one game of a task and summarise it at seat level."""
-    board = board_of(task.board)
+    board = spec_board(task.board)
     kt = kernel_tables(board)
     gain = gain_for(kt)
     rng = k_seed(task.seed)
@@ -101,7 +98,7 @@ def play_task(task: GameTask) -> GameResult:
 
 def screen(spec: BoardSpec, openings: tuple[int, ...], sims: int, seed: int) -> npt.NDArray[np.float64]:
     """Cheap S1 win share after each listed opening (-1 for an illegal one), from a short search each."""
-    board = board_of(spec)
+    board = spec_board(spec)
     kt = kernel_tables(board)
     out = np.zeros(len(openings), dtype=np.float64)
     k_screen(kt, gain_for(kt), np.array(openings, dtype=np.int32), sims, seed, out)
@@ -112,7 +109,7 @@ def refine(spec: BoardSpec, openings: tuple[tuple[int, int], ...], sims: int) ->
     """S1's share after each ``(opening, seed)`` from a guided search (``puct``, ``sims`` simulations) of the
     position after it: a deeper look than :func:`screen` for the few openings the candidate picker is about to
     choose among.  Each value depends only on its own seed, so how the openings are batched changes nothing."""
-    board = board_of(spec)
+    board = spec_board(spec)
     kt = kernel_tables(board)
     gain = gain_for(kt)
     start = k_new_state(kt)

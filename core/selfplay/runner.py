@@ -272,8 +272,3 @@ class Runner:
             f.cancel()  # stragglers past an early stop: queued ones are dropped, running ones ignored
         return out
 
-
-# Names that code in flight on the `agents` branch (core/selfplay/duel.py) still imports from here; switch it to
-# core.selfplay.tasks, then drop these lines.
-from core.selfplay.tasks import BoardSpec as BoardSpec  # noqa: E402
-from core.selfplay.tasks import derive_seed as derive_seed  # noqa: E402

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from core.board.model import Board, Symbol
+from core.board.model import Board, GameParams
 
 
 def derive_seed(master: int, *keys: int) -> int:
@@ -22,20 +22,24 @@ def derive_seed(master: int, *keys: int) -> int:
 
 @dataclass(frozen=True)
 class BoardSpec:
-    """The parts of a board a game needs, small and picklable for the workers."""
+    """The parts of a board a game needs, small and picklable for the workers.
+
+    ``params`` is the board's own settings object, carried whole: a rule setting added to
+    :class:`~core.board.model.GameParams` reaches every worker game without a change here.
+    """
 
     size: int
     cells: str
-    supply: tuple[int, int, int, int]
-    first: str
+    params: GameParams
 
     @classmethod
     def from_board(cls, board: Board) -> BoardSpec:
-        return cls(board.size, "".join(s.value for s in board.cells), board.params.supply, board.params.first.value)
+        return cls(board.size, "".join(s.value for s in board.cells), board.params)
 
-    @property
-    def second(self) -> str:
-        return Symbol(self.first).other.value
+    def to_board(self) -> Board:
+        """The board this spec describes, with every setting it was made from."""
+        n = self.size
+        return Board.from_rows([self.cells[r * n:(r + 1) * n] for r in range(n)], params=self.params)
 
 
 @dataclass(frozen=True)

@@ -86,8 +86,36 @@ def init_worker(progress_queue: Any = None, first_done: Any = None, nice: int = 
     _first_done = first_done
 
 
+def compile_lock_path() -> str:
+    """One lock file per installed engine and numba cache: processes that start at the same time (two analyses,
+    the designer and a worker pool) then compile the engine once between them, the others load it after."""
+    import hashlib
+    import tempfile
+
+    import core
+
+    where = f"{os.path.dirname(os.path.abspath(core.__file__))}|{os.environ.get('NUMBA_CACHE_DIR', '')}"
+    digest = hashlib.sha256(where.encode()).hexdigest()[:16]
+    return os.path.join(tempfile.gettempdir(), f"lits-engine-{digest}.lock")
+
+
 def load_engine(progress: WarmUpProgress | None = None) -> bool:
-    """Load (or compile) the kernels in this process; True when they had to be compiled."""
+    """Load (or compile) the kernels in this process, one process at a time (see :func:`compile_lock_path`);
+    True when they had to be compiled here."""
+    from filelock import FileLock
+
+    lock = FileLock(compile_lock_path())
+    try:
+        lock.acquire()
+    except OSError:  # a temporary folder this user may not write to: compile without sharing
+        return _load_kernels(progress)
+    try:
+        return _load_kernels(progress)
+    finally:
+        lock.release()
+
+
+def _load_kernels(progress: WarmUpProgress | None = None) -> bool:
     from core.agents.agent import warm_up as load_kernels
 
     return load_kernels(progress)
@@ -116,5 +144,7 @@ def warm_up_after_first() -> int:
     (instead of compiling the same code at the same time)."""
     if _first_done is not None:
         _first_done.wait(FIRST_WAIT_SECONDS)
-    load_engine()
+        _load_kernels()  # the first worker filled the disk cache: load without queueing behind the lock
+    else:
+        load_engine()
     return os.getpid()

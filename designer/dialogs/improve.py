@@ -15,15 +15,17 @@ from collections.abc import Iterable
 from typing import Any
 
 from PySide6.QtCore import QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QMouseEvent, QPainter, QPaintEvent
+from PySide6.QtGui import QMouseEvent, QPainter, QPaintEvent, QPixmap
 from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFormLayout,
+    QFrame,
     QGridLayout,
     QHBoxLayout,
     QLabel,
     QMessageBox,
     QPushButton,
+    QScrollArea,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -32,12 +34,17 @@ from PySide6.QtWidgets import (
 from core.board.geometry import cell_name
 from core.board.model import Board, Symbol
 from core.generate.config import SearchConfig
-from designer.canvas.render import BoardGeometry, Overlay, RenderOptions, paint_board
-from designer.dialogs.generate import Engine, ProgressRow, SearchDialog, board_pixmap, default_engine, level_box
+from designer.canvas.render import BoardGeometry, Overlay, RenderOptions, paint_board, render_image
+from designer.canvas.sizes import MAX_PICTURE_PX, MIN_PICTURE_PX
+from designer.dialogs.generate import Engine, ProgressRow, SearchDialog, default_engine, level_box
 from designer.document.document import Document
 from designer.workers import JobControl
 
 PROPOSALS = 3
+PICTURE_PX = 260
+"""A proposal's picture, coordinates included: every row and column of a 12x12 board at a readable size."""
+SMALLEST_PICTURE_PX = 180
+"""Below this the symbols of a 12x12 board blur into each other."""
 
 
 class LockBoard(QWidget):
@@ -90,6 +97,51 @@ class LockBoard(QWidget):
             self.toggle(cell)
 
 
+class WholeScrollArea(QScrollArea):
+    """Asks for room to show all of its widget (QScrollArea asks for at most 24 lines of text), and scrolls
+    only when the screen cannot give it."""
+
+    def __init__(self, widget: QWidget, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWidget(widget)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+
+    def sizeHint(self) -> QSize:
+        inner = self.widget()
+        if inner is None:
+            return super().sizeHint()
+        hint = inner.sizeHint()
+        layout = inner.layout()
+        if layout is not None and layout.hasHeightForWidth():  # wrapped texts: their height at this width
+            hint.setHeight(max(hint.height(), layout.totalHeightForWidth(hint.width())))
+        return hint + QSize(self.verticalScrollBar().sizeHint().width(), 0)
+
+
+def picture_px(widget: QWidget) -> int:
+    """:data:`PICTURE_PX`, smaller on a screen too short for the lock board and three pictures above each other."""
+    screen = widget.screen()
+    height = screen.availableGeometry().height() if screen is not None else 3 * PICTURE_PX
+    return max(SMALLEST_PICTURE_PX, min(PICTURE_PX, height // 3))
+
+
+def proposal_pixmap(board: Board, changed: tuple[int, ...], px: int, ratio: float = 1.0) -> QPixmap:
+    """A proposal's picture: the whole board with its coordinates, the changed cells outlined, sharp on a
+    high-density screen (``ratio`` device pixels a pixel)."""
+    device_px = max(MIN_PICTURE_PX, min(MAX_PICTURE_PX, round(px * ratio)))
+    image = render_image(board, RenderOptions(coordinates=True), device_px, Overlay(highlight=changed))
+    pixmap = QPixmap.fromImage(image)
+    pixmap.setDevicePixelRatio(device_px / px)
+    return pixmap
+
+
+def changed_cells(board: Board, changed: Iterable[int]) -> str:
+    """``J1 empty, J2 X``: each changed cell by the name the picture's coordinates give it, and what it holds."""
+    n = board.size
+    return ", ".join(f"{cell_name(x, n)} {'empty' if board[x] is Symbol.EMPTY else board[x].value}" for x in changed)
+
+
 class ImproveDialog(SearchDialog):
     """Lock cells, search small changes, compare figures, apply one as a single undo step."""
 
@@ -137,17 +189,24 @@ class ImproveDialog(SearchDialog):
         self.original_label.setWordWrap(True)
         self.proposal_area = QGridLayout()
         self.proposal_widgets: list[tuple[QLabel, QLabel, QPushButton]] = []
+        self.picture_px = picture_px(self)
         for i in range(PROPOSALS):
             picture = QLabel()
             picture.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            # The whole board always: a layout short of room cut the picture (rows 1 and 12 went missing), and
+            # the dialog opens with room for the pictures before the first run.
+            picture.setFixedSize(self.picture_px, self.picture_px)
+            keep = picture.sizePolicy()
+            keep.setRetainSizeWhenHidden(True)
+            picture.setSizePolicy(keep)
             text = QLabel()
             text.setWordWrap(True)
             text.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
             apply_button = QPushButton(f"Apply proposal {i + 1}")
             apply_button.clicked.connect(lambda _checked=False, i=i: self.apply(i))
             self.proposal_area.addWidget(picture, 0, i)
-            self.proposal_area.addWidget(text, 1, i)
-            self.proposal_area.addWidget(apply_button, 2, i)
+            self.proposal_area.addWidget(apply_button, 1, i)  # under its picture: in sight when the texts scroll
+            self.proposal_area.addWidget(text, 2, i)
             self.proposal_widgets.append((picture, text, apply_button))
         close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         close.rejected.connect(self.reject)
@@ -168,8 +227,15 @@ class ImproveDialog(SearchDialog):
         right.addStretch(1)
         top.addLayout(right, 1)
         layout = QVBoxLayout(self)
-        layout.addLayout(top, 1)
-        layout.addLayout(self.proposal_area)
+        layout.addLayout(top)
+        proposals = QWidget()
+        proposals.setLayout(self.proposal_area)
+        self.proposal_scroll = WholeScrollArea(proposals)
+        # Never shorter than the pictures and their buttons: on a short screen the texts under them scroll.
+        button_height = self.proposal_widgets[0][2].sizeHint().height()
+        self.proposal_scroll.setMinimumHeight(self.picture_px + button_height + 2 * self.proposal_area.spacing()
+                                              + 2 * self.proposal_area.contentsMargins().top() + 4)
+        layout.addWidget(self.proposal_scroll, 1)  # the lock board gives up room first
         layout.addWidget(close)
 
         self.start_button.clicked.connect(self.start)
@@ -251,13 +317,11 @@ class ImproveDialog(SearchDialog):
         for i, (picture, text, button) in enumerate(self.proposal_widgets):
             if i < len(self.proposals):
                 c = self.proposals[i]
-                picture.setPixmap(board_pixmap(c.board, 200, tuple(c.changed)))
+                picture.setPixmap(proposal_pixmap(c.board, tuple(c.changed), self.picture_px,
+                                                  picture.devicePixelRatioF()))
                 delta = "" if base_score is None else f" ({c.score - base_score:+.3f} against yours)"
-                n = c.board.size
-                changed = ", ".join(f"{cell_name(x, n)} {c.board[x].value if c.board[x] is not Symbol.EMPTY else '.'}"
-                                    for x in c.changed)
                 text.setText(f"<b>Proposal {i + 1}</b>: score {c.score:.3f}{delta}<br>{c.figures.summary()}"
-                             f"<br>Changed: {changed}")
+                             f"<br>Changed (outlined): {changed_cells(c.board, c.changed)}")
                 for w in (picture, text, button):
                     w.setVisible(True)
                 button.setEnabled(True)
@@ -266,6 +330,24 @@ class ImproveDialog(SearchDialog):
                 text.clear()
                 for w in (picture, text, button):
                     w.setVisible(False)
+
+        if self.proposals:
+            self._fit_to_screen()
+
+    def _fit_to_screen(self) -> None:
+        """Grow to show the proposals' texts whole, within the screen."""
+        inner = self.proposal_scroll.widget()
+        if inner is not None:
+            inner.adjustSize()  # the new texts' wrapped heights, before the hint is read
+        self.proposal_scroll.updateGeometry()
+        layout = self.layout()
+        if layout is not None:
+            layout.activate()
+        want = self.size().expandedTo(self.sizeHint())
+        screen = self.screen()
+        if screen is not None:
+            want = want.boundedTo(screen.availableGeometry().size())
+        self.resize(want)
 
     # -- applying -----------------------------------------------------------------------
     def apply(self, index: int) -> bool:

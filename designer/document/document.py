@@ -295,7 +295,8 @@ class Document(QObject):
         self._file_changed()
 
     def mark_unsaved(self) -> None:
-        """Recovered work is in no file yet: show it as unsaved (a '*' in the title, asked about on close)."""
+        """Work that is in no file yet (recovered, generated): unsaved, so it is autosaved, shown with a '*' in
+        the title and asked about on close."""
         self.undo_stack.resetClean()
         self._file_changed()
 

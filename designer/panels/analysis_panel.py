@@ -60,13 +60,16 @@ PROGRESS_INTERVAL_S = 0.1
 """Progress reaches the GUI at most this often: the engine reports every game, thousands a second."""
 CHART_DEBOUNCE_MS = 150
 DEFAULT_AGENTS = " + ".join(analysis_config.DEFAULT_AGENTS)
-DEFAULT_TIME = int(analysis_config.DEFAULT_TIME)
-QUICK_TIME = int(analysis_config.QUICK.seconds)
 """The command line's defaults (``lits analyze``), from ``core.analysis.config`` (plain Python: importing
 ``core.analysis.run`` loads numba, which the window must not wait for at start-up)."""
 MIN_TIME = 10
-"""Shortest time limit offered, above the engine's floor (``core.analysis.config.MIN_TIME``, 5 s): the workers
+"""Shortest time cap offered, above the engine's floor (``core.analysis.config.MIN_TIME``, 5 s): the workers
 must start and every opening be screened before any game tells the host something."""
+MAX_TIME = 24 * 3600
+"""Longest time cap offered (a day)."""
+EFFORT_LABELS = {"standard": "Standard: the verdict to publish",
+                 "thorough": "Thorough: expert strength (minutes)"}
+"""The efforts the box offers (Quick is its own tick box), in the host's words."""
 CLUSTER_SETTING = "analysis/cluster"
 """QSettings key of the last cluster address (empty: this machine)."""
 AGENTS: tuple[str, ...] = (DEFAULT_AGENTS, "greedy + expert", "greedy + casual", "club", "expert", "greedy",
@@ -103,19 +106,17 @@ def run_on(spec: ClusterSpec | None, analyze: Analyzer, board: Board, cfg: Analy
                        executor_workers=session.worker_count())
 
 
-def run_seconds(seconds: float, quick: bool) -> float:
-    """The time limit a run gets: Quick is a first look, so it stops at its own (shorter) limit."""
-    return float(min(seconds, QUICK_TIME) if quick else seconds)
-
-
-def make_config(agents: str | list[str], seconds: float, quick: bool = False) -> AnalysisConfig:
-    """The engine's config from the panel's choices: the time limit plans the games, as ``lits analyze --time``
-    does."""
+def make_config(agents: str | list[str], seconds: float = 0.0, quick: bool = False,
+                effort: str = analysis_config.DEFAULT_EFFORT) -> AnalysisConfig:
+    """The engine's config from the panel's choices, as ``lits analyze --effort E --time S`` builds it: the effort
+    fixes the work, so the same board and seed give the same verdict on any machine; ``seconds`` (0 = none) is
+    only a cap."""
     names = parse_agents(agents) if isinstance(agents, str) else list(agents)
-    return AnalysisConfig(agents=names, time_budget=run_seconds(seconds, quick), quick=quick)
+    return AnalysisConfig.from_effort(analysis_config.QUICK.name if quick else effort, agents=names,
+                                      time_budget=float(seconds))
 
 
-def quick_effect(agents: list[str], seconds: float) -> str | None:
+def quick_effect(agents: list[str], seconds: float = 0.0) -> str | None:
     """What Quick changes, in words, from the engine's own ``effective()`` (None until the engine is loaded)."""
     if ENGINE_MODULE not in sys.modules:
         return None
@@ -126,8 +127,6 @@ def quick_effect(agents: list[str], seconds: float) -> str | None:
     except ValueError:
         return None
     parts = []
-    if run_seconds(seconds, True) < seconds:
-        parts.append(f"at most {run_seconds(seconds, True):.0f} s instead of {seconds:.0f} s")
     changed = [f"{a} → {b}" for a, b in zip(agents, quick.agents, strict=True) if a != b]
     if changed:
         parts.append("weaker search (" + ", ".join(changed) + ")")
@@ -228,18 +227,23 @@ class AnalysisPanel(QWidget):
                               "its strength. Every opening it finds fair is then checked by a second engine, "
                               f"{describe_agent(analysis_config.CHECK_AGENT)}, and counts only if both agree. The "
                               "default is what lits analyze uses.")
+        self.effort = QComboBox()
+        for name, label in EFFORT_LABELS.items():
+            self.effort.addItem(label, name)
+        self.effort.setToolTip("How much play decides the verdict. The work is fixed, not the time: the same "
+                               "board and seed give the same verdict on any computer, however busy. Standard "
+                               "takes about a minute on two cores; Thorough lets the expert level decide, about "
+                               "eight times the work (or use a cluster), and checks each fair opening more "
+                               f"firmly (up to {analysis_config.FIRM_CHECK_GAMES} games).")
         self.time_limit = QSpinBox()
-        self.time_limit.setRange(MIN_TIME, 24 * 3600)
-        self.time_limit.setValue(DEFAULT_TIME)
+        self.time_limit.setRange(0, MAX_TIME)
+        self.time_limit.setSpecialValueText("No limit")
+        self.time_limit.setValue(0)
         self.time_limit.setSingleStep(30)
         self.time_limit.setSuffix(" s")
-        self.time_limit.setToolTip("How long the analysis may take. It stops as soon as the verdict is decided "
-                                   "(often sooner); when time runs out first it says roughly how much more would "
-                                   "decide it. club decides within the default on two cores; expert needs about "
-                                   "eight times as long, or a cluster. From "
-                                   f"{analysis_config.FIRM_CHECK_FROM / 60:g} minutes on, the second engine "
-                                   f"checks each fair opening more firmly (up to {analysis_config.FIRM_CHECK_GAMES} "
-                                   "games).")
+        self.time_limit.setToolTip("An optional cap on the time the analysis may take (No limit by default). A run "
+                                   "the cap cuts short says so, and its result then depends on this computer's "
+                                   "speed: leave it at No limit for a verdict others can reproduce.")
         self.quick = QCheckBox("Quick look (weaker, shorter)")
         self.quick.setChecked(False)
         self.quick_note = QLabel()
@@ -294,6 +298,7 @@ class AnalysisPanel(QWidget):
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         form.addRow("Agent", self.agent)
+        form.addRow("Effort", self.effort)
         form.addRow("Time limit", self.time_limit)
         form.addRow(self.quick)
         form.addRow(self.quick_note)
@@ -338,7 +343,7 @@ class AnalysisPanel(QWidget):
         self.heat_select.currentTextChanged.connect(self._on_heat)
         self.save_button.clicked.connect(self._save_json)
         self.quick.toggled.connect(self._update_quick_note)
-        self.time_limit.valueChanged.connect(self._update_quick_note)
+        self.effort.currentIndexChanged.connect(self._on_effort)
         self.agent.currentTextChanged.connect(self._update_quick_note)
         document.boardReplaced.connect(self._on_board_replaced)
         document.cellsChanged.connect(lambda _cells: self._check_stale())
@@ -352,13 +357,28 @@ class AnalysisPanel(QWidget):
     def _update_quick_note(self) -> None:
         """Say what Quick does to these settings instead of changing the Time limit box behind the host's back."""
         agents = parse_agents(self.agent.currentText())
-        effect = quick_effect(agents, self.time_limit.value()) if agents else None
-        general = (f"A first look in seconds: searching players are capped at 100 simulations a move and the run "
-                   f"stops after {QUICK_TIME} s at most, so it often says \"not decided yet\"; untick it for a "
-                   "verdict.")
+        effect = quick_effect(agents) if agents else None
+        general = ("A first look in seconds: searching players are capped at "
+                   f"{analysis_config.QUICK.sims_cap} simulations a move and fewer games are played, with no "
+                   "second engine, so it often says \"not decided yet\" and is never a verdict to publish; untick "
+                   "it for one.")
+        self.effort.setEnabled(not self.quick.isChecked())
         self.quick.setToolTip(general if effect is None else f"{general}\nWith these settings: {effect}.")
         self.quick_note.setText(f"Quick plays: {effect}." if effect else "")
         self.quick_note.setVisible(self.quick.isChecked() and bool(effect))
+
+    def _on_effort(self, _index: int) -> None:
+        """A preset's players replace the box's only while it holds another preset's (a typed choice stays)."""
+        presets = {" + ".join(e.agents) for e in analysis_config.EFFORTS.values()}
+        if self.agent.currentText() in presets:
+            chosen = analysis_config.EFFORTS[str(self.effort.currentData())]
+            self.agent.setCurrentText(" + ".join(chosen.agents))
+        self._update_quick_note()
+
+    @property
+    def chosen_effort(self) -> str:
+        """The effort the settings ask for: Quick's tick wins over the box."""
+        return analysis_config.QUICK.name if self.quick.isChecked() else str(self.effort.currentData())
 
     def cluster_problem(self) -> str | None:
         """Why the cluster field cannot be used (None when it is empty or a valid address)."""
@@ -403,7 +423,7 @@ class AnalysisPanel(QWidget):
                                                            "empty), for example greedy + club.")
             return False
         try:  # plain Python (no engine): the settings are checked before anything starts
-            config = make_config(agents, seconds, quick)
+            config = make_config(agents, seconds, quick, self.chosen_effort)
             config.check()
         except ValueError as exc:
             self._reject(f"Agent {text.strip()!r}: {exc}")
@@ -425,7 +445,7 @@ class AnalysisPanel(QWidget):
                 return _Rejected(f"Cluster: {exc}")
             if control.cancelled.is_set():
                 return _Cancelled()
-            summary = summarise(report, quick=quick, pie_rule=board.params.pie, seconds=run_seconds(seconds, quick))
+            summary = summarise(report, quick=quick, pie_rule=board.params.pie, seconds=seconds)
             return _Finished(report, summary, heatmaps(report, board.size))
 
         self.report_size = board.size

@@ -119,7 +119,8 @@ def summarise(report: AnalysisReport, quick: bool | None = None, games: int | No
             summary.next_step = "Give the players pieces (Properties ▸ Supply) and analyse again."
             return _finish(summary, report, played_by, pie_rule)
         if not tried:
-            summary.lines.append("No opening could be played out: the game budget ran out first.")
+            summary.lines.append("Your time limit came before any opening was played out." if
+                                 report.budget.stopped_by_time else "No opening could be played out.")
         else:
             shown = {0: "No first placement was", 1: "Only 1 first placement was"}.get(
                 len(fair), f"Only {len(fair)} first placements were")
@@ -135,18 +136,20 @@ def summarise(report: AnalysisReport, quick: bool | None = None, games: int | No
                                  f"{with_range(best.rate, best.ci)}.")
         if quick:
             summary.next_step = f"Run longer: {FULL_RUN}."
-        elif seconds > 0:
-            summary.next_step = (f"Run longer: raise the Time limit to {max(2 * seconds, 240):.0f} s and analyse "
-                                 "again (the verdict says roughly how much more time would decide it).")
+        elif report.budget.stopped_by_time:
+            summary.next_step = ("Your time limit stopped the run before it was done: set Time limit to No limit "
+                                 "and analyse again (the full run gives a verdict anyone can reproduce).")
+        elif report.budget.effort == "standard":
+            summary.next_step = ("The standard amount of play did not decide it: choose Effort ▸ Thorough (more "
+                                 "play, at expert strength) or adjust the board and analyse again.")
         else:
-            summary.next_step = (f"Run longer: raise Games to {max(2 * games, 320) if games else 320} "
-                                 "and analyse again.")
+            summary.next_step = "Adjust the board, or give the analysis more play, and analyse again."
     if quick:
         _first_look(summary, level)
     return _finish(summary, report, played_by, pie_rule)
 
 
-FULL_RUN = "untick Quick and analyse again (a full run takes up to two minutes)"
+FULL_RUN = "untick Quick and analyse again (a full run takes about a minute on two cores)"
 
 
 def _first_look(summary: HostSummary, level: str) -> None:

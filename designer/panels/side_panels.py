@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 
 from core.board.geometry import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, cell_name
 from core.board.model import MAX_CLOCK_SECONDS, MAX_SUPPLY, PIECE_TYPES, Symbol
-from core.board.validation import Problem, Severity, summary, validate
+from core.board.validation import Problem, Severity, count_errors, summary, validate
 from designer.document.document import Document
 
 
@@ -67,7 +67,7 @@ class ValidationPanel(QWidget):
 
     cellSelected = Signal(object)  # tuple of cells to highlight
     statusChanged = Signal(str)
-    """The one-line verdict ("✔ valid", "✖ 2 broken pairs"), for the status bar."""
+    """The one-line verdict ("✔ valid", "✖ 1 broken pair, 1 match setting"), for the status bar."""
 
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -125,20 +125,25 @@ class ValidationPanel(QWidget):
             self.list.setCurrentRow(current)
         self.list.blockSignals(False)
         self.summary.setText(summary(board))
+        pairs = self.repairable
         if errors:
-            self.status.setText(f"✖ {errors} broken pair(s): not fit for a match until repaired")
-            short = f"✖ {errors} broken pair(s)"
+            kinds = count_errors(self.problems)
+            where = "repaired" if pairs == errors else "fixed (match settings are in the Properties tab)"
+            self.status.setText(f"✖ {kinds}: not fit for a match until {where}")
+            short = f"✖ {kinds}"
         elif self.problems:
             self.status.setText("✔ valid (with warnings)")
-            short = f"✔ valid, {len(self.problems)} warning(s)"
+            warnings = len(self.problems)
+            short = f"✔ valid, {warnings} warning{'' if warnings == 1 else 's'}"
         else:
             self.status.setText("✔ valid: no problems found")
             short = "✔ valid"
         self.list.setVisible(bool(self.problems))
         self.list.updateGeometry()
-        self.buttons.setVisible(errors > 0)
-        self.repair_all_button.setVisible(errors > 0)
-        self.repair_all_button.setEnabled(errors > 0)
+        # The repair buttons mend pairs only: a board whose only errors are match settings has nothing for them.
+        self.buttons.setVisible(pairs > 0)
+        self.repair_all_button.setVisible(pairs > 0)
+        self.repair_all_button.setEnabled(pairs > 0)
         self.statusChanged.emit(short)
         self._update_buttons()
         after = self.selected_problem()
@@ -146,6 +151,11 @@ class ValidationPanel(QWidget):
             # The selected problem was repaired (or changed): the canvas highlights what the
             # list and the repair buttons now show, not the cells of a problem that is gone.
             self.cellSelected.emit(tuple(after.cells) if after is not None else ())
+
+    @property
+    def repairable(self) -> int:
+        """How many of the problems are broken pairs (what Repair all mends)."""
+        return sum(p.code == "antisymmetry" for p in self.problems)
 
     def selected_problem(self) -> Problem | None:
         row = self.list.currentRow()

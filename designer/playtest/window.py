@@ -61,8 +61,10 @@ AGENT_CHOICES: tuple[tuple[str, str | None], ...] = (
     ("MCTS 1000 playouts", "mcts:1000"),
     ("MCTS 5000 playouts", "mcts:5000"),
     ("Club level", "club"),
+    ("Alpha-beta 8000 positions", "ab:8000"),
     ("MCTS 20000 playouts", "mcts:20000"),
     ("Expert level", "expert"),
+    ("Alpha-beta, 1 s a move", "ab:t=1"),
 )
 """Opponent strengths offered in the window, weakest first (spec strings of ``core.agents.spec``)."""
 
@@ -76,9 +78,6 @@ PACE_CHOICES: tuple[tuple[str, int], ...] = (
 )
 """Agent-against-agent pace: a least time between a move and the answer, or one agent move per click."""
 DEFAULT_PACE = 1
-
-__all__ = ["AGENT_CHOICES", "PACE_CHOICES", "PlaytestWindow", "SeatInfo", "agent_decision", "error_colour"]
-
 
 class PlaytestWindow(QMainWindow):
     """A play-test session on a copy of ``board`` (hot-seat or against agents)."""

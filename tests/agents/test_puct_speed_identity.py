@@ -1,7 +1,7 @@
 """The optimised ``puct`` kernels search exactly as the straightforward ones did (``puct_reference.py``): for the
 same position, parameters and seed they build the same tree (every node's move, links, visits, wins, proof and
 salt), leave the random stream in the same state and pick the same move.  That is what keeps every Elo figure
-measured before the speed work valid.
+measured with the kernel of commit ad04615 (docs/agents.md) valid for the current one.
 """
 
 from __future__ import annotations

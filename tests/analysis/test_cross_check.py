@@ -18,7 +18,6 @@ from core.analysis.config import (
     CHECK_ALPHA,
     CHECK_BETA,
     CHECK_GAMES,
-    FIRM_CHECK_FROM,
     FIRM_CHECK_GAMES,
     AnalysisConfig,
     SeedPhase,
@@ -40,7 +39,8 @@ def board() -> Board:
 
 def config(**kw: object) -> AnalysisConfig:
     base: dict[str, object] = {"agents": ["greedy", "mcts:200"], "seed": 1, "inline": True, "screen_sims": 10,
-                               "time_budget": 5000.0, "check_agent": CHECK_AGENT, "check_rule": "standard"}
+                               "decider_games": 600, "candidates": 60,
+                               "pie_games": 10_000, "check_agent": CHECK_AGENT, "check_rule": "standard"}
     base.update(kw)
     return AnalysisConfig(**base)  # type: ignore[arg-type]
 
@@ -104,14 +104,14 @@ def test_a_check_that_disputes_every_fair_opening_leaves_the_verdict_open(monkey
     decider, _check, _ = split_truth(b)
     sim = SimulatedGames(b, decider.__getitem__, COST, values={CHECK_AGENT: lambda p: 0.9})
     sim.install(monkeypatch)
-    report = analyze(b, config(time_budget=3000.0), clock=sim.clock)
+    report = analyze(b, config(), clock=sim.clock)
     assert report.verdict == "inconclusive", report.reasons
     assert not report.pie.fair and len(report.pie.disputed) >= 3
     assert any("not confirmed by the mcts:8000 cross-check" in r for r in report.reasons)
     # without the check the same games call it balanced: the check is what changed the verdict
     sim = SimulatedGames(b, decider.__getitem__, COST, values={CHECK_AGENT: lambda p: 0.9})
     sim.install(monkeypatch)
-    assert analyze(b, config(time_budget=3000.0, check_agent=""), clock=sim.clock).verdict == "balanced"
+    assert analyze(b, config(check_agent=""), clock=sim.clock).verdict == "balanced"
 
 
 REFERENCE = {"standard": (((0.60, 0.75), (0.40, 0.25)), 60, (17, 43)),
@@ -232,8 +232,8 @@ def test_the_firm_checks_operating_figures_are_the_documented_ones() -> None:
         assert operating(p)[0] < 0.4 < 0.55 < dispute[p]
 
 
-def test_a_long_budget_checks_firmly(monkeypatch: pytest.MonkeyPatch) -> None:
-    """From FIRM_CHECK_FROM seconds on, "auto" runs the firm check: it plays past the standard 60 games, says so in
+def test_the_thorough_effort_checks_firmly(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under ``--effort thorough``, "auto" runs the firm check: it plays past the standard 60 games, says so in
     the verdict and the JSON, and confirms fewer of the openings the check agent finds at 68% than the standard
     check does on the same board and seeds (72% and 20% by the operating figures)."""
     b = board()
@@ -243,13 +243,14 @@ def test_a_long_budget_checks_firmly(monkeypatch: pytest.MonkeyPatch) -> None:
     tilted = set(even[::2])
     check = {p: (0.68 if p in tilted else decider[p]) for p in legal}
 
-    def run(budget: float, seeds: int = 6) -> tuple[int, int, int]:
+    def run(effort: str, seeds: int = 6) -> tuple[int, int, int]:
         checked_tilted = confirmed_tilted = longest = 0
         for seed in range(seeds):
             sim = SimulatedGames(b, decider.__getitem__, COST, values={CHECK_AGENT: check.__getitem__})
             sim.install(monkeypatch)
-            report = analyze(b, config(seed=seed, check_rule="auto", time_budget=budget), clock=sim.clock)
-            firm = budget >= FIRM_CHECK_FROM
+            report = analyze(b, config(seed=seed, check_rule="auto", effort=effort, decider_games=600,
+                                       candidates=60, pie_games=10_000), clock=sim.clock)
+            firm = effort == "thorough"
             assert report.pie.check_rule == ("firm" if firm else "standard")
             assert report.to_json()["pie"]["check_limit"] == (FIRM_CHECK_GAMES if firm else CHECK_GAMES)
             said = [r for r in report.reasons if "the firm check: up to 150 games each" in r]
@@ -262,8 +263,8 @@ def test_a_long_budget_checks_firmly(monkeypatch: pytest.MonkeyPatch) -> None:
                         confirmed_tilted += o.check.agrees
         return confirmed_tilted, checked_tilted, longest
 
-    standard_kept, standard_checked, standard_longest = run(FIRM_CHECK_FROM - 1)
-    firm_kept, firm_checked, firm_longest = run(FIRM_CHECK_FROM * 5)
+    standard_kept, standard_checked, standard_longest = run("standard")
+    firm_kept, firm_checked, firm_longest = run("thorough")
     assert standard_longest <= CHECK_GAMES < firm_longest <= FIRM_CHECK_GAMES
     # at 68% the standard check confirms 72% of such openings, the firm one 20% (operating figures above)
     assert standard_checked >= 8 and firm_checked >= 8, (standard_checked, firm_checked)
@@ -282,7 +283,7 @@ def test_a_check_cut_by_the_clock_confirms_nothing(monkeypatch: pytest.MonkeyPat
     assert cut, [o.check for o in report.pie.openings]
     assert all(o.status == "undecided" and o.disputed for o in cut)
     assert report.verdict != "balanced"
-    assert any("cut short by the time budget" in r for r in report.reasons)
+    assert any("cut short by your time limit" in r for r in report.reasons)
 
 
 def test_quick_mode_and_an_empty_check_agent_skip_it(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -330,7 +331,7 @@ def test_check_settings_are_validated() -> None:
     # the standard check's cap is check_games; the firm one keeps its own
     assert AnalysisConfig(check_games=80).check_test.games == 80
     assert AnalysisConfig(check_games=80, check_rule="firm").check_test.games == FIRM_CHECK_GAMES
-    assert AnalysisConfig(time_budget=FIRM_CHECK_FROM, quick=True).effective().checker == ""  # quick: no check
+    assert AnalysisConfig(effort="thorough", quick=True).effective().checker == ""  # quick: no check
 
 
 def test_a_check_agent_that_favours_s1_steers_the_search_to_openings_both_find_even(

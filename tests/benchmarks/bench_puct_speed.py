@@ -6,7 +6,7 @@ Positions are every other ply of seeded greedy games on the 12x12 default board,
 legal placements) to the last, as a duel's searches meet them.  Each gets a ``SIMS`` search (``k_puct_run``,
 the default parameters: gain priors, epsilon-greedy playouts, solver) from a fresh tree; the figure is
 simulations per CPU second.  ``before`` is the straightforward kernel kept in ``tests/agents/puct_reference.py``
-(the search before the speed work; it builds the same trees), timed in the same run, alternating with ``after``,
+(the kernel of commit ad04615; it builds the same trees), timed in the same run, alternating with ``after``,
 so ``speed_up`` is a ratio from one run.
 
 ``us_per_call`` times one piece of a simulation alone, repeated in a compiled loop, in microseconds:

@@ -1,14 +1,17 @@
 """Benchmark: do verdicts hold across seeds and under strong play?  (issue 13's two tables)
 
-Run ``python tests/benchmarks/bench_verdicts.py OUT_DIR [--seeds 1,2,3] [--time=SECONDS] [--check-rule=RULE]
-[--replay] [--replay-seeds 1] [--second-look]`` (``--time`` and ``--check-rule`` are passed to ``lits analyze``).
-Normal test runs skip this folder.
+Run ``python tests/benchmarks/bench_verdicts.py OUT_DIR [--seeds=1,2,3] [--effort=NAME] [--time=SECONDS]
+[--check-rule=RULE] [--busy=N] [--compare=OTHER_OUT_DIR] [--replay] [--replay-seeds=1] [--second-look]``
+(``--effort``, ``--time`` and ``--check-rule`` are passed to ``lits analyze``).  Normal test runs skip this folder.
 
 1. **Verdicts**: the five bundled boards and five random boards (``Board.random`` with fixed seeds and 12-28
    symbol pairs, written to ``OUT_DIR/boards``) are analysed with the default ``lits analyze`` (its default
-   agents and time budget) once per seed.  The table gives each run's verdict, fair openings / tested, wall
-   time and whether weaker play disagreed; the summary counts inconclusive runs and boards whose seeds
-   contradict each other (balanced on one, lopsided on another).
+   agents and effort) once per seed.  The table gives each run's verdict, fair openings / tested, wall time,
+   CPU time (the process and its workers: what the run costs whatever else the machine does) and whether weaker
+   play disagreed; the summary counts inconclusive runs and boards whose seeds contradict each other (balanced
+   on one, lopsided on another).  ``--busy=N`` runs N CPU-bound processes beside every analysis (a busy
+   laptop); ``--compare=DIR`` checks that every run's figures (its JSON without timings) equal those of another
+   benchmark folder, e.g. the same runs on the idle machine.
    Fair openings are those the deciding agent showed fair and the analysis's cross-check (``mcts:8000``, its
    own seed stream) confirmed; disputed ones are counted beside them.
 2. **Replays** (``--replay``): every opening a verdict called fair is played again by a stronger, independent
@@ -27,8 +30,11 @@ then plays fewer games).
 
 from __future__ import annotations
 
+import hashlib
 import json
+import multiprocessing
 import os
+import resource
 import sys
 import time
 from pathlib import Path
@@ -75,25 +81,37 @@ def analyse(out: Path, name: str, path: Path, seed: int, budget: list[str]) -> d
         return dict(json.loads(target.read_text()))
     load = os.getloadavg()[0]
     t0 = time.perf_counter()
-    seconds = next((float(a.split("=", 1)[1]) for a in budget if a.startswith("--time=")), 120.0)
-    proc = run_lits(["analyze", str(path), "--seed", str(seed), "--json", *budget], timeout=seconds + 600)
+    cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = run_lits(["analyze", str(path), "--seed", str(seed), "--json", *budget], timeout=7200)
     wall = time.perf_counter() - t0
+    cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime)
     if proc.returncode != 0:
         row: dict[str, object] = {"error": proc.stderr.strip()[-300:], "wall_s": round(wall, 1)}
     else:
         data = json.loads(proc.stdout)
         pie = data["pie"]
+        timeless = {k: v for k, v in data.items() if k not in ("elapsed_s", "board_file")}
         row = {"verdict": data["verdict"], "agent": data["deciding_agent"], "wall_s": round(wall, 1),
-               "load": round(load, 2), "tested": pie["tested"], "games": pie["games"],
+               "cpu_s": round(cpu, 1), "load": round(load, 2), "tested": pie["tested"], "games": pie["games"],
+               "games_done": data.get("budget", {}).get("games_done"),
+               "figures": hashlib.sha256(json.dumps(timeless, sort_keys=True).encode()).hexdigest()[:16],
                "check_rule": pie.get("check_rule"),
                "fair": [o["cells"] for o in pie["openings"] if o["status"] == "fair"],
                "fair_v": [o["v"] for o in pie["openings"] if o["status"] == "fair"],
                "check_v": [(o.get("check") or {}).get("v") for o in pie["openings"] if o["status"] == "fair"],
                "disputed": [o["cells"] for o in pie["openings"] if o.get("check") and not o["check"]["agrees"]],
                "weaker_disagree": any("play; for " in w for w in data["warnings"]),
-               "out_of_time": any("out of time" in r for r in data["reasons"])}
+               "out_of_time": bool(data.get("budget", {}).get("stopped_by_time"))}
     target.write_text(json.dumps(row))
     return row
+
+
+def _spin() -> None:
+    """A CPU-bound process beside the analyses (``--busy``)."""
+    x = 0
+    while True:
+        x = (x * 1103515245 + 12345) % 2**31
 
 
 def replay(out: Path, name: str, path: Path, cells: list[str], seed: int = 1) -> dict[str, object]:
@@ -126,7 +144,11 @@ def main(argv: list[str]) -> int:
         return [int(x) for x in text.split(",")]
 
     seeds = option("seeds", "1,2,3")
-    budget = [a for a in argv if a.startswith(("--time=", "--check-rule="))]
+    budget = [a for a in argv if a.startswith(("--time=", "--check-rule=", "--effort="))]
+    busy = option("busy", "0")[0]
+    hogs = [multiprocessing.Process(target=_spin, daemon=True) for _ in range(busy)]
+    for h in hogs:
+        h.start()
     found = boards(out)
     rows: dict[str, dict[int, dict[str, object]]] = {}
     for seed in seeds:  # seed-major, so a stopped run has every board at the first seeds
@@ -135,7 +157,7 @@ def main(argv: list[str]) -> int:
             rows.setdefault(name, {})[seed] = row
             fair, disputed = list(row.get("fair", [])), list(row.get("disputed", []))  # type: ignore[call-overload]
             print(f"{name:18} seed {seed}: {row.get('verdict', 'ERROR'):12} "
-                  f"fair {len(fair)}/{row.get('tested', '-')}, {row['wall_s']} s, "
+                  f"fair {len(fair)}/{row.get('tested', '-')}, {row['wall_s']} s, cpu {row.get('cpu_s', '-')} s, "
                   f"load {row.get('load', '-')}{', out of time' if row.get('out_of_time') else ''}"
                   f"{', weaker play disagrees' if row.get('weaker_disagree') else ''}"
                   f"{', disputed by the check: ' + str(len(disputed)) if disputed else ''}",
@@ -145,8 +167,25 @@ def main(argv: list[str]) -> int:
     contradictions = [n for n, r in rows.items()
                       if {"balanced", "lopsided"} <= {str(row.get("verdict")) for row in r.values()}]
     walls = sorted(float(str(row["wall_s"])) for r in rows.values() for row in r.values())
+    cpus = sorted(float(str(row.get("cpu_s", "nan"))) for r in rows.values() for row in r.values())
+    for h in hogs:
+        h.terminate()
     print(f"\nruns {total}; inconclusive {inconclusive}; boards with contradictory verdicts {len(contradictions)} "
-          f"{contradictions}; wall time median {walls[len(walls) // 2]:.0f} s, max {walls[-1]:.0f} s")
+          f"{contradictions}; wall time median {walls[len(walls) // 2]:.0f} s, max {walls[-1]:.0f} s; "
+          f"cpu median {cpus[len(cpus) // 2]:.0f} s, max {cpus[-1]:.0f} s; {busy} busy processes beside")
+    other = next((a.split("=", 1)[1] for a in argv if a.startswith("--compare=")), "")
+    if other:
+        same = differ = 0
+        for name, r in rows.items():
+            for seed, row in r.items():
+                theirs = Path(other) / f"{name}.{seed}.json"
+                if theirs.exists():
+                    match = json.loads(theirs.read_text()).get("figures") == row.get("figures")
+                    same += match
+                    differ += not match
+                    if not match:
+                        print(f"DIFFERENT from {other}: {name} seed {seed}")
+        print(f"compared with {other}: {same} runs identical apart from timings, {differ} different")
     if "--replay" in argv:
         replay_seeds = option("replay-seeds", "1")
         done: set[tuple[str, str]] = set()

@@ -96,3 +96,18 @@ def test_the_bundled_boards_are_playable() -> None:
 
     for path in BOARDS.glob("*.yaml"):
         assert not {"no-supply", "tiny-supply", "no-time", "short-clock"} & set(codes(load_board(path))), path
+
+
+def test_errors_are_counted_by_kind() -> None:
+    from core.board.validation import count_errors
+
+    board = Board.random(pairs=20, seed=5, params=GameParams(supply=(0, 0, 0, 0), turn_time=0, bank=0))
+    assert count_errors(validate(board)) == "2 match settings"  # the empty supply and the clock with no time
+    board.set_raw(cell("A1"), Symbol.X)
+    board.set_raw(cell("L12"), Symbol.X)
+    assert count_errors(validate(board)) == "1 broken pair, 2 match settings"
+    board.params = GameParams()
+    board.set_raw(cell("B1"), Symbol.O)
+    board.set_raw(cell("K12"), Symbol.O)
+    assert count_errors(validate(board)) == "2 broken pairs"
+    assert count_errors(validate(Board.random(pairs=20, seed=5))) == ""

@@ -163,8 +163,8 @@ def test_check_option(board_file: Path, capsys: pytest.CaptureFixture[str]) -> N
     from core.cli.analyze import _config
 
     def cfg(*extra: str) -> AnalysisConfig:
-        ns = argparse.Namespace(seed=0, workers=0, quick=False, games=None, time_budget=None, agents=None,
-                                deciding_agent="", check=None, check_rule="auto")
+        ns = argparse.Namespace(seed=0, workers=0, quick=False, effort=None, games=None, time_budget=None,
+                                agents=None, deciding_agent="", check=None, check_rule="auto")
         for flag, value in zip(extra[::2], extra[1::2], strict=True):
             setattr(ns, flag, value)
         return _config(ns)
@@ -172,12 +172,12 @@ def test_check_option(board_file: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert cfg().checker == "mcts:8000"
     assert cfg("check", "none").checker == ""
     assert cfg("check", "mcts:4000").checker == "mcts:4000"
-    # the firm check comes with a long budget, or when asked for; the standard one otherwise
+    # the firm check comes with the thorough effort, or when asked for; the standard one otherwise
     assert cfg().check_test.name == "standard" and cfg().check_test.games == 60
-    assert cfg("time_budget", 600.0).check_test.name == "firm"
-    assert cfg("time_budget", 600.0).check_test.games == 150
-    assert cfg("time_budget", 599.0).check_test.name == "standard"
-    assert cfg("check_rule", "standard", "time_budget", 900.0).check_test.name == "standard"
+    assert cfg("effort", "thorough").check_test.name == "firm"
+    assert cfg("effort", "thorough").check_test.games == 150
+    assert cfg("time_budget", 900.0).check_test.name == "standard"  # a time cap changes no rule
+    assert cfg("check_rule", "standard", "effort", "thorough").check_test.name == "standard"
     assert cfg("check_rule", "firm").check_test.name == "firm"
     assert main(["analyze", str(board_file), "--check", "wizard"]) == 1
     err = capsys.readouterr().err
@@ -195,3 +195,24 @@ def test_check_option(board_file: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert exc.value.code == 2
     err = capsys.readouterr().err
     assert "--check-rule" in err and "strict" in err and "Traceback" not in err
+
+
+def test_effort_is_recorded_and_a_time_cap_is_optional(board_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--effort`` names the work; no clock is involved unless ``--time`` asks for one, and the JSON says which."""
+    args = ["analyze", str(board_file), "--effort", "quick", "--workers", "1", "--seed", "2", "--json"]
+    assert main(args) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["effort"] == "quick" and data["quick"] is True
+    budget = data["budget"]
+    assert budget["effort"] == "quick" and budget["time_cap"] == 0.0 and budget["stopped_by_time"] is False
+    assert 0 < budget["games_done"] <= budget["games_planned"]
+    assert data["time_budget_s"] is None
+    # a cap the run does not reach changes nothing but the record of the cap
+    assert main([*args, "--time", "3600"]) == 0
+    capped = json.loads(capsys.readouterr().out)
+    assert capped["budget"]["time_cap"] == 3600.0 and capped["budget"]["stopped_by_time"] is False
+    assert capped["pie"] == data["pie"] and capped["verdict"] == data["verdict"]
+    # --quick is --effort quick; it cannot be mixed with another effort
+    code = main([*args[:-1], "--quick", "--effort", "thorough"])
+    assert code != 0
+    assert "--quick is --effort quick" in capsys.readouterr().err

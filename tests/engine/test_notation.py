@@ -29,6 +29,19 @@ def test_parse_any_order_case_and_separators() -> None:
     assert str(canonical) == "A1 B1 C1 D1"
 
 
+def test_parse_what_people_post() -> None:
+    """Dashes, semicolons, slashes, or the names written together, as posts in a game room come."""
+    canonical = Placement.parse("E6 F6 G6 F7", 12)
+    for text in ("e6,f6,g6,f7", "E6-F6-G6-F7", "e6f6g6f7", "F7 E6 F6 G6", "e6;f6/g6 - f7",
+                 "E6\u2013F6\u2013G6\u2013F7"):
+        assert Placement.parse(text, 12) == canonical
+    assert Placement.parse("a10b10c10d10", 12).notation() == "A10 B10 C10 D10"
+    with pytest.raises(NotFourCellsError, match="3 cells given"):
+        Placement.parse("e6f6g6", 12)
+    with pytest.raises(UnknownCellError, match="'a123' is not a cell name"):
+        Placement.parse("a123 b1 c1 d1", 12)
+
+
 def test_canonical_is_reading_order() -> None:
     p = Placement.parse("B3 A2 B2 B1", 12)
     assert p.notation() == "B1 A2 B2 B3"  # row by row, left to right

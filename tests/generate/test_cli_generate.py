@@ -77,6 +77,8 @@ def test_json_contract_files_and_reproducibility(tmp_path: Path) -> None:
     (["--size", "7"], "--size 7: board size 7 is odd"),
     (["--count", "0"], "--count 0: give 1..50 boards"),
     (["--time", "0"], "--time 0.0: give a positive number of seconds"),
+    (["--time", "86401"], "--time 86401.0: give a positive number of seconds, at most 86400 (a day)"),
+    (["--time", "nan"], "--time nan: give a positive number of seconds"),
     (["--rounds", "0"], "--rounds 0: give 1..100000"),
     (["--level", "wizard"], "--level: unknown level 'wizard': give an agent spec or a level: random, greedy"),
     (["--level", "mcts:0"], "--level: unknown level 'mcts:0'"),

@@ -7,7 +7,7 @@ settings (from Analyse until the charts are shown).
 Prints one JSON line. A 10 ms QTimer ticks throughout; every gap between two ticks is a time the window could
 not react: the figures give the longest gap, the 99th percentile and how many exceeded 50 ms, per phase, with
 the load average (the machine is shared: compare runs made at similar load). Used by
-``tests/gui/test_designer_freezes.py``; run by hand for the README's figures. Settings and app data go to a
+``tests/gui/test_designer_freezes.py``; run by hand for the figures in docs/designer.md. Settings and app data go to a
 temporary folder.
 
 ``--stalls`` explains every gap over 30 ms on stderr: the GUI thread's own CPU time in it, its wait for a CPU,
@@ -374,7 +374,7 @@ def main() -> int:
         result["ticks"] = gaps.ticks
         result["verdict"] = getattr(panel.report, "verdict", None)
         result["settings"] = [panel.agent.currentText(), panel.time_limit.value(), panel.quick.isChecked()]
-        result["out_of_time"] = any("out of time" in str(r) for r in getattr(panel.report, "reasons", []) or [])
+        result["out_of_time"] = bool(panel.report is not None and panel.report.budget.stopped_by_time)
         result["matplotlib_in_window_process"] = "matplotlib" in sys.modules
     if watch is not None:
         watch.active = False

@@ -146,7 +146,7 @@ def test_a_finished_analysis_run_brings_the_layer(window: MainWindow, qtbot: QtB
     with qtbot.waitSignal(panel.reportReady, timeout=10_000):
         assert panel.start()
     assert window.openings_action.isChecked() and window.view.visible_openings() is not None
-    assert not window.openings_stale
+    assert not window.openings.stale
 
 
 def test_a_report_about_another_board_size_is_not_drawn(window: MainWindow) -> None:
@@ -156,7 +156,7 @@ def test_a_report_about_another_board_size_is_not_drawn(window: MainWindow) -> N
     report = make_report(12)
     window.analysis.show_report(report, 12, 1.0, analysed)
     window.analysis.reportReady.emit(report)
-    assert window.openings_layer is not None and window.openings_layer.size == 12
+    assert window.openings.layer is not None and window.openings.layer.size == 12
     assert window.view.visible_openings() is None
     QTest.mouseClick(window.view, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, at(window, "C3"))
     assert window.view.opening_selected is None and window.document.board[parse_cell("C3", 8)] is Symbol.O
@@ -258,19 +258,19 @@ def test_an_edit_hides_the_layer_as_stale_and_undo_brings_it_back(window: MainWi
     empty = next(n for n in ("A12", "B12", "A11", "B11") if doc.board[parse_cell(n, 12)] is Symbol.EMPTY)
     QTest.mouseClick(view, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, at(window, empty))
     assert doc.board[parse_cell(empty, 12)] is Symbol.O  # outside every opening the click paints
-    assert window.openings_stale and view.visible_openings() is None and view.opening_selected is None
+    assert window.openings.stale and view.visible_openings() is None and view.opening_selected is None
     assert "Fair openings hidden" in window.statusBar().currentMessage()
     assert tooltip_at(window, at(window, "J4")) == ""
     assert picture(window) != on
     doc.undo_stack.undo()
-    assert not window.openings_stale and view.visible_openings() is not None
+    assert not window.openings.stale and view.visible_openings() is not None
     assert picture(window) == on
     doc.set_param("pie", not doc.board.params.pie)  # game parameters change the analysis too
-    assert window.openings_stale and view.visible_openings() is None
+    assert window.openings.stale and view.visible_openings() is None
     doc.undo_stack.undo()
     assert view.visible_openings() is not None
     doc.new_board(12)  # another board: the layer goes for good
-    assert window.openings_layer is None and view.openings is None and not window.openings_action.isEnabled()
+    assert window.openings.layer is None and view.openings is None and not window.openings_action.isEnabled()
 
 
 def test_lock_brush_locks_partner_pairs_with_undo_and_redo(window: MainWindow) -> None:

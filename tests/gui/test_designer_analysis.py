@@ -24,9 +24,7 @@ from core.board.model import Symbol
 from designer.main_window import MainWindow
 from designer.panels.analysis_panel import (
     DEFAULT_AGENTS,
-    DEFAULT_TIME,
     PROGRESS_DELAY_MS,
-    QUICK_TIME,
     AnalysisPanel,
     heatmaps,
     make_config,
@@ -182,7 +180,7 @@ def test_chart_marks_stand_out_from_the_chart_face(window: MainWindow, theme: st
         rate = saved_report(BALANCED).raw.s1_win_rate
         rate_marks = [line for line in ax1.get_lines() if list(line.get_xdata()) == [rate]]
         assert rate_marks, "the no-swap win-rate marker is drawn"
-        assert contrast(rate_marks[0].get_color(), face) >= 3.0  # was 2.1 on the dark face
+        assert contrast(rate_marks[0].get_color(), face) >= 3.0  # 2.1 with the colour before commit a7bb561
         zero_line = [line for line in ax2.get_lines() if list(line.get_xdata()) == [0, 0]]
         assert zero_line and contrast(zero_line[0].get_color(), face) >= 3.0
         for line in openings_fig.axes[0].get_lines():  # every opening's marker too
@@ -265,10 +263,11 @@ def test_heatmaps_scale_and_keep_missing_cells() -> None:
 
 def test_make_config_maps_panel_choices() -> None:
     cfg = make_config("mcts:200", 300, quick=True)
-    assert (cfg.agents, cfg.time_budget, cfg.quick) == (["mcts:200"], QUICK_TIME, True)  # Quick stops sooner
+    assert (cfg.agents, cfg.time_budget, cfg.quick, cfg.effort) == (["mcts:200"], 300.0, True, "quick")
     cfg = make_config("greedy + club", 90)
-    assert (cfg.agents, cfg.time_budget, cfg.quick) == (["greedy", "club"], 90.0, False)
-    assert make_config("club", 15, quick=True).time_budget == 15.0  # never longer than asked
+    assert (cfg.agents, cfg.time_budget, cfg.quick, cfg.effort) == (["greedy", "club"], 90.0, False, "standard")
+    cfg = make_config("greedy + expert", 0, effort="thorough")
+    assert (cfg.time_budget, cfg.effort, cfg.check_test.name) == (0.0, "thorough", "firm")
 
 
 def test_real_analysis_small_budget(window: MainWindow, qtbot: QtBot) -> None:
@@ -340,24 +339,29 @@ def test_bad_agent_spec_is_explained_before_anything_starts(window: MainWindow, 
 
 def test_defaults_are_the_command_lines() -> None:
     """The panel's defaults are ``lits analyze``'s (they are repeated only so the window starts without numba)."""
-    from core.analysis.config import DEFAULT_TIME as CLI_TIME
-    from core.analysis.config import QUICK, AnalysisConfig
     from core.cli import build_parser
     from core.cli.analyze import _config
 
     cli = _config(build_parser(["analyze"]).parse_args(["analyze", "board.yaml"]))
-    panel = make_config(DEFAULT_AGENTS, DEFAULT_TIME)
-    assert (panel.agents, panel.time_budget) == (cli.agents, cli.time_budget) == (AnalysisConfig().agents, CLI_TIME)
+    panel = make_config(DEFAULT_AGENTS)
+    assert panel == cli  # the same effort, caps, agents and no time cap
+    assert (panel.effort, panel.time_budget) == ("standard", 0.0)
     quick = _config(build_parser(["analyze"]).parse_args(["analyze", "board.yaml", "--quick"]))
-    assert make_config(DEFAULT_AGENTS, DEFAULT_TIME, quick=True).time_budget == quick.time_budget
-    assert QUICK.seconds == QUICK_TIME
+    assert make_config(DEFAULT_AGENTS, quick=True) == quick
 
 
 def test_panel_starts_with_the_command_lines_settings(window: MainWindow) -> None:
     panel = window.analysis
     assert panel.agent.currentText() == DEFAULT_AGENTS
-    assert panel.time_limit.value() == DEFAULT_TIME
-    assert not panel.quick.isChecked()
+    assert panel.time_limit.value() == 0 and panel.time_limit.text() == "No limit"  # a cap is an explicit choice
+    assert panel.chosen_effort == "standard" and not panel.quick.isChecked()
+    panel.effort.setCurrentIndex(panel.effort.findData("thorough"))
+    assert panel.agent.currentText() == "greedy + expert" and panel.chosen_effort == "thorough"
+    panel.agent.setCurrentText("mcts:1000")  # a typed choice is the host's: another effort keeps it
+    panel.effort.setCurrentIndex(panel.effort.findData("standard"))
+    assert panel.agent.currentText() == "mcts:1000"
+    panel.quick.setChecked(True)
+    assert panel.chosen_effort == "quick" and not panel.effort.isEnabled()
 
 
 @pytest.mark.parametrize("name, headline, step", [
@@ -386,11 +390,11 @@ def test_an_inconclusive_quick_look_says_to_untick_quick() -> None:
     summary = summarise(saved_report(REFINED), quick=True, games=160)
     assert summary.next_step.startswith("Run longer") and "untick Quick" in summary.next_step
     summary = summarise(saved_report(REFINED), quick=False, games=160, seconds=0.0)
-    assert "raise Games to 320" in summary.next_step
+    assert "more play" in summary.next_step or "Thorough" in summary.next_step
 
 
 def test_quick_is_explained_and_never_changes_games(window: MainWindow) -> None:
-    """Quick turned Games 200 into 120 without a word; now the box keeps its value and the panel says why."""
+    """Quick keeps the Time limit box as it is and says what it changes instead."""
     import core.analysis.run  # noqa: F401  # loaded, as after the warm-up: the note gives the engine's own figures
 
     panel = window.analysis
@@ -400,7 +404,6 @@ def test_quick_is_explained_and_never_changes_games(window: MainWindow) -> None:
     panel.quick.setChecked(True)
     assert panel.time_limit.value() == 200
     assert not panel.quick_note.isHidden()
-    assert f"at most {QUICK_TIME} s instead of 200 s" in panel.quick_note.text()
     assert "club → casual" in panel.quick_note.text()
     panel.quick.setChecked(False)
     assert panel.quick_note.isHidden() and panel.time_limit.value() == 200

@@ -16,7 +16,7 @@ from core.board.model import Board, Symbol
 from designer.app import create_window
 from designer.canvas.board_view import line_cells
 from designer.main_window import MainWindow
-from tests.gui.windows import open_window
+from tests.gui.windows import open_playtest, open_window
 
 
 @pytest.fixture
@@ -352,11 +352,8 @@ def test_zoom_refits_when_the_window_is_resized(window: MainWindow, qtbot: QtBot
 
 
 def test_playtest_opens_on_a_copy(window: MainWindow, qtbot: QtBot) -> None:
-    pytest.importorskip("designer.playtest.window")
     window.random_fill(12)
-    playtest = window.playtest()
-    assert playtest is not None
-    qtbot.addWidget(playtest)
+    playtest = open_playtest(window, qtbot)
     assert playtest.isVisible()
     shown = playtest.board  # type: ignore[attr-defined]
     assert shown.cells == window.document.board.cells
@@ -365,13 +362,10 @@ def test_playtest_opens_on_a_copy(window: MainWindow, qtbot: QtBot) -> None:
 
 
 def test_playtest_follows_the_designers_theme_and_view_options(window: MainWindow, qtbot: QtBot) -> None:
-    pytest.importorskip("designer.playtest.window")
     from designer.canvas.render import THEMES
 
     window.set_theme("dark")
-    playtest = window.playtest()
-    assert playtest is not None
-    qtbot.addWidget(playtest)
+    playtest = open_playtest(window, qtbot)
     canvas = playtest.canvas  # type: ignore[attr-defined]
     assert canvas.options.theme == "dark"
     # The canvas background is drawn dark, like the window around it (it was the light theme's cream).
@@ -383,13 +377,6 @@ def test_playtest_follows_the_designers_theme_and_view_options(window: MainWindo
     assert canvas.options.theme == "light" and "light" in THEMES
     assert canvas.grab().toImage().pixelColor(2, 2).lightness() > 150
     playtest.close()
-
-
-def test_playtest_missing_is_explained(window: MainWindow, dialogs: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    import sys
-    monkeypatch.setitem(sys.modules, "designer.playtest.window", None)
-    assert window.playtest() is None
-    assert dialogs.kinds() == ["information"]
 
 
 def test_save_failure_is_explained(window: MainWindow, tmp_path: Path, dialogs: Any) -> None:

@@ -57,7 +57,7 @@ def test_save_load_round_trip_and_modified_title(window: MainWindow, tmp_path: P
     assert doc.board == saved
     assert doc.path == str(path)
     assert not doc.dirty
-    assert window.recent_files()[0] == str(path)
+    assert window.recent.paths()[0] == str(path)
 
 
 def test_unsaved_changes_prompt(window: MainWindow, tmp_path: Path, dialogs: Any) -> None:
@@ -101,7 +101,7 @@ def test_recent_files_keep_ten_newest_first(window: MainWindow, tmp_path: Path) 
         path = tmp_path / f"b{i}.yaml"
         window.document.new_board(4)
         assert window.save_as(str(path))
-    recent = window.recent_files()
+    recent = window.recent.paths()
     assert len(recent) == 10
     assert recent[0].endswith("b11.yaml") and recent[-1].endswith("b2.yaml")
     assert window.recent_menu.actions()[0].text().startswith("&1 b11.yaml")
@@ -179,7 +179,7 @@ def test_a_sealed_file_opens_as_an_untitled_copy(window: MainWindow, tmp_path: P
     doc.paint(doc.board.cells.index(Symbol.EMPTY), Symbol.O)
     assert not window.save()  # ... (the fake file dialog is cancelled) and never writes the sealed file
     assert Path(sealed).read_bytes() == before
-    assert window.recent_files()[0] == sealed
+    assert window.recent.paths()[0] == sealed
     # A damaged sealed file is explained in words, and the document is kept.
     damaged = tmp_path / "damaged.lits-sealed"
     damaged.write_bytes(before[: len(before) // 2])

@@ -17,7 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from designer.panels.analysis_panel import DEFAULT_AGENTS, DEFAULT_TIME
+from designer.panels.analysis_panel import DEFAULT_AGENTS
 
 REPO = Path(__file__).resolve().parents[2]
 PROBE = Path(__file__).with_name("designer_probe.py")
@@ -41,10 +41,8 @@ def test_no_freeze_from_start_to_a_verdict_on_the_default_board() -> None:
     for key in ("warm_start_s", "first_playtest_block_s", "first_analyse_block_s",
                 "longest_gap_during_analysis_s", "longest_gap_idle_s"):
         assert isinstance(result[key], float), (key, result)
-    assert result["settings"] == [DEFAULT_AGENTS, DEFAULT_TIME, False]
-    # the time limit plans the games: a run ends undecided only when its time ran out (a busy machine)
-    assert result["verdict"] in ("balanced", "lopsided") or (result["verdict"] == "inconclusive"
-                                                              and result["out_of_time"] is True), result
+    assert result["settings"] == [DEFAULT_AGENTS, 0, False]  # standard effort, no time cap
+    assert result["verdict"] in ("balanced", "lopsided", "inconclusive") and result["out_of_time"] is False, result
     assert isinstance(result["ticks"], int) and isinstance(result["analysis_s"], float)
     # The analysis runs off the GUI thread: the 10 ms timer kept ticking through it (a frozen loop would not).
     assert result["ticks"] >= 0.3 * result["analysis_s"] / 0.01

@@ -159,7 +159,7 @@ def test_ctrl_z_in_the_empty_move_entry_takes_the_move_back(open_window, qtbot) 
     edit.setFocus()
     type_move(window, "A1 B1 C1 A2")
     assert window.ply == 1 and edit.text() == "" and QApplication.focusWidget() is edit
-    # Ctrl+Z with the focus still in the entry takes the move back (it used to bring the typed cells back).
+    # Ctrl+Z with the focus still in the entry takes the move back (before commit a8d3dea: the typed cells came back).
     QTest.keyClick(edit, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert window.ply == 0 and edit.text() == ""
     redo = window.redo_action.shortcut()
@@ -294,7 +294,7 @@ def test_illegal_message_is_readable_in_both_themes(open_window, theme: str) -> 
         ink = QColor(match.group(1))
         assert ink.red() > ink.green() + 60  # still red, so it reads as an error
         background = window.message_label.palette().color(QPalette.ColorRole.Window)
-        assert contrast(ink, background) >= 4.5  # dark red on the dark theme's grey was 2.1
+        assert contrast(ink, background) >= 4.5  # 2.1 on the dark theme's grey with the red before commit 3893e5e
     finally:
         apply_theme(app, "light")
 
@@ -744,7 +744,7 @@ def test_an_agent_chosen_for_the_side_to_move_after_undo_starts(open_window, qtb
     assert window.ply == 1 and window.mover() is not None and window.mover().seat == 1
     combo = window.seat_combos[1]
     combo.setCurrentIndex(combo.findData("greedy"))  # what choosing "Greedy agent" in the list does
-    qtbot.waitUntil(lambda: window.ply == 2, timeout=60_000)  # it used to sit there while its clock ran
+    qtbot.waitUntil(lambda: window.ply == 2, timeout=60_000)  # before commit c721ff1 it sat there while its clock ran
     assert len(window.moves) == 2 and not window.agent_thinking()
     # An agent that waits (the cursor moved back into its turn) has no clock running.
     window.set_paused(True)

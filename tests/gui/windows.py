@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from PySide6.QtWidgets import QMainWindow
 from pytestqt.qtbot import QtBot
 
 from designer.app import create_window
@@ -19,3 +20,18 @@ def open_window(qtbot: QtBot, width: int = 1100, height: int = 800, new_board: i
     if new_board is not None:
         win.document.new_board(new_board)
     return win
+
+
+def open_playtest(window: MainWindow, qtbot: QtBot) -> QMainWindow:
+    """The window's play-test, once it is open (a play-test asked for while the engine loads opens later)."""
+    from designer.playtest.launcher import PlaytestStarter
+
+    shown = window.playtest()
+    qtbot.addWidget(shown)
+    if isinstance(shown, PlaytestStarter):
+        qtbot.waitUntil(lambda: shown.playtest is not None, timeout=300_000)
+        assert shown.playtest is not None
+        shown = shown.playtest
+        qtbot.addWidget(shown)
+    assert shown.isVisible()
+    return shown

@@ -1,0 +1,413 @@
+"""``lits match``: adjudicate a live death match from a folder that holds its journal.
+
+``start`` opens the match (a board file, or a sealed file with its published digest: the reveal is the
+journal's first event); ``move``, ``swap``, ``correct``, ``resign``, ``pause``, ``resume`` and ``end`` each append
+one judged event; ``status`` and ``post`` only read.  Every command rebuilds the match from the journal first.
+Exit codes: 0 done, 1 refused (an illegal move, the wrong player, a closed correction window: the post is
+journaled as not counted), 2 bad arguments or a file that cannot be read or trusted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from core.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE, CliError, summary
+
+if TYPE_CHECKING:
+    from core.board.model import Board
+    from core.match.host import Match
+    from core.match.session import MatchSession
+
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = subparsers.add_parser(
+        "match", help=summary("match"),
+        description="Run a live death match: judge each posted move, keep both clocks from the post times, write "
+                    "the post for the game room and the final record. MATCH is the match's folder "
+                    "(journal.jsonl, record.txt, posts/). Exit 0 done, 1 refused (an illegal move, the wrong "
+                    "player, a closed correction window; the post is journaled as not counted), 2 bad arguments "
+                    "or a file that cannot be read or trusted.")
+    sub = p.add_subparsers(dest="match_command", metavar="ACTION")
+    sub.required = True
+
+    def action(name: str, help_text: str, description: str) -> argparse.ArgumentParser:
+        a = sub.add_parser(name, help=help_text, description=description)
+        if name != "start":
+            a.add_argument("match", metavar="MATCH", help="the match folder")
+        return a
+
+    def at(a: argparse.ArgumentParser, what: str) -> None:
+        a.add_argument("--at", metavar="TIME", help=f"{what}: 14:03:27 (the day of the last event, this machine's "
+                                                    "zone) or full ISO 8601; default: now")
+
+    def by(a: argparse.ArgumentParser) -> None:
+        a.add_argument("--by", metavar="NAME", help="who posted it (refused if it is not their turn); default: "
+                                                    "the player to move")
+
+    def json_flag(a: argparse.ArgumentParser) -> None:
+        a.add_argument("--json", action="store_true", help="print one JSON object for machines")
+
+    s = action("start", "start a match in a new folder",
+               "Start a match: check the board (a sealed file is verified against its published digest first, "
+               "and the reveal becomes the journal's first event), name who plays O and X, and start the first "
+               "player's clock.")
+    s.add_argument("board", metavar="BOARD", help="board file (YAML) or sealed board file (.lits-sealed)")
+    s.add_argument("--o", required=True, dest="o_name", metavar="NAME", help="the player who plays O")
+    s.add_argument("--x", required=True, dest="x_name", metavar="NAME", help="the player who plays X")
+    s.add_argument("--dir", required=True, dest="folder", metavar="MATCH", help="the match's folder (new)")
+    s.add_argument("--correction-window", type=int, default=None, metavar="SECONDS",
+                   help="how long after a post its player may correct it (default 120)")
+    key = s.add_mutually_exclusive_group()
+    key.add_argument("--sums", metavar="SHA256SUMS", help="for a sealed board: the published SHA256SUMS")
+    key.add_argument("--digest", metavar="HEX", help="for a sealed board: the published digest")
+    at(s, "when the match starts")
+    json_flag(s)
+
+    m = action("move", "judge and record a posted move",
+               "Judge a posted placement (four cells in any order and case, with spaces, commas, dashes or "
+               "nothing between them) or 'swap'. A counted move names its piece; a refused one names the rule "
+               "and the cells, or who is to move.")
+    m.add_argument("cells", metavar="CELLS", help='the four cells as posted, e.g. "e6 f6 g6 f7"')
+    by(m)
+    at(m, "the post's time")
+    json_flag(m)
+
+    w = action("swap", "the pie-rule swap, as X's first turn", "Record the pie-rule swap (only as the second "
+               "player's first turn).")
+    by(w)
+    at(w, "the post's time")
+    json_flag(w)
+
+    c = action("correct", "replace the last move while its correction window is open",
+               "Replace the last move by a corrected one, if its player posts the correction within the "
+               "correction window (counted from the first post).")
+    c.add_argument("cells", metavar="CELLS", help="the corrected placement (or 'swap')")
+    by(c)
+    at(c, "the correction's time")
+    json_flag(c)
+
+    st = action("status", "where the match stands: moves, clocks, score, result", "Show the match: the moves that "
+                "counted, whose turn it is, both clocks at the given time (default now), the score and the result.")
+    at(st, "the time to show the clocks at")
+    json_flag(st)
+
+    po = action("post", "write the post for the game room: text and PNG", "Write the post for the last event: a "
+                "text block (printed, and saved in MATCH/posts/) and a PNG of the board with the last piece "
+                "marked.")
+    po.add_argument("--at", metavar="TIME", help="show the clocks at this time (default: the last event's)")
+    po.add_argument("--no-picture", action="store_true", help="write the text only (faster: no drawing library)")
+    json_flag(po)
+
+    r = action("resign", "a player resigns", "Record that a player resigns; the other wins.")
+    r.add_argument("name", metavar="NAME", help="the player who resigns")
+    at(r, "when")
+    json_flag(r)
+
+    for name, text in (("pause", "stop both clocks for an agreed break"), ("resume", "restart the clock after "
+                                                                                    "a pause")):
+        a = action(name, text, text[0].upper() + text[1:] + " (recorded in the journal).")
+        at(a, "when")
+        json_flag(a)
+
+    e = action("end", "close a decided match and write the final record", "Close the match once it is decided "
+               "(no legal placement left, a bank ran out, or a resignation): record the result and write "
+               "record.txt for lits replay.")
+    at(e, "when")
+    json_flag(e)
+    p.set_defaults(func=run)
+
+
+# ---------------------------------------------------------------------------------- running
+
+
+def run(args: argparse.Namespace) -> int:
+    from core.match.journal import JournalError
+    from core.match.session import EventError, Refused
+    from core.match.times import TimeError
+
+    try:
+        if args.match_command == "start":
+            return _start(args)
+        match = _open(args.match)
+        if args.match_command == "status":
+            return _status(args, match)
+        if args.match_command == "post":
+            return _post(args, match)
+        return _write(args, match)
+    except JournalError as exc:
+        raise CliError(str(exc), EXIT_UNREADABLE) from None
+    except (EventError, TimeError) as exc:
+        raise CliError(str(exc), EXIT_UNREADABLE) from None
+    except Refused as exc:
+        _say(args, {"ok": False, "refused": str(exc)}, f"Refused: {exc}")
+        return EXIT_PROBLEMS
+    except OSError as exc:
+        folder = args.folder if args.match_command == "start" else args.match
+        raise CliError(f"{folder}: cannot write ({exc.strerror or exc})", EXIT_UNREADABLE) from None
+
+
+def _open(folder: str) -> Match:
+    from core.match.host import Match
+
+    if not os.path.isdir(folder):
+        raise CliError(f"{folder}: no such folder (start a match with `lits match start BOARD --dir {folder}`)",
+                       EXIT_UNREADABLE)
+    return Match.open(folder)
+
+
+def _say(args: argparse.Namespace, report: dict[str, Any], text: str) -> None:
+    if args.json:
+        print(json.dumps(report, ensure_ascii=False))
+    else:
+        print(text)
+
+
+def _board_and_source(args: argparse.Namespace) -> tuple[Board, dict[str, Any]]:
+    from core.cli import load_board_arg
+    from core.seal import sealcheck
+
+    try:
+        head = sealcheck.read_capped(args.board, 64)
+    except IsADirectoryError:
+        raise CliError(f"{args.board}: is a folder, not a board file", EXIT_UNREADABLE) from None
+    except OSError as exc:
+        raise CliError(f"{args.board}: cannot be read ({exc.strerror or exc})", EXIT_UNREADABLE) from None
+    if not sealcheck.looks_sealed(head):
+        if args.sums or args.digest:
+            raise CliError(f"{args.board}: --sums and --digest check a sealed board; this is not one",
+                           EXIT_UNREADABLE)
+        board = load_board_arg(args.board)
+        data = Path(args.board).read_bytes()
+        return board, {"file": args.board, "sha256": hashlib.sha256(data).hexdigest()}
+    return _reveal(args)
+
+
+def _reveal(args: argparse.Namespace) -> tuple[Board, dict[str, Any]]:
+    """A sealed board checked against its published digest, as ``lits unseal`` checks it."""
+    from core.seal import sealcheck
+    from core.seal.sealing import board_from_fields, read_sealed, verify_bytes
+
+    if not (args.sums or args.digest):
+        raise CliError(f"{args.board}: a sealed board needs its published digest, so the reveal is checked: add "
+                       "--sums SHA256SUMS or --digest HEX", EXIT_UNREADABLE)
+    data = read_sealed(args.board)
+    expected = args.digest
+    checked = "--digest"
+    if args.sums is not None:
+        reports, code = sealcheck.check_files([args.board], sums_path=args.sums)
+        if code == EXIT_UNREADABLE:
+            raise CliError(str(reports[0]["text"]), EXIT_UNREADABLE)
+        if code != EXIT_OK:
+            raise CliError(f"not started:\n{reports[0]['text']}", EXIT_PROBLEMS)
+        listed = reports[0].get("expected")
+        expected = listed if isinstance(listed, str) else None
+        checked = os.path.basename(args.sums)
+    try:
+        result = verify_bytes(data, expected)
+    except ValueError as exc:
+        raise CliError(f"--digest: {exc}", EXIT_UNREADABLE) from None
+    if not result.ok or result.fields is None:
+        raise CliError(f"not started:\n{sealcheck.describe(result, args.board)}", EXIT_PROBLEMS)
+    source = {"file": os.path.basename(args.board), "sealed": data.decode("ascii"), "sha256": result.digest,
+              "checked_with": checked}
+    return board_from_fields(result.fields), source
+
+
+def _start(args: argparse.Namespace) -> int:
+    from core.board.validation import Severity, validate
+    from core.match.host import Match, MatchExistsError
+    from core.match.session import DEFAULT_WINDOW
+
+    window = DEFAULT_WINDOW if args.correction_window is None else args.correction_window
+    if not 0 <= window <= 3600:
+        raise CliError(f"--correction-window {window}: give 0 to 3600 seconds", EXIT_UNREADABLE)
+    board, source = _board_and_source(args)
+    errors = [p for p in validate(board) if p.severity is Severity.ERROR]
+    if errors:
+        raise CliError(f"{args.board}: this board cannot be played in a match: "
+                       + "; ".join(p.message for p in errors[:3]), EXIT_PROBLEMS)
+    try:
+        match = Match.create(args.folder, board, args.o_name, args.x_name, args.at, window, source)
+    except MatchExistsError as exc:
+        raise CliError(str(exc), EXIT_PROBLEMS) from None
+    except OSError as exc:
+        raise CliError(f"{args.folder}: cannot write ({exc.strerror or exc})", EXIT_UNREADABLE) from None
+    s = match.session
+    p = board.params
+    lines = [f"Match started in {args.folder}: {s.label(0)} vs {s.label(1)} on {board.name or 'the board'} "
+             f"({board.size}x{board.size}); {s.label(0)} places first.",
+             f"Clocks: {p.turn_time} s a turn, then a bank of {p.bank} s; corrections within {window} s of a post.",
+             f"Started at {s.iso(s.started)}."]
+    if source.get("sealed"):
+        lines.append(f"Sealed board {source['file']} checked against {source['checked_with']}: SHA-256 "
+                     f"{source['sha256']} (recorded as the journal's first event).")
+    _say(args, {"ok": True, "events": [s.start], "status": status_dict(s, None)}, "\n".join(lines))
+    return EXIT_OK
+
+
+def _write(args: argparse.Namespace, match: Match) -> int:
+    from core.match.session import Refused
+
+    command = args.match_command
+    at = match.when(args.at)
+    event: dict[str, Any] = {"event": command, "at": at}
+    if command in ("move", "swap", "correct"):
+        event = {"event": "correct" if command == "correct" else "move", "at": at,
+                 "text": "swap" if command == "swap" else args.cells, "by": args.by}
+    elif command == "resign":
+        event["by"] = args.name
+    before = len(match.journal.entries)
+    try:
+        written = match.submit(event)
+    except Refused as exc:  # a timeout that fell before it is recorded all the same
+        s = match.session
+        earlier = [e.event for e in match.journal.entries[before:]]
+        lines = [_reply(s, e) for e in earlier] + [f"Refused: {exc}"]
+        _say(args, {"ok": False, "refused": str(exc), "events": earlier, "status": status_dict(s, None)},
+             "\n".join(lines))
+        return EXIT_PROBLEMS
+    s = match.session
+    lines = []
+    for e in written:
+        lines.append(_reply(s, e))
+    last = written[-1]
+    ok = last.get("counted", True) and last["event"] == event["event"]
+    if last["event"] in ("move", "correct") or command in ("pause", "resume"):
+        lines.append(f"Result: {s.result_text()}" if s.result_text() else _to_move(s))
+    elif s.result_text():
+        lines.append(f"Result: {s.result_text()}")
+    if s.ended is not None:
+        lines.append(f"The match is closed; {match.folder / 'record.txt'} holds the record (lits replay "
+                     f"{match.folder / 'board.yaml'} {match.folder / 'record.txt'}).")
+    _say(args, {"ok": bool(ok), "events": written, "status": status_dict(s, None)}, "\n".join(lines))
+    return EXIT_OK if ok else EXIT_PROBLEMS
+
+
+def _to_move(s: MatchSession) -> str:
+    from core.match.post import clocks_line
+
+    return clocks_line(s)
+
+
+def _reply(s: MatchSession, e: dict[str, Any]) -> str:
+    kind = str(e["event"])
+    if kind in ("move", "correct"):
+        word = "Corrected" if kind == "correct" else "Counted"
+        if e["counted"]:
+            ply = e["ply"]
+            if e["action"] == "swap":
+                first = s.board.params.first
+                other = s.names[1 - s.find_seat(e["player"])]
+                text = (f"move {ply}: {e['player']} swaps (pie rule): {e['player']} now plays {first.value} with "
+                        f"the first placement; {other} plays {first.other.value} and places next")
+            else:
+                covers = ", ".join(e["covers"]) or "no symbol"
+                article = "an" if e["piece"] in ("L", "I", "S") else "a"
+                text = (f"move {ply}: {e['player']} places {article} {e['piece']} at {e['action']}, covering "
+                        f"{covers}")
+            return f"{word}: {text}" + (f" (was {e['replaces']})" if kind == "correct" else "")
+        refused = e["refused"]
+        cells = f" [cells: {' '.join(refused['cells'])}]" if refused["cells"] else ""
+        return f"Not counted ({refused['rule']}): {refused['message']}{cells}"
+    if kind == "timeout":
+        return f"Time: {e['player']}'s turn time and bank ran out at {s.clock_at(_ms(e['at']))}."
+    if kind == "resign":
+        return f"{e['by']} resigns."
+    if kind == "pause":
+        return f"Paused at {s.clock_at(_ms(e['at']))}: both clocks stop."
+    if kind == "resume":
+        return f"Resumed at {s.clock_at(_ms(e['at']))}."
+    if kind == "end":
+        return f"Match closed at {s.clock_at(_ms(e['at']))}."
+    return kind
+
+
+def _ms(text: object) -> int:
+    from core.match.times import parse_iso
+
+    return parse_iso(str(text))[0]
+
+
+def status_dict(s: MatchSession, at: int | None) -> dict[str, Any]:
+    from core.board.model import Symbol
+    from core.engine.rules import Placement
+
+    clocks = s.clocks(at)
+    score = s.state.score()
+    over = s.over
+    return {
+        "players": {s.symbol_of(seat).value: s.names[seat] for seat in (0, 1)},
+        "to_move": None if over else s.names[s.seat_to_move()],
+        "moves": [{"ply": i, "player": s.names[a.seat], "action": a.move if isinstance(a.move, str)
+                   else a.move.notation(), "piece": a.move.ptype if isinstance(a.move, Placement) else None,
+                   "at": s.iso(a.at), "line": a.seq} for i, a in enumerate(s.actions, start=1)],
+        "clocks": {s.names[seat]: {"turn": clocks[seat][0] / 1000, "bank": clocks[seat][1] / 1000,
+                                   "running": clocks[seat][2]} for seat in (0, 1)},
+        "score": {"O": score[Symbol.O], "X": score[Symbol.X]},
+        "paused": s.paused_at is not None,
+        "over": over,
+        "ended": s.ended is not None,
+        "result": s.result_dict(),
+        "correction_window": s.window_ms // 1000,
+    }
+
+
+def _status(args: argparse.Namespace, match: Match) -> int:
+    from core.match.post import clocks_line, score_line
+    from core.match.times import parse_when
+
+    s = match.session
+    at, _zone = parse_when(args.at, (s.now, s.zone))
+    report = status_dict(s, at)
+    lines = [f"{s.label(0)} vs {s.label(1)} on {s.board.name or 'the board'}, started {s.clock_at(s.started)}; "
+             f"corrections within {s.window_ms // 1000} s"]
+    for i, a in enumerate(s.actions, start=1):
+        what = "swap (pie rule)" if isinstance(a.move, str) else f"{a.move.notation()}  ({a.move.ptype})"
+        lines.append(f"{i:>3}. {s.clock_at(a.at)}  {s.names[a.seat]:<12} {what}")
+    last = s.events[-1][1]
+    if last.get("event") in ("move", "correct") and not last.get("counted"):
+        lines.append(f"Last post not counted: {last.get('player') or '?'} {last.get('text')!r} "
+                     f"({last['refused']['rule']})")
+    result = s.result_text()
+    if result:
+        lines.append(f"Result: {result}")
+    else:
+        lines.append(clocks_line(s, at))
+        deadline = s.deadline()
+        if deadline is not None and at >= deadline:
+            seat = s.clock.current
+            assert seat is not None
+            lines.append(f"{s.label(seat)}'s bank ran out at {s.clock_at(deadline)}: the next command records "
+                         "the loss on time (lits match end MATCH closes the match)")
+            report["bank_ran_out_at"] = s.iso(deadline)
+    lines.append(score_line(s))
+    _say(args, {"ok": True, "status": report}, "\n".join(lines))
+    return EXIT_OK
+
+
+def _post(args: argparse.Namespace, match: Match) -> int:
+    from core.match.times import parse_when
+
+    s = match.session
+    at = parse_when(args.at, (s.now, s.zone))[0] if args.at else None
+    try:
+        post, text_path, png_path = match.write_post(at, picture=not args.no_picture)
+    except OSError as exc:
+        raise CliError(f"{match.folder}: cannot write the post ({exc.strerror or exc})", EXIT_UNREADABLE) from None
+    if args.json:
+        print(json.dumps({"ok": True, "text": post.text, "text_file": str(text_path),
+                          "picture": None if png_path is None else str(png_path)}, ensure_ascii=False))
+    else:
+        print(post.text)
+        print(f"(saved {text_path}" + (f" and {png_path}" if png_path else "") + ")", file=sys.stderr)
+    return EXIT_OK
+
+
+__all__ = ["register", "run", "status_dict"]

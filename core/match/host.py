@@ -1,0 +1,189 @@
+"""A match folder: the journal, the match rebuilt from it, and the files derived from it.
+
+Every call that writes takes the folder's lock, re-reads and re-judges the whole journal, appends its event
+(fsynced) and only then rewrites what derives from the journal (``record.txt``), so a command line and a Host
+window can share a folder, and a crash at any point leaves a journal that resumes.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from core.board.boardfile import save_board
+from core.board.model import Board
+from core.engine.record import record_to_text
+from core.match.journal import Journal, JournalError
+from core.match.session import DEFAULT_WINDOW, EventError, MatchSession, Refused, start_event
+from core.match.times import iso, parse_iso, parse_when
+
+if TYPE_CHECKING:
+    from core.match.post import Post
+
+BOARD_NAME = "board.yaml"
+RECORD_NAME = "record.txt"
+POSTS_DIR = "posts"
+
+
+class MatchExistsError(ValueError):
+    """The folder already holds a match: a second start would hide the first one's journal."""
+
+
+class Match:
+    """One match folder; :meth:`open` rebuilds it, :meth:`submit` adds an event."""
+
+    def __init__(self, folder: str | os.PathLike[str]) -> None:
+        self.folder = Path(folder)
+        self.journal = Journal(self.folder)
+        self._session: MatchSession | None = None
+
+    # ------------------------------------------------------------------ creating and opening
+    @classmethod
+    def create(cls, folder: str | os.PathLike[str], board: Board, o_name: str, x_name: str, at: str | None = None,
+               window: int = DEFAULT_WINDOW, source: dict[str, Any] | None = None) -> Match:
+        """Start a match in ``folder`` (made if missing); MatchExistsError when it already holds one."""
+        match = cls(folder)
+        if match.journal.exists():
+            raise MatchExistsError(f"{match.journal.path}: the folder already holds a match; give another --dir")
+        ms, zone = parse_when(at)
+        event = start_event(board, o_name, x_name, iso(ms, zone), window, source)
+        session = MatchSession(event)  # checks the names and the window before anything is written
+        match.folder.mkdir(parents=True, exist_ok=True)
+        with match.journal.locked():
+            if match.journal.exists():
+                raise MatchExistsError(f"{match.journal.path}: the folder already holds a match")
+            match.journal.append(event)
+            match._session = session
+            save_board(session.board, match.folder / BOARD_NAME)
+            match.write_record()
+        return match
+
+    @classmethod
+    def open(cls, folder: str | os.PathLike[str]) -> Match:
+        """Rebuild a match from its journal; JournalError naming the line when it cannot be trusted."""
+        match = cls(folder)
+        match.reload()
+        return match
+
+    def reload(self) -> MatchSession:
+        """Read the journal again and rebuild the match, re-judging every line."""
+        entries = self.journal.read()
+        path = self.journal.path
+        try:
+            session = MatchSession(entries[0].event)
+        except EventError as exc:
+            raise JournalError(path, 1, f"the start does not fit: {exc}") from None
+        for entry in entries[1:]:
+            try:
+                judged = session.apply(entry.event, entry.seq)
+            except (EventError, Refused) as exc:
+                raise JournalError(path, entry.seq, f"does not fit the match: {exc}") from None
+            if judged != entry.event:
+                raise JournalError(path, entry.seq, f"says {_summary(entry.event)} but the rules judge it "
+                                   f"{_summary(judged)}: the line was edited")
+        self._session = session
+        return session
+
+    @property
+    def session(self) -> MatchSession:
+        if self._session is None:
+            return self.reload()
+        return self._session
+
+    # ------------------------------------------------------------------ writing
+    def submit(self, event: dict[str, Any]) -> list[dict[str, Any]]:
+        """Judge and record ``event`` (``at`` as ISO; a timeout that fell before it is recorded first).
+
+        Returns the journaled events; Refused or EventError when nothing of the event itself was written.
+        """
+        with self.journal.locked():
+            session = self.reload()
+            at, _zone = parse_iso(str(event.get("at")))
+            written = []
+            timeout = session.pending_timeout(at) if at >= session.now else None
+            if timeout is not None:
+                written.append(self._append(session, timeout))
+            try:
+                written.append(self._append(session, event))
+            finally:
+                if written:
+                    self.write_record()
+            return written
+
+    def _append(self, session: MatchSession, event: dict[str, Any]) -> dict[str, Any]:
+        seq = len(self.journal.entries) + 1
+        judged = session.apply(event, seq)
+        self.journal.append(judged)
+        return judged
+
+    def when(self, text: str | None) -> str:
+        """The ISO time the host means by ``--at`` (None: now), read against the last event's day and zone."""
+        session = self.session
+        ms, zone = parse_when(text, (session.now, session.zone))
+        return iso(ms, zone)
+
+    def record_text(self) -> str:
+        s = self.session
+        b = s.board
+        comments = [f"LITS match record: {s.names[0]} and {s.names[1]} on {b.name or 'an untitled board'} "
+                    f"({b.size}x{b.size}, first {b.params.first.value}), started {s.iso(s.started)}",
+                    f"{s.names[0]} started with {b.params.first.value}, {s.names[1]} with "
+                    f"{b.params.first.other.value}"]
+        source = s.start.get("source") or {}
+        if source.get("sealed"):
+            comments.append(f"sealed board {source.get('file')}, SHA-256 {source.get('sha256')}")
+        result = s.result_text()
+        comments.append(f"Result: {result}" if result else "The match goes on.")
+        return record_to_text([a.move for a in s.actions], b.size, comments)
+
+    def write_record(self) -> Path:
+        """``record.txt``: the moves that counted, in the play-test record format ``lits replay`` reads."""
+        from core.board.fileio import atomic_write_text
+
+        path = self.folder / RECORD_NAME
+        atomic_write_text(path, self.record_text())
+        return path
+
+
+    def write_post(self, at: int | None = None, picture: bool = True) -> tuple[Post, Path, Path | None]:
+        """Write the post for the match as it stands into ``posts/`` (named after the last journal line)."""
+        from core.board.fileio import atomic_write_bytes, atomic_write_text
+        from core.match.post import make_post, picture_png
+
+        s = self.session
+        post = make_post(s, at)
+        folder = self.folder / POSTS_DIR
+        stem = f"post-{s.events[-1][0]:03d}"
+        text_path = folder / f"{stem}.txt"
+        png_path = folder / f"{stem}.png" if picture else None
+        folder.mkdir(exist_ok=True)
+        atomic_write_text(text_path, post.text + "\n")
+        if png_path is not None:
+            atomic_write_bytes(png_path, picture_png(s, post))
+        return post, text_path, png_path
+
+
+def draw_post(folder: str) -> tuple[str, str]:
+    """Rebuild the match in ``folder`` and write its post; (text, picture path).  A window runs this in a helper
+    process, so drawing never holds its GUI thread."""
+    post, _text_path, png_path = Match.open(folder).write_post()
+    assert png_path is not None
+    return post.text, str(png_path)
+
+
+def _summary(event: dict[str, Any]) -> str:
+    """A few words for a journal line, to say how a stored line and its re-judgement differ."""
+    kind = event.get("event")
+    if kind in ("move", "correct"):
+        if event.get("counted"):
+            return f"{kind} {event.get('action')} by {event.get('player')} counted"
+        refused = event.get("refused") or {}
+        return f"{kind} {event.get('text')!r} refused ({refused.get('rule')})"
+    if kind == "end":
+        result = event.get("result") or {}
+        return f"end: {result.get('winner')} wins ({result.get('reason')})"
+    return str(kind)
+
+
+__all__ = ["BOARD_NAME", "POSTS_DIR", "RECORD_NAME", "Match", "MatchExistsError", "draw_post"]

@@ -1,0 +1,557 @@
+"""The match being played: who plays which symbol, the moves that counted, corrections, clocks and the result.
+
+A :class:`MatchSession` is built from the journal's start event and then takes every later event in order
+through :meth:`MatchSession.apply`, which judges it and returns the event as the journal must hold it (the
+input plus the judgement).  A live command applies its event the same way and appends what came out; a rebuild
+compares what came out with each stored line, so an edited judgement is caught even when the hash chain was
+rewritten.
+
+Every rule decision is the engine's (``core.engine.rules.GameState``: parsing, ``why_illegal``, the swap, the
+result); who holds which symbol is the play-test's :func:`core.play.session.symbol_held`; the clocks are the
+play-test's :class:`core.play.clock.MatchClock`, counting whole milliseconds from the times the host gives.
+Players are seats: seat 0 starts with the board's first symbol; the pie swap exchanges symbols, not clocks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import tzinfo
+from typing import Any
+
+from core.board.geometry import cell_name
+from core.board.model import PIECE_TYPES, Board, GameParams, Symbol
+from core.engine.rules import SWAP, GameOutcome, GameState, IllegalReason, NotationError, Placement
+from core.match.journal import FORMAT, VERSION
+from core.match.times import TimeError, clock_text, iso, parse_iso
+from core.play.clock import MatchClock
+from core.play.session import SWAP_WORDS, symbol_held
+
+SEATS = (0, 1)
+DEFAULT_WINDOW = 120
+"""Seconds after a post during which its player may correct it (the host's call; set at start)."""
+MAX_NAME = 40
+
+WRONG_PLAYER = "wrong-player"
+NOTATION = "notation"
+PAUSED = "paused"
+DECIDED = "decided"
+WINDOW_CLOSED = "window-closed"
+NOTHING_TO_CORRECT = "nothing-to-correct"
+"""Refusal ids of the match, beside the engine's rule ids (``core.engine.rules.Rule``)."""
+
+
+class EventError(ValueError):
+    """An event that does not fit the match (an unknown player, a time before the last event, a malformed
+    field): bad input from a command (exit 2), or an edited journal line when rebuilding."""
+
+
+class Refused(Exception):
+    """A host's command that cannot be done now (pause twice, end a game that goes on); nothing is written."""
+
+
+@dataclass(frozen=True)
+class Action:
+    """A move that counts: the placement or the swap, who made it, and the post it counts from."""
+
+    move: Placement | str
+    seat: int
+    at: int
+    """Milliseconds: the time of the first post (a correction keeps it)."""
+    seq: int
+    """Journal line of the post that made it what it is (the move, or its last correction)."""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The judgement of a post: counted or refused, in plain words, with the rule and cells when refused."""
+
+    counted: bool
+    message: str
+    rule: str | None = None
+    cells: tuple[int, ...] = ()
+    move: Placement | str | None = None
+    seat: int | None = None
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """A decided match: winner and loser seats, why, the visible symbols, and when."""
+
+    winner: int
+    loser: int
+    reason: str
+    """``score``, ``tie-rule``, ``time`` or ``resigned``."""
+    score: dict[Symbol, int]
+    at: int
+    game: GameOutcome | None
+
+
+def board_dict(board: Board) -> dict[str, Any]:
+    """The board as the start event holds it, so the journal alone is the match."""
+    p = board.params
+    return {"name": board.name, "size": board.size, "rows": board.rows(), "first": p.first.value, "pie": p.pie,
+            "supply": dict(zip(PIECE_TYPES, p.supply, strict=True)), "turn": p.turn_time, "bank": p.bank}
+
+
+def board_from_dict(data: object) -> Board:
+    if not isinstance(data, dict):
+        raise EventError("the board is missing")
+    try:
+        supply = data["supply"]
+        params = GameParams(supply=tuple(int(supply[t]) for t in PIECE_TYPES),  # type: ignore[arg-type]
+                            first=Symbol(data["first"]), pie=bool(data["pie"]), turn_time=int(data["turn"]),
+                            bank=int(data["bank"]))
+        board = Board.from_rows(list(data["rows"]), params=params, name=str(data.get("name", "")))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise EventError(f"the board cannot be read ({exc})") from None
+    if board.size != data.get("size"):
+        raise EventError("the board's size does not match its rows")
+    return board
+
+
+def check_name(name: object, what: str) -> str:
+    if not isinstance(name, str) or not name.strip():
+        raise EventError(f"{what}: a player needs a name")
+    clean = name.strip()
+    if len(clean) > MAX_NAME or any(not ch.isprintable() for ch in clean):
+        raise EventError(f"{what}: {name!r} is not a usable name (at most {MAX_NAME} printable characters)")
+    return clean
+
+
+def start_event(board: Board, o_name: str, x_name: str, at: str, window: int = DEFAULT_WINDOW,
+                source: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The first line of a journal; :class:`MatchSession` checks it."""
+    return {"event": "start", "format": FORMAT, "version": VERSION, "at": at, "o": o_name, "x": x_name,
+            "correction_window": window, "board": board_dict(board), "source": source or {}}
+
+
+class MatchSession:
+    """A match rebuilt event by event; see the module docstring."""
+
+    def __init__(self, start: dict[str, Any]) -> None:
+        self.start = dict(start)
+        self.board = board_from_dict(start.get("board"))
+        o_name = check_name(start.get("o"), "--o")
+        x_name = check_name(start.get("x"), "--x")
+        if o_name.casefold() == x_name.casefold():
+            raise EventError(f"both players are called {o_name!r}; give each a name of their own")
+        first = self.board.params.first
+        self.names = (o_name, x_name) if first is Symbol.O else (x_name, o_name)
+        window = start.get("correction_window")
+        if isinstance(window, bool) or not isinstance(window, int) or not 0 <= window <= 3600:
+            raise EventError(f"correction window {window!r}: give whole seconds, 0..3600")
+        self.window_ms = window * 1000
+        self.started, self.zone = self._time(start.get("at"))
+        source = start.get("source")
+        if isinstance(source, dict) and source.get("sealed") is not None:
+            _check_reveal(source, self.board)
+        self.state = GameState(self.board)
+        self.actions: list[Action] = []
+        self.now = self.started
+        p = self.board.params
+        self.clock: MatchClock[int] = MatchClock(SEATS, p.turn_time * 1000, p.bank * 1000, now=lambda: self.now)
+        self.paused_at: int | None = None
+        self.flag: tuple[int, int] | None = None
+        self.resigned: tuple[int, int] | None = None
+        self.ended: int | None = None
+        self.events: list[tuple[int, dict[str, Any]]] = [(1, self.start)]
+        """Every event so far with its journal line, as judged."""
+        self.clock.start_turn(self.seat_to_move())
+
+    # ------------------------------------------------------------------ who is who
+    def symbol_of(self, seat: int) -> Symbol:
+        return symbol_held(self.board.params.first, seat, self.state.swapped)
+
+    def seat_of(self, symbol: Symbol) -> int:
+        return next(s for s in SEATS if self.symbol_of(s) is symbol)
+
+    def seat_to_move(self) -> int:
+        return self.seat_of(self.state.to_move)
+
+    def label(self, seat: int) -> str:
+        """``Bo (X)``: a player and the symbol they hold now."""
+        return f"{self.names[seat]} ({self.symbol_of(seat).value})"
+
+    def find_seat(self, name: str) -> int:
+        for exact in (True, False):
+            for seat in SEATS:
+                if (self.names[seat] == name.strip()) if exact else \
+                        (self.names[seat].casefold() == name.strip().casefold()):
+                    return seat
+        raise EventError(f"{name!r} does not play in this match: the players are "
+                         f"{self.label(0)} and {self.label(1)}")
+
+    def clock_at(self, ms: int) -> str:
+        return clock_text(ms, self.zone)
+
+    def iso(self, ms: int) -> str:
+        return iso(ms, self.zone)
+
+    # ------------------------------------------------------------------ state
+    @property
+    def over(self) -> bool:
+        """No more moves count: decided by the rules, on time or by resignation."""
+        return self.result() is not None
+
+    def result(self) -> MatchResult | None:
+        score = self.state.score()
+        if self.resigned is not None:
+            seat, at = self.resigned
+            return MatchResult(1 - seat, seat, "resigned", score, at, None)
+        if self.flag is not None:
+            seat, at = self.flag
+            return MatchResult(1 - seat, seat, "time", score, at, None)
+        game = self.state.result()
+        if game is None:
+            return None
+        winner = self.seat_of(game.winner)
+        at = self.actions[-1].at if self.actions else self.started
+        return MatchResult(winner, 1 - winner, game.reason, score, at, game)
+
+    def result_text(self) -> str:
+        """The result and why, in one or two sentences; empty while the match goes on."""
+        r = self.result()
+        if r is None:
+            return ""
+        w, lo = self.label(r.winner), self.label(r.loser)
+        mine, theirs = r.score[self.symbol_of(r.winner)], r.score[self.symbol_of(r.loser)]
+        if r.reason == "resigned":
+            return f"{w} wins: {lo} resigned at {self.clock_at(r.at)}."
+        if r.reason == "time":
+            return f"{w} wins on time: {lo} used up the turn time and the bank at {self.clock_at(r.at)}."
+        assert r.game is not None
+        n = r.game.placements
+        left = f"no legal placement is left after {n} placement{'s' if n != 1 else ''}"
+        if r.reason == "score":
+            return f"{w} wins {mine} to {theirs} in visible symbols: {left}."
+        if r.game.last_mover is None:
+            return f"{w} wins by the tie rule, {mine} to {theirs}: {left}, and {lo} could not move."
+        return (f"{w} wins by the tie rule: {mine} to {theirs} in visible symbols ({left}), and the tie goes to "
+                f"the last placement, made by {r.game.last_mover.value}.")
+
+    def deadline(self) -> int | None:
+        """When the running clock's bank runs out (ms), or None while no clock runs."""
+        seat = self.clock.current
+        if seat is None or self.clock.paused or self.over:
+            return None
+        reading = self.clock.reading(seat)
+        return self.now + round(reading.turn_left) + round(reading.bank_left)
+
+    def clocks(self, at: int | None = None) -> dict[int, tuple[int, int, bool]]:
+        """Each seat's (turn left, bank left, running) in ms, projected to ``at`` without changing anything."""
+        out = {}
+        for seat in SEATS:
+            r = self.clock.reading(seat)
+            out[seat] = (round(r.turn_left), round(r.bank_left), r.running)
+        running = self.clock.current
+        if at is not None and at > self.now and running is not None and out[running][2]:
+            turn, bank, _ = out[running]
+            elapsed = at - self.now
+            from_turn = min(elapsed, turn)
+            out[running] = (turn - from_turn, max(0, bank - (elapsed - from_turn)), True)
+        return out
+
+    def pending_timeout(self, at: int) -> dict[str, Any] | None:
+        """The timeout event to record before an event at ``at``, when the running bank is empty by then."""
+        deadline = self.deadline()
+        if deadline is None or at < deadline:
+            return None
+        seat = self.clock.current
+        assert seat is not None
+        return {"event": "timeout", "at": self.iso(deadline), "player": self.names[seat]}
+
+    @property
+    def last_action(self) -> Action | None:
+        return self.actions[-1] if self.actions else None
+
+    # ------------------------------------------------------------------ judging posts
+    def _stopped(self) -> None:
+        if self.ended is not None:
+            raise Refused(f"the match ended at {self.clock_at(self.ended)}; nothing more is recorded")
+
+    def _parse(self, text: str) -> Placement | str:
+        if text.strip().lower() in SWAP_WORDS:
+            return SWAP
+        return Placement.parse(text, self.board.size)
+
+    def _rule_refusal(self, move: Placement | str) -> IllegalReason | None:
+        return self.state.swap_refusal() if isinstance(move, str) else self.state.why_illegal(move)
+
+    def judge_move(self, text: str, by: str | None) -> Verdict:
+        """What a post of ``text`` by ``by`` (None: the player to move) would be now; changes nothing."""
+        self._stopped()
+        poster = self.find_seat(by) if by is not None else None
+        result = self.result()
+        if result is not None and result.reason in ("time", "resigned"):
+            return Verdict(False, f"the match is decided: {self.result_text()}", DECIDED, seat=poster)
+        if self.state.is_over():
+            return Verdict(False, f"the game is over: no legal placement is left. {self.result_text()}", "game-over",
+                           seat=poster)
+        mover = self.seat_to_move()
+        if self.paused_at is not None:
+            return Verdict(False, f"the match is paused (since {self.clock_at(self.paused_at)}); moves count "
+                                  "again after it is resumed", PAUSED, seat=poster if poster is not None else mover)
+        if poster is not None and poster != mover:
+            return Verdict(False, f"it is {self.label(mover)}'s turn, not {self.names[poster]}'s", WRONG_PLAYER,
+                           seat=poster)
+        try:
+            move = self._parse(text)
+        except NotationError as exc:
+            return Verdict(False, f"{text.strip()!r} is not a placement: {exc}", NOTATION, seat=mover)
+        reason = self._rule_refusal(move)
+        if reason is not None:
+            return Verdict(False, reason.message, reason.rule.value, reason.cells, move, mover)
+        return Verdict(True, self.describe(move, mover), move=move, seat=mover)
+
+    def judge_correction(self, text: str, by: str | None, at: int) -> Verdict:
+        """Whether ``text`` may replace the last move at ``at``; changes nothing."""
+        self._stopped()
+        poster = self.find_seat(by) if by is not None else None
+        last = self.last_action
+        if last is None:
+            return Verdict(False, "there is no move to correct yet", NOTHING_TO_CORRECT, seat=poster)
+        result = self.result()
+        if result is not None and result.reason in ("time", "resigned"):
+            return Verdict(False, f"the match is decided: {self.result_text()}", DECIDED, seat=poster)
+        ply = len(self.actions)
+        if poster is not None and poster != last.seat:
+            return Verdict(False, f"only {self.names[last.seat]}, who made move {ply}, may correct it", WRONG_PLAYER,
+                           seat=poster)
+        closes = last.at + self.window_ms
+        if at > closes:
+            return Verdict(False, f"the correction window closed at {self.clock_at(closes)}: move {ply} was posted "
+                                  f"at {self.clock_at(last.at)} and may be corrected for {self.window_ms // 1000} s",
+                           WINDOW_CLOSED, seat=last.seat)
+        try:
+            move = self._parse(text)
+        except NotationError as exc:
+            return Verdict(False, f"{text.strip()!r} is not a placement: {exc}", NOTATION, seat=last.seat)
+        self.state.pop()
+        try:
+            reason = self._rule_refusal(move)
+        finally:
+            self.state.push_action(last.move)
+        if reason is not None:
+            return Verdict(False, f"{reason.message} (in the position before move {ply})", reason.rule.value,
+                           reason.cells, move, last.seat)
+        return Verdict(True, self.describe(move, last.seat, ply), move=move, seat=last.seat)
+
+    def covers(self, move: Placement) -> list[str]:
+        """The symbols a placement covers, e.g. ``["O F6", "X G6"]``."""
+        return [f"{self.board.cells[c].value} {cell_name(c, self.board.size)}" for c in move.cells
+                if self.board.cells[c] is not Symbol.EMPTY]
+
+    def describe(self, move: Placement | str, seat: int, ply: int | None = None) -> str:
+        """``move 5: Bo (X) places a T at E6 F6 G6 F7, covering O F6`` (the ply defaults to the next one)."""
+        number = len(self.actions) + 1 if ply is None else ply
+        if isinstance(move, str):
+            return (f"move {number}: {self.names[seat]} swaps (pie rule): {self.names[seat]} takes over "
+                    f"{self.symbol_of(1 - seat).value} and the first placement")
+        covered = self.covers(move)
+        what = f", covering {', '.join(covered)}" if covered else ", covering no symbol"
+        piece = f"{_article(move.ptype)} {move.ptype}"
+        return f"move {number}: {self.label(seat)} places {piece} at {move.notation()}{what}"
+
+    # ------------------------------------------------------------------ events
+    def _time(self, value: object) -> tuple[int, tzinfo]:
+        if not isinstance(value, str):
+            raise EventError("the event has no time")
+        try:
+            return parse_iso(value)
+        except (TimeError, ValueError) as exc:
+            raise EventError(f"time {value!r} cannot be read ({exc})") from None
+
+    def apply(self, event: dict[str, Any], seq: int) -> dict[str, Any]:
+        """Judge ``event`` (its inputs) as journal line ``seq``, change the match, return the event as journaled.
+
+        Refused (nothing to record) and EventError (input that does not fit) leave the match as it was.
+        """
+        kind = event.get("event")
+        handler: Callable[[dict[str, Any], int], dict[str, Any]] | None = {
+            "move": self._move, "correct": self._correct, "pause": self._pause, "resume": self._resume,
+            "resign": self._resign, "timeout": self._timeout, "end": self._end,
+        }.get(str(kind))
+        if handler is None:
+            raise EventError(f"unknown event {kind!r}")
+        at, _zone = self._time(event.get("at"))
+        if at < self.now:
+            raise EventError(f"{self.clock_at(at)} is before the last event ({self.clock_at(self.now)}): events are "
+                             "entered in the order they were posted")
+        if kind != "timeout":
+            pending = self.pending_timeout(at)
+            if pending is not None:
+                raise EventError(f"{pending['player']}'s bank ran out at {self.clock_at(self.deadline() or at)}, "
+                                 "before this event, but no timeout is recorded")
+        judged = handler(event, at)
+        self.now = at
+        self.events.append((seq, judged))
+        return judged
+
+    def _text_by(self, event: dict[str, Any]) -> tuple[str, str | None]:
+        text, by = event.get("text"), event.get("by")
+        if not isinstance(text, str) or not (by is None or isinstance(by, str)):
+            raise EventError("a post needs its text (and the poster's name or nothing)")
+        return text, by
+
+    def _posted(self, event: dict[str, Any], verdict: Verdict, extra: dict[str, Any]) -> dict[str, Any]:
+        text, by = self._text_by(event)
+        move = verdict.move
+        return {
+            "event": event["event"], "at": event["at"], "text": text, "by": by,
+            "player": None if verdict.seat is None else self.names[verdict.seat],
+            "counted": verdict.counted, **extra,
+            "action": None if move is None else (move if isinstance(move, str) else move.notation()),
+            "piece": move.ptype if isinstance(move, Placement) else None,
+            "covers": self.covers(move) if isinstance(move, Placement) and verdict.counted else [],
+            "refused": None if verdict.counted else {
+                "rule": verdict.rule, "message": verdict.message,
+                "cells": [cell_name(c, self.board.size) for c in sorted(set(verdict.cells))]},
+        }
+
+    def _move(self, event: dict[str, Any], at: int) -> dict[str, Any]:
+        text, by = self._text_by(event)
+        verdict = self.judge_move(text, by)
+        ply = len(self.actions) + 1
+        judged = self._posted(event, verdict, {"ply": ply if verdict.counted else None})
+        if verdict.counted:
+            assert verdict.move is not None and verdict.seat is not None
+            self.now = at
+            self.state.push_action(verdict.move)
+            self.actions.append(Action(verdict.move, verdict.seat, at, self._next_seq()))
+            self._next_turn()
+        return judged
+
+    def _next_seq(self) -> int:
+        return self.events[-1][0] + 1
+
+    def _next_turn(self) -> None:
+        """After a counted move the other player's turn starts (the swap too), or no clock runs once it is over."""
+        if self.state.is_over():
+            self.clock.stop()
+        else:
+            self.clock.start_turn(self.seat_to_move())
+
+    def _correct(self, event: dict[str, Any], at: int) -> dict[str, Any]:
+        text, by = self._text_by(event)
+        verdict = self.judge_correction(text, by, at)
+        last = self.last_action
+        extra = {"ply": len(self.actions) if last is not None else None,
+                 "replaces": None if last is None else (last.move if isinstance(last.move, str)
+                                                        else last.move.notation())}
+        judged = self._posted(event, verdict, extra)
+        if verdict.counted:
+            assert verdict.move is not None and last is not None
+            self.now = at
+            self.state.pop()
+            self.state.push_action(verdict.move)
+            self.actions[-1] = Action(verdict.move, last.seat, last.at, self._next_seq())
+            if self.state.is_over():
+                self.clock.stop()
+            elif self.clock.current is None:
+                self.clock.start_turn(self.seat_to_move())
+        return judged
+
+    def _host(self, event: dict[str, Any]) -> dict[str, Any]:
+        extra = set(event) - {"event", "at"}
+        if extra:
+            raise EventError(f"unexpected field(s) {', '.join(sorted(extra))}")
+        return {"event": event["event"], "at": event["at"]}
+
+    def _undecided(self, doing: str) -> None:
+        self._stopped()
+        if self.over:
+            raise Refused(f"cannot {doing}: the match is decided. {self.result_text()}")
+
+    def _pause(self, event: dict[str, Any], at: int) -> dict[str, Any]:
+        judged = self._host(event)
+        self._undecided("pause")
+        if self.paused_at is not None:
+            raise Refused(f"the match is already paused (since {self.clock_at(self.paused_at)})")
+        self.now = at
+        self.clock.pause()
+        self.paused_at = at
+        return judged
+
+    def _resume(self, event: dict[str, Any], at: int) -> dict[str, Any]:
+        judged = self._host(event)
+        self._undecided("resume")
+        if self.paused_at is None:
+            raise Refused("the match is not paused")
+        self.now = at
+        self.clock.resume()
+        self.paused_at = None
+        return judged
+
+    def _resign(self, event: dict[str, Any], at: int) -> dict[str, Any]:
+        by = event.get("by")
+        if not isinstance(by, str) or set(event) - {"event", "at", "by"}:
+            raise EventError("a resignation names the player who resigns, and nothing else")
+        seat = self.find_seat(by)
+        self._undecided("resign")
+        self.now = at
+        self.clock.stop()
+        self.resigned = (seat, at)
+        return {"event": "resign", "at": event["at"], "by": self.names[seat]}
+
+    def _timeout(self, event: dict[str, Any], at: int) -> dict[str, Any]:
+        deadline = self.deadline()
+        seat = self.clock.current
+        if deadline is None or seat is None or deadline != at or event.get("player") != self.names[seat] \
+                or set(event) - {"event", "at", "player"}:
+            expected = "no bank was running" if deadline is None or seat is None else \
+                f"{self.names[seat]}'s bank runs out at {self.iso(deadline)}"
+            raise EventError(f"the timeout does not fit the clocks: {expected}")
+        self.now = at
+        self.clock.tick()
+        if self.clock.flagged != seat:  # pragma: no cover - whole milliseconds make the deadline exact
+            raise EventError("the clock did not run out at the recorded time")
+        self.flag = (seat, at)
+        return {"event": "timeout", "at": event["at"], "player": self.names[seat]}
+
+    def _end(self, event: dict[str, Any], at: int) -> dict[str, Any]:
+        self._stopped()
+        if set(event) - {"event", "at", "result"}:
+            raise EventError("unexpected fields in the end event")
+        result = self.result()
+        if result is None:
+            raise Refused(f"the game goes on ({self.label(self.seat_to_move())} to move): it ends when no legal "
+                          "placement is left, a bank runs out or a player resigns (lits match resign MATCH NAME)")
+        self.now = at
+        self.clock.stop()
+        self.ended = at
+        return {"event": "end", "at": event["at"], "result": self.result_dict()}
+
+    def result_dict(self) -> dict[str, Any] | None:
+        r = self.result()
+        if r is None:
+            return None
+        return {"winner": self.names[r.winner], "winner_symbol": self.symbol_of(r.winner).value,
+                "loser": self.names[r.loser], "reason": r.reason,
+                "score": {"O": r.score[Symbol.O], "X": r.score[Symbol.X]}, "text": self.result_text()}
+
+
+def _check_reveal(source: dict[str, Any], board: Board) -> None:
+    """A sealed board's reveal proves itself: the sealed text has the recorded digest and is the board played."""
+    from core.seal.sealing import board_from_fields, verify_bytes
+
+    sealed, digest = source.get("sealed"), source.get("sha256")
+    if not isinstance(sealed, str) or not isinstance(digest, str):
+        raise EventError("the reveal needs the sealed file's text and its digest")
+    try:
+        result = verify_bytes(sealed.encode("utf-8"), digest)
+    except ValueError as exc:
+        raise EventError(f"the reveal's digest cannot be read ({exc})") from None
+    if not result.ok or result.fields is None:
+        raise EventError("the sealed text of the reveal does not have the recorded digest")
+    revealed = board_from_fields(result.fields)
+    if revealed.rows() != board.rows() or revealed.params != board.params:
+        raise EventError("the board is not the one the sealed file holds")
+
+
+def _article(ptype: str) -> str:
+    return "an" if ptype in ("L", "I", "S") else "a"
+
+
+__all__ = ["DEFAULT_WINDOW", "Action", "EventError", "MatchResult", "MatchSession", "Refused", "Verdict",
+           "board_dict", "board_from_dict", "start_event"]

@@ -1,0 +1,40 @@
+"""Opening a revealed sealed file as a board: read it, verify it, and say in words what is wrong when it cannot be.
+
+The window only shows the outcome; the board opens as an untitled copy, so saving can never overwrite the sealed
+bytes.  (Opened as YAML a sealed file was refused with "the document is a str", which told the host nothing.)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from core.board.model import Board
+
+
+@dataclass(frozen=True)
+class SealedOpen:
+    """What opening a sealed file gave: its board and digest, or why not."""
+
+    board: Board | None
+    digest: str = ""
+    problem: str = ""
+    """Why the file gives no board, in words naming the file ('' when it opened)."""
+    unreadable: bool = False
+    """The path cannot be read at all (missing, a folder): not worth offering again among the recent files."""
+
+
+def read_sealed_board(path: str) -> SealedOpen:
+    """The board sealed in ``path``, verified; never raises for a bad or missing file."""
+    from core.seal.sealcheck import describe, verify_bytes
+    from core.seal.sealing import board_from_fields, read_sealed
+
+    try:
+        data = read_sealed(path)
+    except OSError as exc:
+        reason = "is a folder, not a sealed board file" if isinstance(exc, IsADirectoryError) \
+            else f"cannot be read ({exc.strerror or exc})"
+        return SealedOpen(None, problem=f"{path}: {reason}", unreadable=True)
+    result = verify_bytes(data)
+    if result.fields is None:
+        return SealedOpen(None, problem=describe(result, path))
+    return SealedOpen(board_from_fields(result.fields), digest=result.digest)

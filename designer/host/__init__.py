@@ -1,0 +1,1 @@
+"""Match day in the studio: the Host window over ``core.match``."""

@@ -1,0 +1,539 @@
+"""The Host window: run a live death match from the studio.
+
+Everything the window shows comes from ``core.match`` (the journal, the rebuilt match, its judgements, the
+post); the window only draws it and forwards the host's input.  Every button writes one journal event through
+:meth:`core.match.host.Match.submit`, so closing the window, or a crash, loses nothing: opening the folder again
+rebuilds the match from its journal.  The post's picture is drawn by ``lits match post``'s own code in a helper
+process (matplotlib would otherwise hold the GUI thread), so the image copied here is the one the command line
+writes.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import contextlib
+import multiprocessing
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QMimeData, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QCloseEvent, QFont, QGuiApplication, QImage, QPixmap
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QMainWindow,
+    QMessageBox,
+    QPlainTextEdit,
+    QPushButton,
+    QSpinBox,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.board.model import Board
+from core.engine.rules import Placement
+from core.match.host import Match, MatchExistsError
+from core.match.journal import JOURNAL_NAME, JournalError
+from core.match.post import make_post
+from core.match.session import DEFAULT_WINDOW, EventError, MatchSession, Refused
+from core.match.times import TimeError, now_ms
+from core.play.clock import format_seconds
+from designer.canvas.render import RenderOptions
+from designer.host import helper
+from designer.playtest.canvas import PlayCanvas
+from designer.workers import HELPER_NICE
+
+TO_MOVE = "The player to move"
+OK_COLOUR = "#2e7d32"
+BAD_COLOUR = "#c62828"
+
+
+class _Relay(QObject):
+    """Carries a helper process's answer to the GUI thread (a queued signal)."""
+
+    drawn = Signal(int, object)
+
+
+class PictureMaker(QObject):
+    """Draws posts in one helper process, newest request wins; ``ready(text, png path)`` or ``failed(message)``."""
+
+    ready = Signal(str, str)
+    failed = Signal(str)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._pool: cf.ProcessPoolExecutor | None = None
+        self._token = 0
+        self._relay = _Relay(self)
+        self._relay.drawn.connect(self._on_drawn)
+
+    def request(self, folder: str) -> None:
+        self._token += 1
+        token = self._token
+        if self._pool is None:
+            self._pool = cf.ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                                                initializer=helper.start, initargs=(HELPER_NICE,))
+        try:
+            future = self._pool.submit(helper.draw_post, folder)
+        except (RuntimeError, cf.BrokenExecutor):  # a helper that died: start a new one next time
+            self._pool = None
+            self.failed.emit("the helper that draws pictures stopped; try again")
+            return
+        future.add_done_callback(lambda f: self._deliver(token, f))
+
+    def _deliver(self, token: int, future: cf.Future[tuple[str, str]]) -> None:
+        """Runs on the pool's thread: hand the answer to the GUI thread, unless the window is gone."""
+        with contextlib.suppress(RuntimeError):  # the window closed while the picture was drawn
+            self._relay.drawn.emit(token, future)
+
+    def _on_drawn(self, token: int, future: object) -> None:
+        if token != self._token or not isinstance(future, cf.Future):
+            return
+        try:
+            text, path = future.result()
+        except Exception as exc:  # reported in words; the host can post the text meanwhile
+            if isinstance(exc, cf.BrokenExecutor):
+                self._pool = None
+            self.failed.emit(f"{type(exc).__name__}: {exc}")
+            return
+        self.ready.emit(text, path)
+
+    def shutdown(self) -> None:
+        self._token += 1
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+
+class HostWindow(QMainWindow):
+    """One match: players, the paste box that judges as it is typed, the board, live clocks, the post."""
+
+    recorded = Signal()
+    """A journal event was written (a post judged, a pause, ...)."""
+    picture_ready = Signal()
+
+    def __init__(self, match: Match, parent: QWidget | None = None, options: RenderOptions | None = None,
+                 clock: Callable[[], int] = now_ms, tick_ms: int = 200, draw_pictures: bool = True) -> None:
+        super().__init__(parent)
+        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.match = match
+        self._clock = clock
+        self.post_text = ""
+        self.post_image: QImage | None = None
+        self._drawn_text = ""
+        session = match.session
+        self.setWindowTitle(f"Host a match: {session.names[0]} vs {session.names[1]} ({match.folder})")
+        self.canvas = PlayCanvas(session.board)
+        self.canvas.options = replace(options or RenderOptions(), title="")
+        self.canvas.set_legal([], interactive=False)
+        self._build()
+        self.pictures = PictureMaker(self)
+        self.pictures.ready.connect(self._on_picture)
+        self.pictures.failed.connect(lambda message: self.picture_label.setText(f"No picture: {message}"))
+        self._draw_pictures = draw_pictures
+        self._journal_size = self._size()
+        self.timer = QTimer(self)
+        self.timer.timeout.connect(self._on_timer)
+        self.timer.start(tick_ms)
+        self.refresh()
+
+    # ------------------------------------------------------------------ layout
+    def _build(self) -> None:
+        big = QFont()
+        big.setPointSize(big.pointSize() + 3)
+        big.setBold(True)
+        self.players_label = QLabel()
+        self.players_label.setFont(big)
+        self.status_label = QLabel()
+        self.status_label.setWordWrap(True)
+        self.clock_labels = [QLabel(), QLabel()]
+        for label in self.clock_labels:
+            label.setFont(big)
+        clocks = QHBoxLayout()
+        for label in self.clock_labels:
+            clocks.addWidget(label)
+
+        self.by_combo = QComboBox()
+        self.time_edit = QLineEdit()
+        self.time_edit.setPlaceholderText("now, or the post's time: 14:03:27")
+        self.paste_edit = QLineEdit()
+        self.paste_edit.setPlaceholderText("paste the move as posted, e.g. e6 f6 g6 f7")
+        self.paste_edit.textChanged.connect(self.judge)
+        self.paste_edit.returnPressed.connect(self.record_move)
+        self.by_combo.currentIndexChanged.connect(self.judge)
+        self.verdict_label = QLabel()
+        self.verdict_label.setWordWrap(True)
+        form = QFormLayout()
+        form.addRow("Posted by", self.by_combo)
+        form.addRow("Post time", self.time_edit)
+        form.addRow("Move", self.paste_edit)
+        form.addRow(self.verdict_label)
+
+        self.record_button = QPushButton("&Record move")
+        self.record_button.clicked.connect(self.record_move)
+        self.correct_button = QPushButton("&Correct last move")
+        self.correct_button.setToolTip("Replace the last move by the pasted one (its player, within the window)")
+        self.correct_button.clicked.connect(self.correct_move)
+        self.swap_button = QPushButton("&Swap")
+        self.swap_button.setToolTip("The pie rule: only as the second player's first turn")
+        self.swap_button.clicked.connect(self.swap)
+        self.pause_button = QPushButton("&Pause")
+        self.pause_button.clicked.connect(self.toggle_pause)
+        self.resign_button = QPushButton("Re&sign…")
+        self.resign_button.clicked.connect(self.resign)
+        self.end_button = QPushButton("&End match")
+        self.end_button.clicked.connect(self.end_match)
+        buttons = QHBoxLayout()
+        for button in (self.record_button, self.correct_button, self.swap_button, self.pause_button,
+                       self.resign_button, self.end_button):
+            buttons.addWidget(button)
+
+        self.post_edit = QPlainTextEdit()
+        self.post_edit.setReadOnly(True)
+        mono = QFont("DejaVu Sans Mono")
+        mono.setStyleHint(QFont.StyleHint.Monospace)
+        self.post_edit.setFont(mono)
+        self.picture_label = QLabel()
+        self.picture_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.picture_label.setMinimumHeight(160)
+        self.copy_button = QPushButton("C&opy post (text and picture)")
+        self.copy_button.clicked.connect(self.copy_post)
+        post_box = QGroupBox("Post for the game room")
+        post_layout = QVBoxLayout(post_box)
+        post_layout.addWidget(self.post_edit, 2)
+        post_layout.addWidget(self.picture_label, 1)
+        post_layout.addWidget(self.copy_button)
+
+        self.log_list = QListWidget()
+
+        side = QWidget()
+        side_layout = QVBoxLayout(side)
+        side_layout.addWidget(self.players_label)
+        side_layout.addLayout(clocks)
+        side_layout.addWidget(self.status_label)
+        side_layout.addLayout(form)
+        side_layout.addLayout(buttons)
+        side_layout.addWidget(post_box, 3)
+        side_layout.addWidget(QLabel("Journal"))
+        side_layout.addWidget(self.log_list, 1)
+        splitter = QSplitter()
+        splitter.addWidget(self.canvas)
+        splitter.addWidget(side)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 2)
+        self.setCentralWidget(splitter)
+
+    def set_render_options(self, options: RenderOptions) -> None:
+        """Follow the designer's theme, grid and coordinates."""
+        self.canvas.options = replace(options, title="")
+        self.canvas.update()
+
+    # ------------------------------------------------------------------ showing the match
+    @property
+    def session(self) -> MatchSession:
+        return self.match.session
+
+    def refresh(self) -> None:
+        """Redraw everything from the match (after it changed)."""
+        s = self.session
+        self.players_label.setText(" vs ".join(s.label(seat) for seat in (0, 1)))
+        current = self.by_combo.currentText()
+        self.by_combo.blockSignals(True)
+        self.by_combo.clear()
+        self.by_combo.addItems([TO_MOVE, *s.names])
+        self.by_combo.setCurrentText(current if current in s.names else TO_MOVE)
+        self.by_combo.blockSignals(False)
+        state = s.state
+        ids = {c: i for i, p in enumerate(state.placements) for c in p.cells}
+        self.canvas.set_pieces({c: state.placements[i].ptype for c, i in ids.items()}, ids)
+        self.log_list.clear()
+        for seq, event in s.events:
+            self.log_list.addItem(f"{seq:>3}  {_log_text(event)}")
+        self.log_list.scrollToBottom()
+        ended = s.ended is not None
+        for button in (self.record_button, self.correct_button, self.swap_button, self.pause_button,
+                       self.resign_button):
+            button.setEnabled(not ended and not (s.over and button is not self.correct_button))
+        self.end_button.setEnabled(not ended and s.over)
+        self.pause_button.setText("&Resume" if s.paused_at is not None else "&Pause")
+        self.tick()
+        self.judge()
+        self._update_post()
+
+    def _size(self) -> int:
+        try:
+            return self.match.journal.path.stat().st_size
+        except OSError:
+            return -1
+
+    def _on_timer(self) -> None:
+        """Follow the journal (a command typed in a terminal writes to it too), then the clocks."""
+        size = self._size()
+        if size != self._journal_size:
+            self._journal_size = size
+            try:
+                self.match.reload()
+            except JournalError as exc:
+                self.status_label.setText(f"The journal cannot be trusted: {exc}")
+                return
+            self.refresh()
+            return
+        self.tick()
+
+    def tick(self) -> None:
+        """The live clocks (a QTimer calls this): each player's turn time and bank, by the wall clock."""
+        s = self.session
+        now = max(self._clock(), s.now)
+        clocks = s.clocks(now)
+        for seat, label in enumerate(self.clock_labels):
+            turn, bank, running = clocks[seat]
+            mark = "▶ " if running else ""
+            moving = not s.over and seat == s.seat_to_move()
+            turn_text = f"turn {format_seconds(turn / 1000)}, " if moving else ""
+            label.setText(f"{mark}{s.label(seat)}: {turn_text}bank {format_seconds(bank / 1000)}")
+        result = s.result_text()
+        if result:
+            self.status_label.setText(f"Result: {result}" + (" The match is closed." if s.ended else
+                                                              " Press End match to close it."))
+            return
+        deadline = s.deadline()
+        if deadline is not None and now >= deadline:
+            flagged = s.clock.current
+            name = s.label(flagged) if flagged is not None else "?"
+            self.status_label.setText(f"{name}'s bank ran out at {s.clock_at(deadline)}: the next event records "
+                                      "the loss on time (End match closes it).")
+            self.end_button.setEnabled(s.ended is None)
+            return
+        paused = f"Paused since {s.clock_at(s.paused_at)}. " if s.paused_at is not None else ""
+        self.status_label.setText(f"{paused}{s.label(s.seat_to_move())} to move.")
+
+    def _by(self) -> str | None:
+        text = self.by_combo.currentText()
+        return None if text in ("", TO_MOVE) else text
+
+    def judge(self) -> None:
+        """Judge the pasted text as it is typed: what it would be if recorded now, and where on the board."""
+        text = self.paste_edit.text()
+        s = self.session
+        last = s.state.placements[-1].cells if s.state.placements else ()
+        if not text.strip():
+            self.verdict_label.setText("")
+            self.canvas.set_marks(highlight=last)
+            return
+        try:
+            verdict = s.judge_move(text, self._by())
+        except (Refused, EventError) as exc:
+            self._say(str(exc), ok=False)
+            return
+        if verdict.counted:
+            cells = verdict.move.cells if isinstance(verdict.move, Placement) else ()
+            self._say(f"Counts: {verdict.message}", ok=True)
+            self.canvas.set_marks(highlight=cells)
+        else:
+            self._say(f"Not counted ({verdict.rule}): {verdict.message}", ok=False)
+            self.canvas.set_marks(highlight=last, problems=verdict.cells)
+
+    def _say(self, text: str, ok: bool) -> None:
+        self.verdict_label.setStyleSheet(f"color: {OK_COLOUR if ok else BAD_COLOUR}")
+        self.verdict_label.setText(text)
+
+    def _update_post(self) -> None:
+        post = make_post(self.session)
+        self.post_text = post.text
+        self.post_edit.setPlainText(post.text)
+        if post.text != self._drawn_text:
+            self.post_image = None
+            self.picture_label.setPixmap(QPixmap())
+            self.picture_label.setText("Drawing the picture…" if self._draw_pictures else "")
+            if self._draw_pictures:
+                self.pictures.request(str(self.match.folder))
+
+    def _on_picture(self, text: str, path: str) -> None:
+        image = QImage(path)
+        if image.isNull():
+            self.picture_label.setText(f"No picture: {path} cannot be read")
+            return
+        self._drawn_text = text
+        self.post_image = image
+        self.picture_label.setPixmap(QPixmap.fromImage(image).scaled(
+            240, 240, Qt.AspectRatioMode.KeepAspectRatio, Qt.TransformationMode.SmoothTransformation))
+        self.picture_ready.emit()
+
+    def copy_post(self) -> None:
+        """Text and picture on the clipboard in one go (a chat client pastes what it takes)."""
+        mime = QMimeData()
+        mime.setText(self.post_text)
+        if self.post_image is not None and self._drawn_text == self.post_text:
+            mime.setImageData(self.post_image)
+        QGuiApplication.clipboard().setMimeData(mime)
+
+    # ------------------------------------------------------------------ recording
+    def _submit(self, event: dict[str, Any]) -> list[dict[str, Any]] | None:
+        """Write one event; a refusal or bad input is said in the verdict line and nothing else happens."""
+        try:
+            event["at"] = self.match.when(self.time_edit.text().strip() or None)
+            written = self.match.submit(event)
+        except Refused as exc:
+            self._say(f"Refused: {exc}", ok=False)
+            self.refresh_after_refusal()
+            return None
+        except (EventError, TimeError) as exc:
+            self._say(str(exc), ok=False)
+            return None
+        except JournalError as exc:
+            QMessageBox.critical(self, "Journal cannot be trusted", str(exc))
+            return None
+        except OSError as exc:
+            QMessageBox.critical(self, "Journal cannot be written", f"{self.match.folder}: {exc}")
+            self.match.reload()
+            return None
+        self.time_edit.clear()
+        self._journal_size = self._size()
+        self.refresh()
+        last = written[-1]
+        if last.get("counted") is False:
+            self._say(f"Not counted ({last['refused']['rule']}): {last['refused']['message']}", ok=False)
+        self.recorded.emit()
+        return written
+
+    def refresh_after_refusal(self) -> None:
+        """A refused host command may still have recorded a timeout that fell before it."""
+        message = self.verdict_label.text()
+        self.refresh()
+        self._say(message, ok=False)
+
+    def _post(self, kind: str, text: str) -> None:
+        written = self._submit({"event": kind, "text": text, "by": self._by()})
+        if written is not None and written[-1].get("counted"):
+            self.paste_edit.clear()
+
+    def record_move(self) -> None:
+        if self.paste_edit.text().strip():
+            self._post("move", self.paste_edit.text())
+
+    def correct_move(self) -> None:
+        if self.paste_edit.text().strip():
+            self._post("correct", self.paste_edit.text())
+
+    def swap(self) -> None:
+        self._post("move", "swap")
+
+    def toggle_pause(self) -> None:
+        self._submit({"event": "resume" if self.session.paused_at is not None else "pause"})
+
+    def resign(self) -> None:
+        s = self.session
+        names = list(s.names)
+        box = QMessageBox(self)
+        box.setWindowTitle("Resign")
+        box.setText("Who resigns?")
+        buttons = [box.addButton(name, QMessageBox.ButtonRole.AcceptRole) for name in names]
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.exec()
+        for name, button in zip(names, buttons, strict=True):
+            if box.clickedButton() is button:
+                self.resign_player(name)
+
+    def resign_player(self, name: str) -> None:
+        self._submit({"event": "resign", "by": name})
+
+    def end_match(self) -> None:
+        self._submit({"event": "end"})
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.timer.stop()
+        self.pictures.shutdown()
+        super().closeEvent(event)
+
+
+def _log_text(event: dict[str, Any]) -> str:
+    kind = event.get("event")
+    at = str(event.get("at", ""))[11:19]
+    if kind in ("move", "correct"):
+        what = "correction" if kind == "correct" else "post"
+        if event.get("counted"):
+            return f"{at}  {event.get('player')}: {event.get('action')} ({event.get('piece') or 'pie rule'}) counted" \
+                   + (f", replaces {event.get('replaces')}" if kind == "correct" else "")
+        refused = event.get("refused") or {}
+        return f"{at}  {event.get('player')}: {what} {event.get('text')!r} not counted ({refused.get('rule')})"
+    if kind == "start":
+        return f"{at}  start: {event.get('o')} plays O, {event.get('x')} plays X"
+    if kind == "timeout":
+        return f"{at}  {event.get('player')}'s bank ran out"
+    if kind == "resign":
+        return f"{at}  {event.get('by')} resigns"
+    if kind == "end":
+        return f"{at}  end: {(event.get('result') or {}).get('text', '')}"
+    return f"{at}  {kind}"
+
+
+class HostSetupDialog(QDialog):
+    """Who plays O and X, and how long a post may be corrected."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Host a match")
+        self.o_edit = QLineEdit()
+        self.o_edit.setPlaceholderText("name in the game room")
+        self.x_edit = QLineEdit()
+        self.x_edit.setPlaceholderText("name in the game room")
+        self.window_spin = QSpinBox()
+        self.window_spin.setRange(0, 3600)
+        self.window_spin.setValue(DEFAULT_WINDOW)
+        self.window_spin.setSuffix(" s")
+        form = QFormLayout(self)
+        form.addRow("Plays O", self.o_edit)
+        form.addRow("Plays X", self.x_edit)
+        form.addRow("Correction window", self.window_spin)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+
+
+def open_host_window(parent: QWidget | None, board: Board, options: RenderOptions | None = None) -> HostWindow | None:
+    """File > Host a match: pick the match's folder; one with a journal resumes, an empty one starts a match on
+    ``board`` after asking who plays O and X."""
+    folder = QFileDialog.getExistingDirectory(parent, "Match folder: an empty folder starts a match, a folder "
+                                                      "with a journal resumes it")
+    if not folder:
+        return None
+    try:
+        if (Path(folder) / JOURNAL_NAME).exists():
+            match = Match.open(folder)
+        else:
+            from core.board.validation import Severity, validate
+
+            errors = [p.message for p in validate(board) if p.severity is Severity.ERROR]
+            if errors:
+                QMessageBox.warning(parent, "Cannot host this match", "This board cannot be played in a match: "
+                                    + "; ".join(errors[:3]))
+                return None
+            dialog = HostSetupDialog(parent)
+            if dialog.exec() != QDialog.DialogCode.Accepted:
+                return None
+            match = Match.create(folder, board, dialog.o_edit.text(), dialog.x_edit.text(), None,
+                                 dialog.window_spin.value())
+    except (JournalError, EventError, MatchExistsError, TimeError) as exc:
+        QMessageBox.warning(parent, "Cannot host this match", str(exc))
+        return None
+    except OSError as exc:
+        QMessageBox.warning(parent, "Cannot host this match", f"{folder}: {exc}")
+        return None
+    window = HostWindow(match, parent, options)
+    window.show()
+    return window
+
+
+__all__ = ["HostSetupDialog", "HostWindow", "PictureMaker", "open_host_window"]

@@ -1,0 +1,204 @@
+"""The work budget (``--effort``): what a run plays comes from its caps and seed, never from the clock; the
+optional time cap (``--time``) only cuts a run, starts once the engine is ready, and a cut run says so.
+Simulated agents on a simulated clock (no timed unit tests)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+import core.analysis.run as run
+from core.analysis.config import EFFORTS, STANDARD, AnalysisConfig, AnalysisProgress
+from core.analysis.openings import legal_openings
+from core.analysis.results import AnalysisReport
+from core.analysis.run import analyze
+from core.board.model import Board, GameParams
+from tests.analysis.simulated import SimulatedGames
+
+COST = {"greedy": 0.001, "mcts:200": 0.5}
+
+
+def board() -> Board:
+    return Board.random(size=6, pairs=6, seed=12, params=GameParams(supply=(2, 2, 2, 2)))
+
+
+def config(**kw: object) -> AnalysisConfig:
+    base: dict[str, object] = {"agents": ["greedy", "mcts:200"], "seed": 1, "inline": True, "screen_sims": 10,
+                               "decider_games": 400, "candidates": 40, "pie_games": 2000}
+    base.update(kw)
+    return AnalysisConfig(**base)  # type: ignore[arg-type]
+
+
+def few_fair(b: Board) -> dict[int, float]:
+    """Five openings at 50%, every other one at 10% (S2 wins)."""
+    legal = legal_openings(b)
+    return {p: (0.5 if i % 25 == 7 and i < 130 else 0.1) for i, p in enumerate(legal)}
+
+
+def figures(report: AnalysisReport) -> str:
+    """The report's JSON without its timings: what must not depend on the machine."""
+    data = report.to_json()
+    data.pop("elapsed_s")
+    return json.dumps(data, sort_keys=True)
+
+
+def consumed(report: AnalysisReport) -> int:
+    """Every game the report's figures rest on (a cheap agent's batch may play a few past a stop)."""
+    checks = sum(o.check.games for o in report.pie.openings if o.check is not None)
+    return checks + sum(a.raw.games + a.raw.mirror_games + a.pie.games for a in report.per_agent.values())
+
+
+def test_the_same_seed_gives_the_same_report_at_any_speed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A machine three times slower, or one whose agents' speeds differ wildly, plays the same games to the same
+    verdict: the caps are games, and results are read in index order."""
+    b = board()
+    truth = few_fair(b)
+    seen = []
+    for costs in (COST, {k: 3 * v for k, v in COST.items()}, {"greedy": 2.0, "mcts:200": 0.01}):
+        sim = SimulatedGames(b, truth.__getitem__, costs).install(monkeypatch)
+        seen.append(figures(analyze(b, config(), clock=sim.clock)))
+    assert seen[0] == seen[1] == seen[2]
+    assert json.loads(seen[0])["verdict"] == "balanced"
+
+
+def test_the_deciding_agent_goes_past_max_candidates_only_while_undecided(monkeypatch: pytest.MonkeyPatch) -> None:
+    b = board()
+    truth = few_fair(b)  # 5 fair among ~230 openings: 12 candidates are seldom enough
+    sim = SimulatedGames(b, truth.__getitem__, COST).install(monkeypatch)
+    report = analyze(b, config(), clock=sim.clock)
+    assert report.verdict == "balanced", report.reasons
+    assert all(truth[o.placement] == 0.5 for o in report.pie.fair)
+    sim = SimulatedGames(b, truth.__getitem__, COST).install(monkeypatch)
+    capped = analyze(b, config(candidates=0), clock=sim.clock)
+    assert capped.pie.tested <= capped.config.max_candidates
+    assert report.pie.tested > capped.pie.tested or capped.verdict == "balanced"
+    # the weaker agent keeps its own cap whatever the deciding one does
+    assert report.per_agent["greedy"].pie.tested <= report.config.max_candidates
+
+
+def test_the_pie_budget_bounds_the_deciding_agent(monkeypatch: pytest.MonkeyPatch) -> None:
+    b = board()
+    sim = SimulatedGames(b, lambda p: 0.1, COST).install(monkeypatch)  # nothing is fair
+    report = analyze(b, config(pie_games=300), clock=sim.clock)
+    assert report.pie.games <= 300
+    assert report.budget.games_done == consumed(report)
+    assert report.budget.games_planned >= report.budget.games_done
+    assert not report.budget.stopped_by_time
+
+
+def test_a_time_cap_that_cuts_the_run_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    b = board()
+    truth = few_fair(b)
+    sim = SimulatedGames(b, truth.__getitem__, COST).install(monkeypatch)
+    report = analyze(b, config(time_budget=30.0), clock=sim.clock)
+    assert report.budget.stopped_by_time and report.budget.time_cap == 30.0
+    assert report.elapsed <= 30.0 + COST["mcts:200"]
+    (note,) = [r for r in report.reasons if r.startswith("stopped by your time limit")]
+    done, planned = map(int, re.search(r"after (\d+) of at most (\d+) planned games", note).groups())  # type: ignore[union-attr]
+    assert done == report.budget.games_done == consumed(report) and planned > done
+    assert "depends on the machine's speed" in note and "without --time to reproduce" in note
+    data = report.to_json()
+    assert data["budget"] == {"effort": "custom", "time_cap": 30.0, "stopped_by_time": True,
+                              "games_done": done, "games_planned": planned}
+
+
+def test_a_cap_the_run_never_reaches_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    b = board()
+    truth = few_fair(b)
+    sim = SimulatedGames(b, truth.__getitem__, COST).install(monkeypatch)
+    free = analyze(b, config(), clock=sim.clock)
+    sim = SimulatedGames(b, truth.__getitem__, COST).install(monkeypatch)
+    capped = analyze(b, config(time_budget=10_000.0), clock=sim.clock)
+    assert not capped.budget.stopped_by_time
+    assert figures(free).replace('"time_cap": 0.0', '"time_cap": 10000.0').replace(
+        '"time_budget_s": null', '"time_budget_s": 10000.0') == figures(capped)
+
+
+def test_the_time_cap_starts_once_the_engine_is_ready(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Compiling the engine (simulated: the warm-up takes 1,000 s of the clock) is never charged to the cap."""
+    b = board()
+    truth = few_fair(b)
+    sim = SimulatedGames(b, truth.__getitem__, COST).install(monkeypatch)
+    started = run.Runner.start
+
+    def slow_start(self: run.Runner, *args: object, **kwargs: object) -> None:
+        started(self, *args, **kwargs)  # type: ignore[arg-type]
+        sim.now += 1000.0
+
+    monkeypatch.setattr(run.Runner, "start", slow_start)
+    report = analyze(b, config(time_budget=3000.0), clock=sim.clock)
+    assert not report.budget.stopped_by_time and report.verdict == "balanced"
+    assert report.elapsed < sim.now - 1000.0 + 1e-9  # the elapsed time counts from the ready engine
+
+
+def test_the_eta_comes_from_the_work_left_and_counts_down(monkeypatch: pytest.MonkeyPatch) -> None:
+    b = board()
+    sim = SimulatedGames(b, lambda p: 0.5, COST).install(monkeypatch)
+    seen: list[tuple[float, AnalysisProgress]] = []
+    report = analyze(b, config(agents=["mcts:200"]), progress=lambda p: seen.append((sim.now, p)), clock=sim.clock)
+    etas = [(t, p.eta) for t, p in seen if p.eta is not None]
+    assert etas, "no ETA once the agent's speed was measured"
+    assert all(e >= 0 for _t, e in etas)
+    end = sim.now
+    # halfway through, the estimate is within a factor of three of the time actually left
+    t, eta = etas[len(etas) // 2]
+    assert (end - t) / 3 <= eta + 1.0 and eta <= 3 * (end - t) + 1.0
+    assert report.verdict == "balanced"
+
+
+def test_presets_and_overrides() -> None:
+    assert AnalysisConfig.from_effort().effort == STANDARD.name
+    std = AnalysisConfig.from_effort("standard")
+    assert (std.agents, std.opening_cap, std.pie_budget) == (list(STANDARD.agents), STANDARD.decider_games,
+                                                              STANDARD.pie_games)
+    assert AnalysisConfig.from_effort("standard", games=50).effort == "custom"
+    assert AnalysisConfig.from_effort("standard", seed=4).effort == "standard"  # a seed is not a cap
+    assert AnalysisConfig.from_effort("quick").quick
+    assert AnalysisConfig.from_effort("thorough").decider == "expert"
+    assert AnalysisConfig.from_effort("thorough").check_test.name == "firm"
+    assert set(EFFORTS) == {"quick", "standard", "thorough"}
+    with pytest.raises(ValueError, match="effort must be one of"):
+        AnalysisConfig.from_effort("huge")
+
+
+def test_a_cap_below_the_minimum_is_refused() -> None:
+    with pytest.raises(ValueError, match="at least 5 seconds"):
+        analyze(board(), config(time_budget=1.0))
+
+
+NONSENSE = ("nan", "s more", "of 0 games", " 0 games", "roughly")
+
+
+def test_a_cap_that_comes_before_any_game_says_so_in_plain_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The states that once printed "nan%", "roughly 3 s more" and rates of 0 games: each has its own sentence."""
+    from core.cli.analyze import format_text
+
+    b = board()
+    sim = SimulatedGames(b, lambda p: 0.5, COST).install(monkeypatch)
+    screen = sim.screen
+
+    def slow_screen(item: object) -> object:
+        sim.now += 100.0  # the cap runs out while the openings are screened
+        return screen(item)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(run, "screen_openings", slow_screen)
+    report = analyze(b, config(time_budget=30.0), clock=sim.clock)
+    assert report.verdict == "inconclusive" and report.budget.games_done == 0
+    text = format_text(report, "b.yaml")
+    for word in NONSENSE:
+        assert word not in text, (word, text)
+    assert "stopped by your time limit (30 s) after 0 of at most" in text
+    assert "no opening of the" in text and "nothing to base a verdict on" in text
+    assert "no games were played (the time cap came first)" in text
+    data = json.dumps(report.to_json())
+    assert "NaN" not in data and "nan" not in data
+
+
+def test_a_cap_that_cuts_the_check_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    from core.analysis.results import CheckResult
+
+    assert CheckResult("mcts:8000", 0, 0, agrees=False, complete=False).words() == (
+        "mcts:8000 check not played (your time limit came first)")
+    assert "nan" not in CheckResult("mcts:8000", 3, 7, agrees=True, complete=False).words()

@@ -1,0 +1,68 @@
+"""The first start compiles the engine in a helper process, visibly: the status bar says so with its progress
+and hides the note when the engine is ready (the compile itself is simulated: a real one takes minutes)."""
+
+from __future__ import annotations
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from designer import warmup
+
+pytestmark = pytest.mark.gui
+
+
+class FakeRunner:
+    """Stands for the helper-process pool: reports the compile's steps as a first start would."""
+
+    compiled = True
+
+    def __init__(self, workers: int = 0) -> None:
+        self.workers = workers
+        self.terminated = False
+
+    def start(self, cancel: object = None, progress: object = None, nice: int = 0) -> None:
+        assert callable(progress) and nice > 0  # below the window's priority
+        for done in range(0, 11):
+            assert warmup.compiling.is_set() == (done > 1 and self.compiled)
+            progress(done, 10, self.compiled and done > 0)
+
+    def terminate(self) -> None:
+        self.terminated = True
+
+
+def test_compile_engine_reports_progress_only_when_it_compiles(monkeypatch: pytest.MonkeyPatch) -> None:
+    import core.selfplay.runner as runner_module
+
+    monkeypatch.setattr(runner_module, "Runner", FakeRunner)
+    seen: list[object] = []
+
+    class Control:
+        def progress(self, value: object) -> None:
+            seen.append(value)
+
+    assert warmup.compile_engine(Control()) is True  # type: ignore[arg-type]
+    assert [v.done for v in seen] == list(range(1, 11))  # type: ignore[attr-defined]
+    assert not warmup.compiling.is_set()
+    assert "once, after installing" in seen[0].words()  # type: ignore[attr-defined]
+    FakeRunner.compiled = False
+    try:
+        seen.clear()
+        assert warmup.compile_engine(Control()) is False  # type: ignore[arg-type]
+        assert seen == []  # a warm cache: nothing to say
+    finally:
+        FakeRunner.compiled = True
+
+
+def test_the_status_bar_shows_the_compile_and_hides_it_when_ready(qtbot: QtBot) -> None:
+    from designer.main_window import MainWindow
+
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.show()
+    window._engine_progress(warmup.CompileProgress(3, 10))
+    assert window.engine_note.isVisible()
+    assert "Preparing the game engine (30%)" in window.engine_note.text()
+    window._engine_progress(warmup.CompileProgress(10, 10))
+    assert not window.engine_note.isVisible()
+    window._engine_progress("something else")  # other progress values leave the note alone
+    assert not window.engine_note.isVisible()

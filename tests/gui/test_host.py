@@ -1,0 +1,176 @@
+"""The Host window: paste a move, see it judged as it is typed, record it, watch the clocks, copy the post;
+closing and reopening the window resumes the match from its journal."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("PySide6")
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QFileDialog
+
+from core.board.boardfile import load_board
+from core.board.geometry import parse_cell
+from core.match.host import Match
+from core.match.times import parse_iso
+from designer.host.window import TO_MOVE, HostWindow
+from tests.match.script import START, write_board
+
+pytestmark = pytest.mark.gui
+
+
+def ms(text: str) -> int:
+    return parse_iso(f"2026-05-02T{text}+00:00")[0]
+
+
+class Wall:
+    """The window's wall clock, moved by hand."""
+
+    def __init__(self) -> None:
+        self.now = ms("14:00:00")
+
+    def __call__(self) -> int:
+        return self.now
+
+
+def cells(*names: str) -> tuple[int, ...]:
+    return tuple(sorted(parse_cell(n, 6) for n in names))
+
+
+def events(folder: Path) -> list[dict[str, object]]:
+    return [json.loads(line) for line in (folder / "journal.jsonl").read_text(encoding="utf-8").splitlines()]
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    Match.create(tmp_path / "m", load_board(write_board(tmp_path)), "Al", "Bo", START)
+    return tmp_path / "m"
+
+
+def show(qtbot, folder: Path, wall: Wall, pictures: bool = False) -> HostWindow:  # type: ignore[no-untyped-def]
+    window = HostWindow(Match.open(folder), clock=wall, tick_ms=20, draw_pictures=pictures)
+    qtbot.addWidget(window)
+    window.resize(1200, 800)
+    window.show()
+    qtbot.waitExposed(window)
+    return window
+
+
+def type_move(qtbot, window: HostWindow, text: str) -> None:  # type: ignore[no-untyped-def]
+    window.paste_edit.clear()
+    qtbot.keyClicks(window.paste_edit, text)
+
+
+def test_paste_judge_record_and_post(qtbot, folder: Path) -> None:  # type: ignore[no-untyped-def]
+    wall = Wall()
+    window = show(qtbot, folder, wall, pictures=True)
+    type_move(qtbot, window, "a2,b2,c2")
+    assert window.verdict_label.text() == ("Not counted (notation): 'a2,b2,c2' is not a placement: A2 B2 C2: 3 cells "
+                                           "given; a placement covers exactly four")
+    qtbot.keyClicks(window.paste_edit, ",c3")
+    assert window.verdict_label.text() == "Counts: move 1: Al (O) places an L at A2 B2 C2 C3, covering X B2, X C2"
+    assert window.canvas.highlight == cells("A2", "B2", "C2", "C3")
+    assert len(events(folder)) == 1, "judging as it is typed writes nothing"
+    window.time_edit.setText("14:00:20")
+    QTest.keyClick(window.paste_edit, Qt.Key.Key_Return)
+    recorded = events(folder)[-1]
+    assert (recorded["counted"], recorded["action"], recorded["at"]) == (True, "A2 B2 C2 C3",
+                                                                         "2026-05-02T14:00:20+00:00")
+    assert window.paste_edit.text() == "" and window.time_edit.text() == ""
+    assert window.post_text.splitlines()[:2] == ["Move 1 | Al (O) | A2 B2 C2 C3 | L piece | covers X B2, X C2",
+                                                 "Bo (X) to move - turn 1:00, bank 5:00 | Al (O): bank 5:00"]
+    assert window.post_edit.toPlainText() == window.post_text
+    assert window.canvas.pieces == dict.fromkeys(cells("A2", "B2", "C2", "C3"), "L")
+
+    # the picture comes from the helper process: the very file `lits match post` writes
+    if window.post_image is None:
+        with qtbot.waitSignal(window.picture_ready, timeout=180_000):
+            pass
+    assert window.post_image is not None and window.post_image.width() == 800
+    assert (folder / "posts" / "post-002.png").exists()
+    window.copy_post()
+    mime = QGuiApplication.clipboard().mimeData()
+    assert mime.text() == window.post_text
+    assert mime.hasImage()
+
+    # the wrong player posts: refused, journaled, and the reply says who is to move
+    window.by_combo.setCurrentText("Al")
+    type_move(qtbot, window, "E1 F1 D2 E2")
+    assert window.verdict_label.text() == "Not counted (wrong-player): it is Bo (X)'s turn, not Al's"
+    window.time_edit.setText("14:00:30")
+    window.record_button.click()
+    assert events(folder)[-1]["refused"]["rule"] == "wrong-player"
+    assert window.paste_edit.text() == "E1 F1 D2 E2", "a refused post stays in the box to fix"
+    window.by_combo.setCurrentText(TO_MOVE)
+
+
+def test_swap_correct_pause_and_live_clocks(qtbot, folder: Path) -> None:  # type: ignore[no-untyped-def]
+    wall = Wall()
+    window = show(qtbot, folder, wall)
+    window.time_edit.setText("14:00:20")
+    type_move(qtbot, window, "A2 B2 C2 C3")
+    window.record_button.click()
+    wall.now = ms("14:00:35")
+    qtbot.waitUntil(lambda: window.clock_labels[1].text() == "▶ Bo (X): turn 0:45, bank 5:00")
+    window.time_edit.setText("14:00:50")
+    window.swap_button.click()
+    assert window.players_label.text() == "Al (X) vs Bo (O)"
+    window.time_edit.setText("14:01:20")
+    type_move(qtbot, window, "C1-D1-E1-F1")
+    window.record_button.click()
+    window.time_edit.setText("14:02:00")
+    type_move(qtbot, window, "e1f1d2e2")
+    window.correct_button.click()
+    last = events(folder)[-1]
+    assert (last["event"], last["counted"], last["replaces"]) == ("correct", True, "C1 D1 E1 F1")
+    window.time_edit.setText("14:02:10")
+    window.pause_button.click()
+    assert window.pause_button.text() == "&Resume"
+    wall.now = ms("14:10:00")
+    qtbot.waitUntil(lambda: "Paused since 14:02:10" in window.status_label.text())
+    assert window.clock_labels[1].text() == "Bo (O): turn 0:10, bank 5:00", "a paused clock does not run"
+    window.time_edit.setText("14:10:00")
+    window.pause_button.click()
+    assert [e["event"] for e in events(folder)][-2:] == ["pause", "resume"]
+
+
+def test_closing_and_reopening_resumes_from_the_journal(qtbot, folder: Path) -> None:  # type: ignore[no-untyped-def]
+    wall = Wall()
+    window = show(qtbot, folder, wall)
+    window.time_edit.setText("14:00:20")
+    type_move(qtbot, window, "A2 B2 C2 C3")
+    window.record_button.click()
+    post, log = window.post_text, [window.log_list.item(i).text() for i in range(window.log_list.count())]
+    window.close()
+    again = show(qtbot, folder, wall)
+    assert again.post_text == post
+    assert [again.log_list.item(i).text() for i in range(again.log_list.count())] == log
+    assert again.canvas.pieces == dict.fromkeys(cells("A2", "B2", "C2", "C3"), "L")
+
+
+def test_a_move_recorded_from_the_command_line_shows_up(qtbot, folder: Path) -> None:  # type: ignore[no-untyped-def]
+    window = show(qtbot, folder, Wall())
+    other = Match.open(folder)  # as `lits match move` in a terminal
+    other.submit({"event": "move", "at": other.when("14:00:20"), "text": "a2 b2 c2 c3", "by": None})
+    qtbot.waitUntil(lambda: window.canvas.pieces == dict.fromkeys(cells("A2", "B2", "C2", "C3"), "L"))
+    assert window.post_text.startswith("Move 1 | Al (O) | A2 B2 C2 C3")
+
+
+def test_file_menu_opens_a_folder_and_resumes_its_match(qtbot, folder: Path,  # type: ignore[no-untyped-def]
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.gui.windows import open_window
+
+    win = open_window(qtbot)
+    assert win.host_action.text() == "&Host a match…"
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", staticmethod(lambda *a, **k: str(folder)))
+    host = win.host_match()
+    assert isinstance(host, HostWindow)
+    qtbot.addWidget(host)
+    assert host.players_label.text() == "Al (O) vs Bo (X)"
+    host.close()
