@@ -584,7 +584,7 @@ class AnalysisReport(_Record):
 
     PUBLISHED: ClassVar[tuple[str, ...]] = (
         "verdict", "reasons", "warnings", "pie", "raw", "per_agent", "agent", "deciding_agent", "board", "size",
-        "s1", "seed", "quick", "time_budget_s", "elapsed_s", "heatmaps")
+        "s1", "seed", "quick", "time_budget_s", "elapsed_s", "effort", "heatmaps")
     """The keys of the ``--json`` contract (their meaning is documented in the README); the others are extras."""
 
     def __post_init__(self) -> None:
@@ -641,7 +641,8 @@ class AnalysisReport(_Record):
             survival=_grid(maps.data.get("survival"), size, "heatmaps.survival"),
             elapsed=j.get("elapsed_s", float, 0.0), s1_symbol=j.get("s1", str, "O"),
             screen=np.array(screen, dtype=np.float64),
-            budget=BudgetRecord.from_json(j.data["budget"]) if j.has("budget") else BudgetRecord())
+            budget=BudgetRecord.from_json(j.data["budget"]) if j.has("budget")
+            else BudgetRecord(j.choice("effort", EFFORTS, "custom")))
 
 
 def read_report(path: str | Path) -> AnalysisReport:

@@ -32,7 +32,7 @@ REPORTS = sorted((REPO / "tests" / "data" / "reports").glob("*.json"))
 
 # -- the published contract: these sets are the pin (README: "lits analyze --json") --------------------------------
 TOP = {"verdict", "reasons", "warnings", "pie", "raw", "per_agent", "agent", "deciding_agent", "board", "size", "s1",
-       "seed", "quick", "time_budget_s", "elapsed_s", "heatmaps"}
+       "seed", "quick", "time_budget_s", "elapsed_s", "effort", "heatmaps"}
 TOP_EXTRAS = {"schema", "config", "budget", "screen"}
 PIE = {"agent", "value", "fair_openings", "tested", "screened", "fair_fraction", "not_shown_unfair", "games",
        "openings", "check_agent", "check_rule", "check_limit", "disputed"}
@@ -68,6 +68,7 @@ def test_the_saved_reports_cover_every_verdict_and_every_kind_of_opening() -> No
 def test_the_published_json_keys_are_pinned(path: Path) -> None:
     data = read_report(path).to_json()
     assert set(data) == TOP | TOP_EXTRAS and data["schema"] == SCHEMA
+    assert set(AnalysisReport.PUBLISHED) == TOP and data["effort"] == data["budget"]["effort"]
     assert set(data["heatmaps"]) == HEATMAPS and set(data["budget"]) == BUDGET
     pies = [data["pie"]] + [a["pie"] for a in data["per_agent"].values()]
     raws = [data["raw"]] + [a["raw"] for a in data["per_agent"].values()]
@@ -141,7 +142,9 @@ def test_records_are_frozen_and_compare_by_value() -> None:
 def test_a_report_without_a_budget_has_the_custom_default() -> None:
     data = saved(REPORTS[0])
     data.pop("budget")
+    effort = data.pop("effort")
     assert AnalysisReport.from_json(data).budget == BudgetRecord("custom", 0.0, False, 0, 0)
+    assert AnalysisReport.from_json({**data, "effort": effort}).budget.effort == effort  # the published effort
     data["budget"] = {"effort": "heroic"}
     with pytest.raises(ReportFormatError, match=r"budget\.effort: 'heroic' is not one of quick, standard, thorough"):
         AnalysisReport.from_json(data)
