@@ -214,12 +214,17 @@ class MainWindow(QMainWindow):
     def _warm_up(self) -> None:
         from designer import warmup
 
+        self.analysis.engine_compiling = warmup.compiling.is_set
         runner = warmup.start(self.document.board)
         if runner is not None:
             runner.finished.connect(self.analysis.engine_ready)
             runner.progress.connect(self._engine_progress)
-            runner.finished.connect(lambda _result: self.engine_note.setVisible(False))
-            runner.error.connect(lambda _message: self.engine_note.setVisible(False))
+            # Methods, not lambdas: the warm-up outlives a closed window, and a method's connection ends with it.
+            runner.finished.connect(self._engine_loaded)
+            runner.error.connect(self._engine_loaded)
+
+    def _engine_loaded(self, _result: object) -> None:
+        self.engine_note.setVisible(False)
 
     def _engine_progress(self, value: object) -> None:
         """The first start's compile of the engine, said in the status bar while it lasts."""

@@ -12,7 +12,7 @@ import argparse
 import os
 from pathlib import Path
 
-from core.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE, CliError, load_board_arg, output_folder_problem
+from core.cli import EXIT_OK, EXIT_UNREADABLE, EXIT_USAGE, CliError, cannot_write, load_board_arg, output_folder_problem
 
 FORMATS = (".png", ".svg")
 INSTALL_HINT = "python3 -m pip install PySide6-Essentials"
@@ -43,12 +43,12 @@ def run(args: argparse.Namespace) -> int:
     ext = out.suffix.lower()
     if ext not in FORMATS:
         raise CliError(f"{args.output}: unknown picture type {ext or '(no extension)'!r}; use .png or .svg",
-                       EXIT_PROBLEMS)
+                       EXIT_USAGE)
     from designer.canvas.sizes import MAX_PICTURE_PX, MIN_PICTURE_PX
 
     if not MIN_PICTURE_PX <= args.size <= MAX_PICTURE_PX:
         raise CliError(f"--size {args.size}: a picture is {MIN_PICTURE_PX} to {MAX_PICTURE_PX} pixels wide",
-                       EXIT_PROBLEMS)
+                       EXIT_USAGE)
     folder = out.parent if str(out.parent) else Path(".")
     if not folder.is_dir():
         raise CliError(f"{args.output}: the folder {folder} does not exist", EXIT_UNREADABLE)
@@ -65,6 +65,6 @@ def run(args: argparse.Namespace) -> int:
         else:
             render_svg(board, out, options, args.size)
     except OSError as exc:
-        raise CliError(f"{args.output}: cannot write ({exc.strerror or exc})", EXIT_UNREADABLE) from None
+        raise cannot_write(args.output, exc) from None
     print(f"{os.fspath(out)}: {board.size}x{board.size} board, {args.size}x{args.size} px {ext[1:].upper()}")
     return EXIT_OK

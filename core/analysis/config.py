@@ -34,9 +34,17 @@ about 12 points more than ``club`` on the openings club found fair before the ca
 the 30 found by the 120-s time-budget benchmark at commit 23b3d25, 53% against 51%, with single openings 10 points
 apart either way): a veto for clear
 disagreement only keeps verdicts decidable.  ~0.4 s of one core per game."""
+AB_JUDGE = "ab:8000"
+"""The second judge, of another family again: alpha-beta search over an evaluation that plays no games
+(``core.agents.alphabeta``).  Strong engines of different families disagree by about 10 points on single openings
+and by up to 25 on some; an opening counts as fair only when no judge shows it one-sided, so "fair" holds
+whoever the strong player is (``docs/agents.md`` places it on the ladder)."""
+JUDGE_SEPARATOR = "+"
+"""Judges in one ``check_agent`` text: ``mcts:8000+ab:8000``."""
 AUTO_CHECK = "auto"
-"""The default ``check_agent``: :data:`CHECK_AGENT` when the deciding agent is a guided search (``puct``) at least as
-strong as :data:`CHECK_FROM`, else no check.  A weaker or cheap decider's verdict holds for its own strength, which
+"""The default ``check_agent``: the judges :data:`CHECK_AGENT` and :data:`AB_JUDGE` when the deciding agent is a
+guided search (``puct``) at least as strong as :data:`CHECK_FROM`, else no check.  A weaker or cheap decider's
+verdict holds for its own strength, which
 a strong check would only contradict (for greedy play most openings are one-sided for ``mcts:8000``), and an
 ``mcts`` decider is of the check's own family."""
 CHECK_FROM = "club"
@@ -71,10 +79,6 @@ opening, which a 120-s run on 2 cores cannot pay for: there it left 10 of the 30
 against the standard check's 2 (``tests/analysis/test_cross_check.py`` computes the figures above).  Measured with
 a 600-s time budget on the ten benchmark boards, seeds 1-3 (commit 339d8c2): 30 balanced, median 117 s; 84 of 88
 fair openings' replays reach the band (``docs/measurements.md``)."""
-FIRM_CHECK_FROM = 600.0
-"""The designer's time caps from this many seconds on are offered with the firm check."""
-DEFAULT_TIME = 120.0
-"""The time cap the designer offers when a host chooses one (runs have none by default)."""
 DEFAULT_GAMES = 160
 MIN_GAMES = 10
 """Fewer games per question than this support no statistic at all."""
@@ -352,13 +356,19 @@ class AnalysisConfig:
         return sorted(specs, key=lambda a: a.strength)[-1].text  # the order run.py plays them in
 
     @property
-    def checker(self) -> str:
-        """The cross-check agent this run uses ("" = none); see :data:`AUTO_CHECK`."""
+    def checkers(self) -> list[str]:
+        """The judges this run uses, in the order they play (empty = none); see :data:`AUTO_CHECK`."""
         if self.check_agent != AUTO_CHECK:
-            return parse_agent(self.check_agent).text if self.check_agent else ""
+            texts = [t for t in self.check_agent.split(JUDGE_SEPARATOR) if t.strip()]
+            return list(dict.fromkeys(parse_agent(t).text for t in texts))
         decider = parse_agent(self.decider)
         strong = decider.kind is AgentKind.PUCT and decider.strength >= parse_agent(CHECK_FROM).strength
-        return CHECK_AGENT if strong else ""
+        return [CHECK_AGENT, AB_JUDGE] if strong else []
+
+    @property
+    def checker(self) -> str:
+        """The first judge ("" = none): the Monte Carlo cross-check the published ``check`` key reports."""
+        return next(iter(self.checkers), "")
 
 
     @property
@@ -384,7 +394,8 @@ class AnalysisConfig:
             raise ValueError(f"the deciding agent {self.deciding_agent} must be one of the agents "
                              f"({', '.join(self.agents)})")
         if self.check_agent and self.check_agent != AUTO_CHECK:
-            parse_agent(self.check_agent)
+            for text in self.check_agent.split(JUDGE_SEPARATOR):
+                parse_agent(text)
         if not 0 <= self.refine_sims <= MAX_REFINE_SIMS:
             raise ValueError(f"refine_sims must be 0 (no refinement) to {MAX_REFINE_SIMS}, not {self.refine_sims}")
         if self.check_rule not in CHECK_RULE_CHOICES:

@@ -1,12 +1,16 @@
 """Per-opening win rates without the swap (``lits openings``): the swap map, and replays of openings
 an analysis called fair, at any strength.
 
-Each opening is played ``games`` times by one agent in both seats with no swap, and S1's
-results are reported with a Wilson interval and the class the verdict's SPRT pair gives
-them (:func:`core.analysis.verdict.sprt_pair`), so "fair" means the same here as in
-``lits analyze``.  Every game's seed comes from (seed, opening, game index) only, so the
-same seed gives the same figures on any worker count, and a checkpoint can be resumed:
-openings already in it are not played again.
+Each opening is played by one agent in both seats with no swap until the verdict's SPRT pair
+(:func:`core.analysis.verdict.sprt_pair`) decides it, at most ``games`` times (or exactly
+``games`` times with ``fixed``), and S1's results are reported with a Wilson interval and the
+pair's class, so "fair" means the same here as in ``lits analyze``.  The stop matters: a fixed
+60 games leave a truly even opening undecided 97% of the time, because the pair needs about 100
+games to accept both edges of the band (``stats.pair_operating`` gives the exact figures).
+
+Every game's seed comes from (seed, opening, game index) only, so the same seed gives the
+same figures on any worker count, and a checkpoint can be resumed: openings already in it are
+not played again.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from core.analysis.config import MAX_GAMES, MIN_GAMES, AnalysisCancelled, Analys
 from core.analysis.results import OpeningStatus, _r
 from core.analysis.stats import wilson
 from core.analysis.verdict import sprt_pair
+from core.board.fileio import atomic_write_bytes
 from core.board.model import Board
 from core.selfplay.tasks import BoardSpec, GameTask, derive_seed
 
@@ -42,9 +47,12 @@ class OpeningsError(ValueError):
 class OpeningsConfig:
     agent: str
     games: int
+    """Most games per opening; with ``fixed``, exactly this many."""
     seed: int = 0
     workers: int = 0
     inline: bool = False
+    fixed: bool = False
+    """Play every game even after the SPRT pair has decided (a replay of a known length)."""
 
     def check(self) -> AgentSpec:
         spec = parse_agent(self.agent)
@@ -174,26 +182,28 @@ class Checkpoint:
         return done
 
     def _rewrite(self, data: bytes) -> None:
-        tmp = self.path.with_name(self.path.name + ".tmp")
         try:
-            tmp.write_bytes(data)
-            os.replace(tmp, self.path)
-        except OSError as exc:
-            raise OpeningsError(f"{self.path}: cannot write the checkpoint: {exc.strerror or exc}") from None
+            atomic_write_bytes(self.path, data)
+        except OSError as exc:  # chained: a full disk is told apart from the rest
+            raise OpeningsError(f"{self.path}: cannot write the checkpoint: {exc.strerror or exc}") from exc
 
     def append(self, rec: OpeningRecord) -> None:
         line = (json.dumps({"placement": rec.placement, **rec.to_json()}) + "\n").encode()
-        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         try:
-            os.write(fd, line)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            try:
+                os.write(fd, line)
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        except OSError as exc:  # a line cut short by a full disk is dropped by the next load
+            raise OpeningsError(f"{self.path}: cannot write the checkpoint: {exc.strerror or exc}") from exc
 
 
 def checkpoint_header(board: Board, cfg: OpeningsConfig) -> dict[str, Any]:
-    return {"board": board_fingerprint(board), "agent": parse_agent(cfg.agent).text, "seed": cfg.seed,
-            "games": cfg.games}
+    header = {"board": board_fingerprint(board), "agent": parse_agent(cfg.agent).text, "seed": cfg.seed,
+              "games": cfg.games}
+    return header if cfg.fixed else {**header, "stop": "sprt"}
 
 
 def _session(board: Board, cfg: OpeningsConfig, progress: ProgressFn | None,
@@ -229,8 +239,9 @@ def play_openings(board: Board, placements: Sequence[int], cfg: OpeningsConfig,
                   progress: ProgressFn | None = None, cancel: threading.Event | None = None,
                   checkpoint: str | Path | None = None, executor: cf.Executor | None = None,
                   executor_workers: int = 0) -> list[OpeningRecord]:
-    """Play each opening ``cfg.games`` times (both seats ``cfg.agent``, no swap), in the order given; on a
-    cluster when ``executor`` is given (the same records: every game's seed fixes it)."""
+    """Play each opening until the SPRT pair decides, at most ``cfg.games`` times (exactly, with ``cfg.fixed``;
+    both seats ``cfg.agent``, no swap), in the order given; on a cluster when ``executor`` is given (the same
+    records: every game's seed fixes it, and the stop looks at the games in index order)."""
     from core.selfplay.runner import RunCancelled
 
     spec = cfg.check()
@@ -259,9 +270,11 @@ def play_openings(board: Board, placements: Sequence[int], cfg: OpeningsConfig,
 def _play_one(s: Any, spec: AgentSpec, p: int, cfg: OpeningsConfig, message: str) -> OpeningRecord:
     tasks = [GameTask(s.spec, derive_seed(cfg.seed, SeedPhase.OPENINGS, spec.key, p, i), spec.text, spec.text,
                       opening=p, pie=False) for i in range(cfg.games)]
-    res = s.play(tasks, spec.cheap, "openings", message)
     pair = sprt_pair(AnalysisConfig())
-    for r in res:
-        pair.update(r.s1_won)  # frozen once decided, like in the analysis's pie phase
+
+    def decided(_i: int, r: Any) -> bool:  # games arrive in index order, so the stop is the same on any workers
+        return pair.update(r.s1_won) != "undecided" and not cfg.fixed
+
+    res = s.play(tasks, spec.cheap, "openings", message, stop=decided)  # frozen once decided, as in the pie phase
     status: OpeningStatus = {"inside": "fair", "outside": "unfair"}.get(pair.status, "undecided")  # type: ignore[assignment]
     return OpeningRecord(p, opening_names(s.board, p), len(res), sum(r.s1_won for r in res), status)

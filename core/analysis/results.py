@@ -235,18 +235,28 @@ class OpeningResult(WinRate):
     abandoned: bool = False
     """Left undecided before the cap because it was almost surely not going to be shown fair."""
     check: CheckResult | None = None
-    """The cross-check of an opening the deciding agent showed fair (its status is "fair" only if it agrees)."""
+    """The first judge's check of an opening the deciding agent showed fair (the published ``check`` key)."""
     refined_v: float | None = None
     """S1's share in the deeper search that refined the screen before the pick (None: not refined), kept so a
     reader can see what the candidate order was based on."""
+    judges: Sequence[CheckResult] = ()
+    """Every judge's check in the order they played (the first is :attr:`check`); the opening's status is "fair"
+    only if each agrees, and the judges after one that disputes it are not played."""
 
     def __post_init__(self) -> None:
-        self._freeze(cells=tuple(int(c) for c in self.cells), names=tuple(str(n) for n in self.names))
+        judges = tuple(self.judges) or ((self.check,) if self.check is not None else ())
+        self._freeze(cells=tuple(int(c) for c in self.cells), names=tuple(str(n) for n in self.names),
+                     judges=judges, check=judges[0] if judges else None)
 
     @property
     def disputed(self) -> bool:
-        """The deciding agent showed it fair, the cross-check did not confirm it."""
-        return self.check is not None and not self.check.agrees
+        """The deciding agent showed it fair, a judge did not confirm it."""
+        return any(not j.agrees for j in self.judges)
+
+    @property
+    def disputed_by(self) -> list[CheckResult]:
+        """The judges that did not confirm it."""
+        return [j for j in self.judges if not j.agrees]
 
     @property
     def status_words(self) -> str:
@@ -262,6 +272,7 @@ class OpeningResult(WinRate):
                 "refined_v": _r(self.refined_v),
                 "swap_rate": _r(self.swaps / self.games) if self.games else None,
                 "check": self.check.to_json() if self.check is not None else None,
+                "judges": [j.to_json() for j in self.judges],
                 "placement": self.placement, "s1_wins": self.wins, "swaps": self.swaps}
 
     @classmethod
@@ -275,10 +286,11 @@ class OpeningResult(WinRate):
             raise ReportFormatError(f"{path}.cells: {exc}") from None
         games = j.get("games", int)
         check = CheckResult.from_json(j.data["check"], f"{path}.check") if j.has("check") else None
+        judges = tuple(CheckResult.from_json(c.data, c.path) for c in j.items("judges")) if j.has("judges") else ()
         return cls(j.get("placement", int, -1), cells, names, j.count("s1_wins", "v", games), games,
                    cast(OpeningStatus, j.choice("status", STATUSES)), j.number("screen_v"),
                    j.count("swaps", "swap_rate", games), j.get("abandoned", bool, False), check,
-                   j.optional("refined_v"))
+                   j.optional("refined_v"), judges)
 
 
 @dataclass(frozen=True, eq=False)
@@ -292,9 +304,12 @@ class PieResult(_Record):
     """The check's sequential test ("standard" or "firm": ``core.analysis.config.CHECK_RULES``; "" = none)."""
     check_limit: int = 0
     """Most games the check played per opening (its test's last game; 0 = no check)."""
+    judges: Sequence[str] = ()
+    """Every judge's agent in the order they play (the first is :attr:`check_agent`)."""
 
     def __post_init__(self) -> None:
-        self._freeze(openings=tuple(self.openings))
+        judges = tuple(self.judges) or ((self.check_agent,) if self.check_agent else ())
+        self._freeze(openings=tuple(self.openings), judges=judges)
 
     def adding(self, opening: OpeningResult) -> PieResult:
         """This result with one more opening played out."""
@@ -345,14 +360,16 @@ class PieResult(_Record):
             "games": self.games, "openings": [o.to_json() for o in self.openings],
             "check_agent": self.check_agent or None, "check_rule": self.check_rule or None,
             "check_limit": self.check_limit or None, "disputed": len(self.disputed),
+            "judges": list(self.judges),
         }
 
     @classmethod
     def from_json(cls, data: object, size: int, path: str = "pie") -> PieResult:
         j = _Reader(data, path)
         openings = tuple(OpeningResult.from_json(o.data, size, o.path) for o in j.items("openings"))
+        judges = tuple(j.strings("judges")) if j.has("judges") else ()
         return cls(j.get("agent", str), j.get("screened", int), openings, j.get("check_agent", str, ""),
-                   j.get("check_rule", str, ""), j.get("check_limit", int, 0))
+                   j.get("check_rule", str, ""), j.get("check_limit", int, 0), judges)
 
 
 @dataclass(frozen=True, eq=False)
@@ -694,6 +711,18 @@ def pct(x: float) -> str:
 
 # -- what the charts, the panel and the board show ------------------------------------------------------------------
 @dataclass(frozen=True)
+class JudgeView:
+    """One judge's figures for an opening, as the board's hover shows them."""
+
+    agent: str
+    rate: float | None
+    """The first mover's share of the judge's games (None: none played)."""
+    games: int
+    agrees: bool
+    complete: bool = True
+
+
+@dataclass(frozen=True)
 class OpeningView:
     """One first placement that was played out, as the charts, the panel and the board show it."""
 
@@ -714,6 +743,8 @@ class OpeningView:
     check_agent: str = ""
     check_rate: float | None = None
     check_games: int = 0
+    judges: tuple[JudgeView, ...] = ()
+    """Every judge's figures, in the order they played (the first is the one above)."""
 
     @property
     def label(self) -> str:
@@ -741,7 +772,9 @@ def opening_view(op: OpeningResult) -> OpeningView:
     return OpeningView(tuple(op.names), op.v, op.ci95, op.games, op.status, check_words(check), op.disputed,
                        op.screen_v, op.refined_v, check.agent if check is not None else "",
                        check.v if check is not None and check.games else None,
-                       check.games if check is not None else 0)
+                       check.games if check is not None else 0,
+                       tuple(JudgeView(j.agent, j.v if j.games else None, j.games, j.agrees, j.complete)
+                             for j in op.judges))
 
 
 def openings(report: AnalysisReport) -> list[OpeningView]:
@@ -789,5 +822,5 @@ def ci_pct(low: float, high: float) -> str:
 
 def describe_opening(o: OpeningResult) -> str:
     low, high = o.ci95
-    check = f"; {o.check.words()}" if o.check is not None else ""
+    check = "".join(f"; {j.words()}" for j in o.judges)
     return f"{' '.join(o.names)}, leaves S1 at {pct(o.v)} {ci_pct(low, high)} over {o.games} games{check}"

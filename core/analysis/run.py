@@ -242,10 +242,11 @@ def _plan(s: Session, specs: list[AgentSpec], decider: str) -> None:
         s.plan.add(f"raw:{spec.text}", spec.text, raw, raw)
         s.plan.add(f"mirror:{spec.text}", spec.text, mirror, mirror)
         s.plan.add(f"pie:{spec.text}", spec.text, min(budget, cfg.min_fair_openings * fair_games), budget)
-        if deciding and cfg.checker:
+        if deciding:
             rule = cfg.check_test
-            most = rule.games * cfg.candidate_limit
-            s.plan.add("check", cfg.checker, cfg.min_fair_openings * rule.games / 2, most)
+            for judge in cfg.checkers:
+                s.plan.add(f"check:{judge}", judge, cfg.min_fair_openings * rule.games / 2,
+                           rule.games * cfg.candidate_limit)
 
 
 def _pie_budget(cfg: AnalysisConfig, spec: AgentSpec, deciding: bool) -> int:
@@ -391,9 +392,10 @@ def _pie(s: Session, spec: AgentSpec, screen: FloatGrid, deciding: bool = False)
     """
     cfg = s.cfg
     pie = PieResult(agent=spec.text, screened=int(np.sum(screen >= 0)))
-    if deciding and cfg.checker:
+    if deciding and cfg.checkers:
         rule = cfg.check_test
-        pie = replace(pie, check_agent=cfg.checker, check_rule=rule.name, check_limit=rule.games)
+        pie = replace(pie, check_agent=cfg.checker, check_rule=rule.name, check_limit=rule.games,
+                      judges=tuple(cfg.checkers))
     budget = _pie_budget(cfg, spec, deciding)
     per_opening = cfg.opening_cap if deciding else cfg.games
     candidates = cfg.candidate_limit if deciding else cfg.max_candidates
@@ -434,20 +436,21 @@ def _pie(s: Session, spec: AgentSpec, screen: FloatGrid, deciding: bool = False)
         if not res:
             break
         status: OpeningStatus = {"inside": "fair", "outside": "unfair"}.get(pair.status, "undecided")  # type: ignore[assignment]
-        check = _check(s, p) if status == "fair" and pie.check_agent else None
+        judges = _judge(s, p, pie.judges) if status == "fair" else ()
         pie = pie.adding(OpeningResult(
             placement=p, cells=[int(c) for c in s.table.cells[p]], names=s.names(p),
             wins=sum(r.s1_won for r in res), games=len(res),
-            status="undecided" if check is not None and not check.agrees else status, screen_v=float(screen[p]),
+            status="undecided" if any(not j.agrees for j in judges) else status, screen_v=float(screen[p]),
             swaps=sum(r.swapped for r in res), abandoned=status == "undecided" and len(res) < cap and not cut,
-            check=check, refined_v=picker.refined.get(p)))
+            refined_v=picker.refined.get(p), judges=judges))
+        check = judges[0] if judges else None
         picker.feedback(p, pie.openings[-1].v, len(res), check.v if check is not None else None,
                         check.games if check is not None else 0)
         if len(pie.fair) >= cfg.min_fair_openings:
             break
     s.plan.set(key, 0.0)
-    if deciding:
-        s.plan.set("check", 0.0)
+    for judge in pie.judges:
+        s.plan.set(f"check:{judge}", 0.0)
     return pie
 
 
@@ -472,21 +475,34 @@ def refine(s: Session, picker: CandidatePicker) -> None:
         s.report("screen", len(batch), len(batch), message)  # a progress bar must not stay at 0 of the batch
 
 
-def _check(s: Session, p: int) -> CheckResult:
-    """The cross-check of opening ``p`` (shown fair by the deciding agent): the check agent's games until its
-    sequential test can tell (at most ``cfg.check_test.games``; see :data:`~core.analysis.config.CHECK_RULES`)."""
+def _judge(s: Session, p: int, judges: Sequence[str]) -> tuple[CheckResult, ...]:
+    """Every judge's check of opening ``p`` (shown fair by the deciding agent), in order, until one disputes it:
+    the opening then cannot count, so the later judges are not played."""
+    checks: list[CheckResult] = []
+    for judge in judges:
+        checks.append(_check(s, p, judge))
+        if not checks[-1].agrees:
+            break
+    return tuple(checks)
+
+
+def _check(s: Session, p: int, judge: str) -> CheckResult:
+    """One judge's check of opening ``p``: its games until its sequential test can tell (at most
+    ``cfg.check_test.games``; see :data:`~core.analysis.config.CHECK_RULES`).  Each judge's games have seeds of
+    their own, so adding a judge changes no other judge's figures."""
     cfg = s.cfg
-    spec = parse_agent(cfg.checker)
+    spec = parse_agent(judge)
     tasks = [GameTask(s.spec, derive_seed(cfg.seed, SeedPhase.CHECK, spec.key, p, i), spec.text, spec.text,
                       opening=p) for i in range(cfg.check_test.games)]
     pair = check_pair(cfg)
+    key = f"check:{judge}"
 
     def told(_i: int, r: GameResult) -> bool:
         pair.update(r.s1_won)
-        s.plan.set("check", s.plan.left.get("check", ("", 0.0))[1] - 1.0)
+        s.plan.set(key, s.plan.left.get(key, ("", 0.0))[1] - 1.0)
         return check_outcome(pair, cfg) is not None
 
-    s.play(tasks, spec.cheap, "check", f"{spec.text}: cross-checking {' '.join(s.names(p))} "
+    s.play(tasks, spec.cheap, "check", f"{spec.text}: judging {' '.join(s.names(p))} "
            f"(shown fair by {cfg.decider})", told)
     # the games that count are those up to the decision (a parallel chunk may have played a few beyond it)
     outcome = check_outcome(pair, cfg)

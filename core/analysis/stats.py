@@ -175,6 +175,61 @@ def sprt_pair_run(outcomes: Iterable[bool], cap: int | None = None,
 
 
 @dataclass(frozen=True)
+class PairOperating:
+    """What an SPRT pair does to an opening at a known rate: the chance of each class and the games it takes."""
+
+    inside: float
+    outside: float
+    undecided: float
+    mean_games: float
+
+
+def pair_operating(p: float, cap: int, high: tuple[float, float] = HIGH_SIDE, low: tuple[float, float] = LOW_SIDE,
+                   alpha: float = DEFAULT_ALPHA, beta: float = DEFAULT_BETA, stop: bool = True) -> PairOperating:
+    """Exact operating figures of :class:`SprtPair` for outcomes at rate ``p``, at most ``cap`` of them.
+
+    ``stop``: the games end once the pair decides (a sequential stop); otherwise all ``cap`` are played and
+    the class is the frozen one at the end.  Dynamic programming over (wins, each side's decision), so the
+    figures are exact rather than simulated; ``cap`` of a few hundred takes milliseconds.
+    """
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"p must lie within 0 and 1, not {p}")
+    if cap < 1:
+        raise ValueError(f"cap must be at least 1, not {cap}")
+    lower, upper = sprt_bounds(alpha, beta)
+
+    def decide(wins: int, n: int, side: tuple[float, float], before: Decision | None) -> Decision | None:
+        if before is not None:
+            return before
+        llr = bernoulli_llr(wins, n, side[0], side[1])
+        return "H1" if llr >= upper else "H0" if llr <= lower else None
+
+    states: dict[tuple[int, Decision | None, Decision | None], float] = {(0, None, None): 1.0}
+    inside = outside = games = 0.0
+    for n in range(1, cap + 1):
+        nxt: dict[tuple[int, Decision | None, Decision | None], float] = {}
+        for (wins, hi, lo), prob in states.items():
+            games += prob
+            for won, q in ((1, p), (0, 1.0 - p)):
+                if q == 0.0:
+                    continue
+                key = (wins + won, decide(wins + won, n, high, hi), decide(wins + won, n, low, lo))
+                if stop and "H1" in key[1:]:
+                    outside += prob * q
+                elif stop and key[1:] == ("H0", "H0"):
+                    inside += prob * q
+                else:
+                    nxt[key] = nxt.get(key, 0.0) + prob * q
+        states = nxt
+    for (_, hi, lo), prob in states.items():  # without a stop: the class the pair holds after the last game
+        if "H1" in (hi, lo):
+            outside += prob
+        elif (hi, lo) == ("H0", "H0"):
+            inside += prob
+    return PairOperating(inside, outside, max(0.0, 1.0 - inside - outside), games)
+
+
+@dataclass(frozen=True)
 class MeanCI:
     """A sample mean with a two-sided Student-t interval (nan bounds with fewer than two values)."""
 

@@ -43,7 +43,9 @@ def _decide(pie: PieResult, cfg: AnalysisConfig) -> tuple[Verdict, list[str]]:
         return "inconclusive", [f"only {total} games were played in the pie analysis; at least "
                                 f"{cfg.min_verdict_games} are needed before any verdict"]
     firm = f" (the firm check: up to {pie.check_limit} games each)" if pie.check_rule == "firm" else ""
-    checked = (f", and the {pie.check_agent} cross-check{firm} shows none of them one-sided") if pie.check_agent else ""
+    judges = " and ".join(pie.judges)
+    noun = "judges show" if len(pie.judges) > 1 else "cross-check shows"
+    checked = f", and the {judges} {noun}{firm} none of them one-sided" if pie.judges else ""
     if len(fair) >= cfg.min_fair_openings:
         reasons.append(f"{len(fair)} distinct first placements keep the game within {band} for S1 "
                        f"(needed {cfg.min_fair_openings}), so the second player faces a real swap decision"
@@ -87,11 +89,11 @@ def _disputed(pie: PieResult, cfg: AnalysisConfig) -> list[str]:
     if not disputed:
         return []
     what = "1 opening" if len(disputed) == 1 else f"{len(disputed)} openings"
-    return [f"{what} shown fair by {pie.agent} but not confirmed by the {pie.check_agent} cross-check (its games "
-            f"show S1's rate one-sided, outside {band_text((cfg.fair_low, cfg.fair_high))}, by its sequential test "
-            f"or by the 95% interval of all {cfg.check_test.games} games; or the check was cut short) and so not "
-            "counted fair: "
-            + "; ".join(describe_opening(o) for o in disputed[:3])]
+    by = sorted({j.agent for o in disputed for j in o.disputed_by}, key=list(pie.judges).index)
+    return [f"{what} shown fair by {pie.agent} but not confirmed by {' and '.join(by)} (a judge's games show S1's "
+            f"rate one-sided, outside {band_text((cfg.fair_low, cfg.fair_high))}, by its sequential test or by the "
+            f"95% interval of all {cfg.check_test.games} games; or its check was cut short) and so not counted "
+            "fair: " + "; ".join(describe_opening(o) for o in disputed[:3])]
 
 
 def side_warnings(per_agent: dict[str, AgentResult], strongest: str, cfg: AnalysisConfig) -> list[str]:

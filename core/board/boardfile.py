@@ -300,9 +300,9 @@ def parse_board_text(text: str, path: str = "<text>") -> Board:
         raise BoardReadError(path, ["nested too deeply to be a board file"]) from None
     finally:
         loader.dispose()
-    if not isinstance(data, dict):
+    if not isinstance(data, dict):  # not a board file at all (like a binary file), not a board with a problem
         kind = "empty" if data is None else f"a {type(data).__name__}"
-        raise BoardContentError(path, [f"the document is {kind}; a board file is a mapping with at least a 'grid' key"])
+        raise BoardReadError(path, [f"the document is {kind}; a board file is a mapping with at least a 'grid' key"])
     bad_keys = [k for k in data if not isinstance(k, str)]
     if bad_keys:
         raise BoardContentError(path, [f"key {k!r}: keys must be text" for k in bad_keys])

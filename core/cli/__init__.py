@@ -7,11 +7,11 @@ never pays for the engine, numba, scipy, matplotlib or Qt.  Other packages add
 commands through the ``lits.commands`` entry-point group (the designer adds
 ``lits render``), because ``core`` never imports the designer.
 
-One exit-code rule for every command: 0 ok, 1 the input has a problem, 2 a file
-cannot be read as what the command expects or the arguments are wrong, 130
-interrupted; ``lits verify`` alone adds 4, "well-formed, but nothing was
-compared".  Handlers return the exit code; :class:`CliError` carries a message
-and code for the user, and nothing prints a traceback unless ``LITS_DEBUG=1``.
+One exit-code table for every command (:mod:`core.cli.exitcodes`): 0 ok, 1 the
+check failed, 2 an argument is wrong or a file cannot be read, 3 internal error,
+4 ``lits verify`` compared nothing, 5 the disk is full, 130 interrupted.
+Handlers return the exit code; :class:`CliError` carries a message and code for
+the user, and nothing prints a traceback unless ``LITS_DEBUG=1``.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import os
 import signal
 import sys
 
-EXIT_INTERRUPTED = 130
+EXIT_INTERRUPTED = 130  # Exit.INTERRUPTED, before any import (see below)
 
 
 def _interrupted_at_start(signum: int, frame: object) -> NoReturn:
@@ -47,17 +47,21 @@ from collections.abc import Callable, Sequence  # noqa: E402 - after the interru
 from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn  # noqa: E402
 
 from core import __version__  # noqa: E402
+from core.cli.exitcodes import Exit, disk_full_message, is_disk_full  # noqa: E402
 
 if TYPE_CHECKING:
     import argparse
 
     from core.board.model import Board
 
-EXIT_OK = 0
-EXIT_PROBLEMS = 1
-EXIT_UNREADABLE = 2
-EXIT_NOT_COMPARED = 4
+EXIT_OK = int(Exit.OK)
+EXIT_PROBLEMS = int(Exit.PROBLEMS)
+EXIT_USAGE = int(Exit.USAGE)
+EXIT_UNREADABLE = int(Exit.UNREADABLE)
+EXIT_INTERNAL = int(Exit.INTERNAL)
+EXIT_NOT_COMPARED = int(Exit.NOT_COMPARED)
 """``lits verify`` without --sums or --digest: the files are well-formed, but no digest was compared."""
+EXIT_DISK_FULL = int(Exit.DISK_FULL)
 
 COMMAND_GROUP = "lits.commands"
 """Entry-point group through which other packages add sub-commands: ``name = "module:register"``."""
@@ -169,9 +173,9 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="lits",
         description="LITS Board Studio: design, check, analyse and seal Battle of LITS boards. Exit codes for "
-                    "every command: 0 ok, 1 the input has a problem, 2 a file cannot be read (or is another "
-                    "kind of file) or an argument is wrong, 130 interrupted; lits verify also uses 4: "
-                    "well-formed, but no digest was given to compare.",
+                    "every command: 0 ok, 1 the check failed, 2 an argument is wrong or a file cannot be read (or "
+                    "is another kind of file), 3 internal error, 5 the disk is full, 130 interrupted; lits verify "
+                    "also uses 4: well-formed, but no digest was given to compare.",
     )
     parser.add_argument("--version", action="version", version=f"lits {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -232,6 +236,13 @@ def load_board_arg(path: str) -> Board:
     return board
 
 
+def cannot_write(path: str, exc: OSError) -> CliError:
+    """A file the command could not write: a full disk has its own code, any other failure is exit 2."""
+    if is_disk_full(exc):
+        return CliError(disk_full_message(path), EXIT_DISK_FULL)
+    return CliError(f"{path}: cannot write ({exc.strerror or exc})", EXIT_UNREADABLE)
+
+
 def output_folder_problem(path: str, example: str) -> str | None:
     """A folder given where a file name is wanted (``-o``), said plainly; None when ``path`` is no folder."""
     if os.path.isdir(path):
@@ -261,22 +272,52 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CliError as exc:
         print(f"lits {command}: {exc.message}", file=sys.stderr)
         return exc.code
+    except OSError as exc:
+        if not is_disk_full(exc):
+            return _internal(command, exc)
+        print(f"lits {command}: {disk_full_message(exc.filename or '')}", file=sys.stderr)
+        return EXIT_DISK_FULL
     except KeyboardInterrupt:
         if _entry:
             signal.signal(signal.SIGINT, _interrupted_at_start)  # a second Ctrl-C must not print a traceback
         print(f"lits{' ' + command if command else ''}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
     except Exception as exc:  # last line of defence: a bug, never a traceback for users
-        if os.environ.get("LITS_DEBUG"):
-            import traceback
-
-            traceback.print_exc()
-        print(f"lits {command}: internal error: {type(exc).__name__}: {exc} "
-              "(set LITS_DEBUG=1 for details and please report it)", file=sys.stderr)
-        return 3
+        if is_disk_full(exc):
+            print(f"lits {command}: {disk_full_message()}", file=sys.stderr)
+            return EXIT_DISK_FULL
+        return _internal(command, exc)
     finally:
         if _entry:  # the command is done: nothing left to clean up, so an interrupt ends the process at once
             signal.signal(signal.SIGINT, _interrupted_at_start)
+
+
+def _internal(command: str, exc: BaseException) -> int:
+    if os.environ.get("LITS_DEBUG"):
+        import traceback
+
+        traceback.print_exception(exc)
+    print(f"lits {command}: internal error: {type(exc).__name__}: {exc} "
+          "(set LITS_DEBUG=1 for details and please report it)", file=sys.stderr)
+    return EXIT_INTERNAL
+
+
+_full_streams: set[int] = set()
+"""File descriptors (1, 2) whose disk filled up: their output is dropped and the run ends with EXIT_DISK_FULL."""
+
+
+def finish_output(command: str, code: int) -> int:
+    """Write out what the command printed; a full disk under stdout (``lits ... > file``) is said in one line and
+    gives its own code instead of Python's traceback and exit 120 at shutdown."""
+    import contextlib
+
+    with contextlib.suppress(OSError, ValueError):  # a stream the guard does not cover: Python reports it at exit
+        sys.stdout.flush()
+    if 1 not in _full_streams:
+        return code
+    print(f"lits{' ' + command if command else ''}: standard output: {disk_full_message()}; the output is "
+          "incomplete", file=sys.stderr)
+    return EXIT_DISK_FULL
 
 
 def _display_errors(exc: UnicodeError) -> tuple[str, int]:
@@ -296,9 +337,11 @@ def _display_errors(exc: UnicodeError) -> tuple[str, int]:
 
 
 def _pipe_safe_raw(fd: int) -> Any:
-    """A raw writer on ``fd`` that drops output once the reader has gone (``lits verify ... | head``).
+    """A raw writer on ``fd`` that drops output once the reader has gone (``lits verify ... | head``) or the disk
+    under it is full (``lits ... > file``).
 
-    The command then finishes and exits with its own code instead of dying of a broken pipe.
+    The command then finishes and exits with its own code instead of dying of a broken pipe (a full disk: with
+    EXIT_DISK_FULL, see :func:`finish_output`).
     """
     import io
 
@@ -322,6 +365,11 @@ def _pipe_safe_raw(fd: int) -> Any:
                     view = view[os.write(fd, view):]
                 except BrokenPipeError:
                     self.broken = True
+                except OSError as exc:
+                    if not is_disk_full(exc):
+                        raise
+                    self.broken = True  # the rest is dropped; finish_output says so once the command is done
+                    _full_streams.add(fd)
             return size
 
     return PipeSafeRaw()
@@ -365,7 +413,7 @@ def run() -> None:
         os.environ["PYTHONWARNINGS"] = ",".join(filter(None, (os.environ.get("PYTHONWARNINGS"), quiet)))
     try:
         _guard_streams()
-        code = main()
+        code = finish_output(_first_word(sys.argv[1:]) or "", main())
     except KeyboardInterrupt:  # between two statements of main's own error handling
         signal.signal(signal.SIGINT, _interrupted_at_start)
         _interrupted_at_start(signal.SIGINT, None)

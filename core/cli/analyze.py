@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from core.agents.spec import SPEC_HELP, AgentSpecError, parse_agent
 from core.analysis.config import (
+    AB_JUDGE,
     CHECK_AGENT,
     CHECK_FROM,
     CHECK_RULE_CHOICES,
@@ -21,6 +22,7 @@ from core.analysis.config import (
     EFFORTS,
     FAIR_BAND,
     FIRM_CHECK_GAMES,
+    JUDGE_SEPARATOR,
     MAX_GAMES,
     MIN_GAMES,
     MIN_TIME,
@@ -29,7 +31,15 @@ from core.analysis.config import (
     AnalysisConfig,
     AnalysisProgress,
 )
-from core.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE, CliError, load_board_arg
+from core.cli import (
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    EXIT_USAGE,
+    CliError,
+    cannot_write,
+    load_board_arg,
+)
 from core.selfplay.cluster import CLUSTER_HELP
 
 if TYPE_CHECKING:
@@ -60,13 +70,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--deciding-agent", metavar="SPEC", default="",
                    help="the agent whose games decide every opening's status and the verdict (default: the "
                         "strongest --agent); the verdict says which strength it holds for")
-    p.add_argument("--check", metavar="SPEC", default=None,
-                   help=f"the cross-check agent: every opening the deciding agent shows fair is played up to "
-                        f"{defaults.check_games} more times by it (a sequential test stops once it can tell; about 30 "
-                        "games for an even opening) and is not counted fair if these games show it one-sided; "
-                        "a second search family guards against one agent's blind spots (default: "
-                        f"{CHECK_AGENT} when the deciding agent is a puct search at least as strong as {CHECK_FROM}, "
-                        "as by default; none = no check; --quick skips it)")
+    p.add_argument("--check", metavar="SPEC", action="append", default=None,
+                   help=f"a judge, repeatable: every opening the deciding agent shows fair is played up to "
+                        f"{defaults.check_games} more times by each judge in turn (a sequential test stops once it "
+                        "can tell: about 30 games for an even opening; an opening at 50%% for a judge is disputed "
+                        "0.2%% of the time, at 70%% 39%%, at 80%% 93%%) and counts as fair only if no judge shows it "
+                        "one-sided; judges of other search families guard against one engine's blind spots "
+                        f"(default: {CHECK_AGENT} and {AB_JUDGE} when the deciding agent is a puct search at least "
+                        f"as strong as {CHECK_FROM}, as by default; none = no judges; --quick skips them)")
     p.add_argument("--check-rule", choices=CHECK_RULE_CHOICES, default="auto",
                    help=f"the check's test: standard (up to {defaults.check_games} games: disputes openings the "
                         f"check agent clearly finds one-sided) or firm (up to {FIRM_CHECK_GAMES} games: also "
@@ -141,7 +152,7 @@ class _Bars:
 def _config(args: argparse.Namespace) -> AnalysisConfig:
     effort = args.effort or (QUICK.name if args.quick else DEFAULT_EFFORT)
     if args.quick and args.effort not in (None, QUICK.name):
-        raise CliError(f"--quick is --effort quick; it cannot be combined with --effort {args.effort}", EXIT_PROBLEMS)
+        raise CliError(f"--quick is --effort quick; it cannot be combined with --effort {args.effort}", EXIT_USAGE)
     overrides: dict[str, Any] = {"seed": args.seed, "workers": args.workers}
     if args.games is not None:
         overrides["games"] = args.games
@@ -151,38 +162,38 @@ def _config(args: argparse.Namespace) -> AnalysisConfig:
         budget = args.time_budget
         if budget != 0 and not MIN_TIME <= budget <= 7 * 24 * 3600:
             raise CliError(f"--time {budget:g}: give {MIN_TIME:g} seconds to a week, or leave it out for a "
-                           "reproducible run", EXIT_PROBLEMS)
+                           "reproducible run", EXIT_USAGE)
         cfg.time_budget = budget
     if args.agents:
         try:
             cfg.agents = [parse_agent(a).text for a in args.agents]
         except AgentSpecError as exc:
-            raise CliError(str(exc), EXIT_PROBLEMS) from None
+            raise CliError(str(exc), EXIT_USAGE) from None
     if args.deciding_agent:
         try:
             cfg.deciding_agent = parse_agent(args.deciding_agent).text
         except AgentSpecError as exc:
-            raise CliError(str(exc), EXIT_PROBLEMS) from None
+            raise CliError(str(exc), EXIT_USAGE) from None
         if cfg.deciding_agent not in {parse_agent(a).text for a in cfg.agents}:
             raise CliError(f"--deciding-agent {args.deciding_agent}: it must be one of the agents played "
-                           f"({', '.join(cfg.agents)}); add it with --agent", EXIT_PROBLEMS)
+                           f"({', '.join(cfg.agents)}); add it with --agent", EXIT_USAGE)
     if args.check is not None:
-        if args.check.strip().lower() == "none":
+        if any(c.strip().lower() == "none" for c in args.check):
             cfg.check_agent = ""
         else:
             try:
-                cfg.check_agent = parse_agent(args.check).text
+                cfg.check_agent = JUDGE_SEPARATOR.join(parse_agent(c).text for c in args.check)
             except AgentSpecError as exc:
-                raise CliError(f"--check: {exc}", EXIT_PROBLEMS) from None
+                raise CliError(f"--check: {exc}", EXIT_USAGE) from None
     cfg.check_rule = args.check_rule
     if cfg.games < MIN_GAMES:
         raise CliError(f"--games {cfg.games}: at least {MIN_GAMES} games per question are needed for any "
-                       "statistic", EXIT_PROBLEMS)
+                       "statistic", EXIT_USAGE)
     if cfg.games > MAX_GAMES:
         raise CliError(f"--games {cfg.games}: at most {MAX_GAMES:,} games per question (the SPRTs decide "
-                       "almost every question within a few hundred)", EXIT_PROBLEMS)
+                       "almost every question within a few hundred)", EXIT_USAGE)
     if not 0 <= args.workers <= MAX_WORKERS:
-        raise CliError(f"--workers {args.workers}: give 0 (all cores) or a count up to {MAX_WORKERS}", EXIT_PROBLEMS)
+        raise CliError(f"--workers {args.workers}: give 0 (all cores) or a count up to {MAX_WORKERS}", EXIT_USAGE)
     return cfg
 
 
@@ -206,7 +217,7 @@ def analyze(board: Board, cfg: AnalysisConfig, progress: _Bars, cluster: str | N
         with cluster_executor(cluster) as (executor, workers):
             return run_analysis(board, cfg, progress=progress, executor=executor, executor_workers=workers)
     except ClusterError as exc:
-        raise CliError(str(exc), EXIT_UNREADABLE) from None
+        raise CliError(str(exc), EXIT_USAGE) from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -220,12 +231,12 @@ def run(args: argparse.Namespace) -> int:
         try:
             check_report_path(args.report)
         except ValueError as exc:
-            raise CliError(str(exc), EXIT_UNREADABLE) from None
+            raise CliError(str(exc), EXIT_USAGE) from None
     bars = _Bars(sys.stderr.isatty())
     try:
         report = analyze(board, cfg, progress=bars, cluster=args.cluster)
     except AnalysisCancelled:
-        raise CliError("cancelled", 130) from None
+        raise CliError("cancelled", EXIT_INTERRUPTED) from None
     finally:
         bars.close()
     if args.report:
@@ -234,7 +245,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             files = write_report(report, args.report, board)
         except OSError as exc:
-            raise CliError(f"{args.report}: cannot write the report: {exc.strerror or exc}", EXIT_UNREADABLE) from None
+            raise cannot_write(args.report, exc) from None
     else:
         files = []
     if args.json:
@@ -259,7 +270,7 @@ def format_text(report: AnalysisReport, path: str) -> str:
     budget = report.budget
     cap = f", time cap {cfg.time_budget:g} s" if cfg.time_budget else ""
     firm = f" (firm, up to {report.pie.check_limit} games)" if report.pie.check_rule == "firm" else ""
-    checked = f", checked by {report.pie.check_agent}{firm}" if report.pie.check_agent else ""
+    checked = f", checked by {' and '.join(report.pie.judges)}{firm}" if report.pie.judges else ""
     lines = [f"{path}: {report.verdict.upper()} for {report.agent} play (decided by {report.agent}{checked}, "
              f"effort {budget.effort}, seed {cfg.seed}{cap}; "
              f"{f'{budget.games_done} games' if budget.games_done else 'no games played'}, {report.elapsed:.0f} s)"]

@@ -12,7 +12,7 @@ import sys
 import threading
 from typing import Any
 
-from core.cli import EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE, CliError, load_board_arg, summary
+from core.cli import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, CliError, load_board_arg, summary
 from core.selfplay.cluster import CLUSTER_HELP
 
 MAX_PAIRS = 100_000
@@ -52,21 +52,21 @@ def _check(args: argparse.Namespace) -> tuple[str, str, tuple[float, float] | No
     from core.analysis.elo import parse_sprt
 
     if len(args.agents) != 2:
-        raise CliError(f"give exactly two agents with --agent A --agent B, not {len(args.agents)}", EXIT_PROBLEMS)
+        raise CliError(f"give exactly two agents with --agent A --agent B, not {len(args.agents)}", EXIT_USAGE)
     try:
         a, b = (parse_agent(t).text for t in args.agents)
     except ValueError as exc:
-        raise CliError(str(exc), EXIT_PROBLEMS) from None
+        raise CliError(str(exc), EXIT_USAGE) from None
     if not 1 <= args.pairs <= MAX_PAIRS:
-        raise CliError(f"--pairs {args.pairs}: give 1 to {MAX_PAIRS:,} pairs", EXIT_PROBLEMS)
+        raise CliError(f"--pairs {args.pairs}: give 1 to {MAX_PAIRS:,} pairs", EXIT_USAGE)
     if not 0 <= args.workers <= MAX_WORKERS:
-        raise CliError(f"--workers {args.workers}: give 0 (all cores) or a count up to {MAX_WORKERS}", EXIT_PROBLEMS)
+        raise CliError(f"--workers {args.workers}: give 0 (all cores) or a count up to {MAX_WORKERS}", EXIT_USAGE)
     sprt = None
     if args.sprt is not None:
         try:
             sprt = parse_sprt(args.sprt)
         except ValueError as exc:
-            raise CliError(str(exc), EXIT_PROBLEMS) from None
+            raise CliError(str(exc), EXIT_USAGE) from None
     return a, b, sprt
 
 
@@ -121,7 +121,7 @@ def run(args: argparse.Namespace, cancel: threading.Event | None = None) -> int:
             run_duel(board, a, b, args.pairs, seed=args.seed, workers=args.workers, on_pair=on_pair, cancel=cancel,
                      inline=_inline, executor=executor, executor_workers=executor_workers)
     except ClusterError as exc:
-        raise CliError(str(exc), EXIT_UNREADABLE) from None
+        raise CliError(str(exc), EXIT_USAGE) from None
     except (KeyboardInterrupt, RunCancelled):
         interrupted = True
     finally:

@@ -17,7 +17,8 @@ from typing import Any
 
 from core.analysis.config import DEFAULT_AGENTS
 from core.board.geometry import DEFAULT_SIZE, SizeError, check_size
-from core.cli import EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE, CliError, summary
+from core.cli import EXIT_DISK_FULL, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, CliError, summary
+from core.cli.exitcodes import disk_full_message, is_disk_full
 from core.generate.config import DEFAULT_TIME, MAX_COUNT, MAX_TIME, GenerateCancelled, SearchConfig
 from core.generate.layout import DEFAULT_DENSITY, LayoutError, PairRange, parse_pair_range
 from core.generate.plan import TOLERANCE_MIN, TOLERANCE_SHARE
@@ -55,9 +56,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         "analysis to the time left, and ends at most max("
                         f"{100 * TOLERANCE_SHARE:.0f}%%, {TOLERANCE_MIN:.0f} s) after SECONDS (earlier when the "
                         "work is done); analyses still running then are cancelled and the boards judged so far "
-                        "are written. A budget that cannot judge even one finalist at --level is refused after "
-                        "the timing (exit 1) with the budget that would. A run planned by --time depends on the "
-                        "machine's speed and load (--rounds does not)")
+                        "are written. A budget that cannot give one finalist at --level the time a typical verdict "
+                        "takes is refused right after the timing (exit 2, nothing written; the timing runs to its "
+                        "end even past SECONDS) with the budget that would: the timing, two rounds of screening, "
+                        "that finalist and the slack. A run planned by "
+                        "--time depends on the machine's speed and load (--rounds does not)")
     p.add_argument("--rounds", type=int, metavar="N",
                    help=f"screen exactly N rounds of {defaults.batch} layouts and give every finalist its full "
                         "analysis, with no time limit (--time is ignored): the same seed and rounds give the same "
@@ -80,21 +83,21 @@ def _config(args: argparse.Namespace) -> SearchConfig:
     try:
         size = check_size(args.size)
     except SizeError as exc:
-        raise CliError(f"--size {args.size}: {exc}", EXIT_UNREADABLE) from None
+        raise CliError(f"--size {args.size}: {exc}", EXIT_USAGE) from None
     try:
         pairs = parse_pair_range(args.pairs, size) if args.pairs is not None else PairRange.default_for(size)
     except LayoutError as exc:
-        raise CliError(str(exc), EXIT_UNREADABLE) from None
+        raise CliError(str(exc), EXIT_USAGE) from None
     if not 1 <= args.count <= MAX_COUNT:
-        raise CliError(f"--count {args.count}: give 1..{MAX_COUNT} boards", EXIT_UNREADABLE)
+        raise CliError(f"--count {args.count}: give 1..{MAX_COUNT} boards", EXIT_USAGE)
     if not 0 < args.time <= MAX_TIME:  # also refuses nan
         raise CliError(f"--time {args.time}: give a positive number of seconds, at most {MAX_TIME:g} (a day)",
-                       EXIT_UNREADABLE)
+                       EXIT_USAGE)
     if args.rounds is not None and not 1 <= args.rounds <= MAX_ROUNDS:
-        raise CliError(f"--rounds {args.rounds}: give 1..{MAX_ROUNDS}", EXIT_UNREADABLE)
+        raise CliError(f"--rounds {args.rounds}: give 1..{MAX_ROUNDS}", EXIT_USAGE)
     if not 0 <= args.workers <= MAX_WORKERS:
         raise CliError(f"--workers {args.workers}: give 0 (all cores) or a count up to {MAX_WORKERS}",
-                       EXIT_UNREADABLE)
+                       EXIT_USAGE)
     return SearchConfig(size=size, pairs=pairs, count=args.count, seed=args.seed, rounds=args.rounds,
                         time_budget=None if args.rounds is not None else args.time)
 
@@ -148,7 +151,7 @@ def _components(args: argparse.Namespace, cfg: SearchConfig, level: str) -> tupl
         try:
             session = DaskSession(parse_cluster(args.cluster))
         except ClusterError as exc:
-            raise CliError(f"--cluster: {exc}", EXIT_UNREADABLE) from None
+            raise CliError(f"--cluster: {exc}", EXIT_USAGE) from None
         pool = ExecutorPool(session.executor, session.worker_count())
     else:
         pool = RunnerPool(workers=args.workers)
@@ -156,23 +159,38 @@ def _components(args: argparse.Namespace, cfg: SearchConfig, level: str) -> tupl
 
 
 def run(args: argparse.Namespace) -> int:
-    clock = _clock
-    started = clock()
+    started = _clock()
     cfg = _config(args)
     from core.generate.evaluate import DEFAULT_LEVEL, LevelError, resolve_level
-    from core.generate.output import OutputError, prepare_out_dir, search_info, write_results
-    from core.generate.plan import BudgetTooSmall
-    from core.generate.search import generate
+    from core.generate.output import OutputError, missing_folders, prepare_out_dir, remove_if_empty
 
     try:
         level = resolve_level(args.level) if args.level is not None else DEFAULT_LEVEL
     except LevelError as exc:
-        raise CliError(f"--level: {exc}", EXIT_UNREADABLE) from None
+        raise CliError(f"--level: {exc}", EXIT_USAGE) from None
+    created = missing_folders(args.out)
     try:
         planned = prepare_out_dir(args.out, cfg.seed, cfg.count, args.force)
     except OutputError as exc:
-        raise CliError(str(exc), EXIT_UNREADABLE) from None
+        raise _output_error(exc) from None
+    try:
+        return _search(args, cfg, level, planned, started)
+    finally:
+        remove_if_empty(created)  # a refused, failed or fruitless run leaves no empty --out folder behind
 
+
+def _output_error(exc: Exception) -> CliError:
+    if is_disk_full(exc):
+        return CliError(disk_full_message(str(exc).split(": ", 1)[0]), EXIT_DISK_FULL)
+    return CliError(str(exc), EXIT_USAGE)
+
+
+def _search(args: argparse.Namespace, cfg: SearchConfig, level: str, planned: list[Any], started: float) -> int:
+    from core.generate.output import OutputError, search_info, write_results
+    from core.generate.plan import BudgetTooSmall
+    from core.generate.search import generate
+
+    clock = _clock
     screen, judge, pool, session = _components(args, cfg, level)
     bar = _Bar(sys.stderr.isatty())
 
@@ -208,7 +226,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         entries = write_results(chosen, planned, cfg.seed, search)
     except OutputError as exc:
-        raise CliError(str(exc), EXIT_UNREADABLE) from None
+        raise _output_error(exc) from None
     timed = args.rounds is None
     if args.json:
         print(json.dumps({"boards": entries, "requested": cfg.count, "level": level, "seed": cfg.seed,
@@ -237,27 +255,19 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _too_short(args: argparse.Namespace, level: str, exc: Any, startup: float) -> int:
-    """--time cannot judge one finalist at --level: say so with the budget that would (exit 1, nothing written)."""
-
-    def total(seconds: float | None) -> int | None:
-        return None if seconds is None else 10 * math.ceil((seconds + startup) / 10)
-
-    minimum, typical = total(exc.minimum), total(exc.typical)
-    weaker = ", or a weaker --level" if exc.level_bound else ""
-    if minimum is None:
-        advice = "give a longer --time"
-    else:
-        advice = f"give --time {minimum} or more"
-        if typical is not None and typical > minimum:
-            advice += f" ({typical} gives the finalist the time a typical verdict takes)"
-        advice += weaker
+    """--time cannot judge one finalist at --level: say so with the budget that would (exit 2, nothing written)."""
+    minimum = None if exc.minimum is None else int(10 * math.ceil((exc.minimum + startup) / 10))
+    advice = "give a longer --time" if minimum is None else f"give --time {minimum} or more"
+    if exc.level_bound:
+        advice += ", or a weaker --level"
     if args.json:
+        # typical_time: the minimum now is the budget for a typical verdict's time (kept for older scripts)
         print(json.dumps({"boards": [], "requested": args.count, "level": level, "time_budget": args.time,
-                          "too_short": {"minimum_time": minimum, "typical_time": typical, "reason": exc.detail}},
+                          "too_short": {"minimum_time": minimum, "typical_time": minimum, "reason": exc.detail}},
                          indent=2))
     print(f"lits generate: --time {args.time:g} is too short for --level {level} on this machine now: "
           f"{exc.detail}; {advice}", file=sys.stderr)
-    return EXIT_PROBLEMS
+    return EXIT_USAGE
 
 
 def _judged(c: Any) -> dict[str, Any]:

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from core.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE, CliError, summary
+from core.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE, CliError, cannot_write, summary
 
 if TYPE_CHECKING:
     from core.board.model import Board
@@ -150,7 +150,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_PROBLEMS
     except OSError as exc:
         folder = args.folder if args.match_command == "start" else args.match
-        raise CliError(f"{folder}: cannot write ({exc.strerror or exc})", EXIT_UNREADABLE) from None
+        raise cannot_write(folder, exc) from None
 
 
 def _open(folder: str) -> Match:
@@ -192,12 +192,12 @@ def _board_and_source(args: argparse.Namespace) -> tuple[Board, dict[str, Any]]:
 def _reveal(args: argparse.Namespace) -> tuple[Board, dict[str, Any]]:
     """A sealed board checked against its published digest, as ``lits unseal`` checks it."""
     from core.seal import sealcheck
-    from core.seal.sealing import board_from_fields, read_sealed, verify_bytes
+    from core.seal.sealing import board_from_fields, read_sealed, verify_file
 
     if not (args.sums or args.digest):
         raise CliError(f"{args.board}: a sealed board needs its published digest, so the reveal is checked: add "
                        "--sums SHA256SUMS or --digest HEX", EXIT_UNREADABLE)
-    data = read_sealed(args.board)
+    read = read_sealed(args.board)
     expected = args.digest
     checked = "--digest"
     if args.sums is not None:
@@ -210,12 +210,12 @@ def _reveal(args: argparse.Namespace) -> tuple[Board, dict[str, Any]]:
         expected = listed if isinstance(listed, str) else None
         checked = os.path.basename(args.sums)
     try:
-        result = verify_bytes(data, expected)
+        result = verify_file(read, expected)
     except ValueError as exc:
         raise CliError(f"--digest: {exc}", EXIT_UNREADABLE) from None
     if not result.ok or result.fields is None:
         raise CliError(f"not started:\n{sealcheck.describe(result, args.board)}", EXIT_PROBLEMS)
-    source = {"file": os.path.basename(args.board), "sealed": data.decode("ascii"), "sha256": result.digest,
+    source = {"file": os.path.basename(args.board), "sealed": read.head.decode("ascii"), "sha256": result.digest,
               "checked_with": checked}
     return board_from_fields(result.fields), source
 
@@ -238,7 +238,7 @@ def _start(args: argparse.Namespace) -> int:
     except MatchExistsError as exc:
         raise CliError(str(exc), EXIT_PROBLEMS) from None
     except OSError as exc:
-        raise CliError(f"{args.folder}: cannot write ({exc.strerror or exc})", EXIT_UNREADABLE) from None
+        raise cannot_write(args.folder, exc) from None
     s = match.session
     p = board.params
     lines = [f"Match started in {args.folder}: {s.label(0)} vs {s.label(1)} on {board.name or 'the board'} "
@@ -400,7 +400,7 @@ def _post(args: argparse.Namespace, match: Match) -> int:
     try:
         post, text_path, png_path = match.write_post(at, picture=not args.no_picture)
     except OSError as exc:
-        raise CliError(f"{match.folder}: cannot write the post ({exc.strerror or exc})", EXIT_UNREADABLE) from None
+        raise cannot_write(str(match.folder), exc) from None
     if args.json:
         print(json.dumps({"ok": True, "text": post.text, "text_file": str(text_path),
                           "picture": None if png_path is None else str(png_path)}, ensure_ascii=False))

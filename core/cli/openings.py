@@ -11,25 +11,84 @@ import sys
 from typing import TYPE_CHECKING
 
 from core.agents.spec import SPEC_HELP, AgentSpecError, parse_agent
-from core.analysis.config import DEFAULT_AGENTS, FAIR_BAND, MAX_GAMES, MIN_GAMES, AnalysisCancelled
-from core.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE, CliError, load_board_arg, summary
+from core.analysis.config import DEFAULT_AGENTS, FAIR_BAND, MAX_GAMES, MIN_GAMES, AnalysisCancelled, AnalysisConfig
+from core.cli import (
+    EXIT_DISK_FULL,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    EXIT_USAGE,
+    CliError,
+    load_board_arg,
+    summary,
+)
 from core.cli.analyze import MAX_WORKERS, _Bars
+from core.cli.exitcodes import disk_full_message, is_disk_full
 from core.selfplay.cluster import CLUSTER_HELP
 
 if TYPE_CHECKING:
     from core.analysis.openings import OpeningRecord
 
-DEFAULT_GAMES = 60
+DEFAULT_MAX_GAMES = 200
+"""Most games per opening by default: the SPRT pair stops each opening once it decides, and at 200 a truly
+even opening is classed fair 97% of the time (a fixed 60 games: 3%); see :func:`operating_text`."""
+HELP_RATES = (0.5, 0.45, 0.4, 0.35, 0.3)
+"""S1 rates whose operating figures ``--help`` states (the high side mirrors the low side)."""
+
+
+def pair_levels() -> tuple[tuple[float, float], tuple[float, float]]:
+    """The (H0, H1) rates of the high and low side of the verdict's SPRT pair (``verdict.sprt_pair``, which
+    loads numpy, so the levels are read from the same config fields here; a test keeps the two equal)."""
+    cfg = AnalysisConfig()
+    m = cfg.sprt_margin
+    return (cfg.fair_high - m, cfg.fair_high + m), (cfg.fair_low + m, cfg.fair_low - m)
+
+
+def share(x: float) -> str:
+    """A chance as a percentage, with a decimal below 1% so that 0.5% is not shown as 0%."""
+    return f"{x:.1%}" if 0.0 < x < 0.0095 else f"{x:.0%}"
+
+
+def operating_text(max_games: int = DEFAULT_MAX_GAMES, fixed: bool = False) -> str:
+    """Exact figures of the stop for ``--help``: at each rate, how often it says fair / unfair, and the mean games."""
+    from core.analysis.stats import pair_operating
+
+    high, low = pair_levels()
+    parts = []
+    for p in HELP_RATES:
+        f = pair_operating(p, max_games, high, low, stop=not fixed)
+        games = "" if fixed else f", {f.mean_games:.0f} games on average"
+        parts.append(f"at {p:.0%} fair {share(f.inside)}, unfair {share(f.outside)}{games}")
+    return "; ".join(parts)
+
+
+def description() -> str:
+    """The command's ``--help`` text, with the stop's exact operating figures."""
+    from core.analysis.stats import pair_operating
+
+    high, low = pair_levels()
+    fixed60 = pair_operating(0.5, 60, high, low, stop=False).inside
+    return ("Play each chosen first placement with the same agent in both seats and no swap until the analysis's "
+            "SPRT pair decides it (at most --max-games games), and print S1's win rate with its 95% Wilson "
+            f"interval and the pair's class: fair (within {FAIR_BAND[0]:.0%}-{FAIR_BAND[1]:.0%}), unfair, or "
+            f"undecided. Exact figures of the default stop by S1's true rate (rates above 50% mirror these): "
+            f"{operating_text()}. A fixed --games 60 would call an even opening fair only {fixed60:.0%} of the "
+            "time. The same --seed gives the same figures on any number of --workers.")
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser(
         "openings", help=summary("openings"),
-        description="Play each chosen first placement GAMES times with the same agent in both seats and no swap, "
-                    "and print S1's win rate with its 95% Wilson interval and the class the analysis's SPRT "
-                    f"pair gives it: fair (within {FAIR_BAND[0]:.0%}-{FAIR_BAND[1]:.0%}), unfair, or undecided. "
-                    "The same --seed gives the same figures on any number of --workers.",
+        description="Play chosen first placements without the swap until the analysis's SPRT pair decides each "
+                    "(the figures of the stop are computed when --help is shown).",
     )
+    format_help = p.format_help
+
+    def with_figures() -> str:  # the exact figures take 0.1 s to compute: only when --help shows them
+        p.description = description()
+        return format_help()
+
+    setattr(p, "format_help", with_figures)  # noqa: B010 - an instance's method is replaced on purpose
     p.add_argument("board", metavar="BOARD", help="board file (YAML)")
     which = p.add_mutually_exclusive_group(required=True)
     which.add_argument("--opening", action="append", metavar="CELLS", dest="openings",
@@ -39,8 +98,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                        help="the K placements the analysis's screen puts closest to even")
     p.add_argument("--agent", default=DEFAULT_AGENTS[-1], metavar="SPEC",
                    help=f"the agent in both seats; {SPEC_HELP} (default {DEFAULT_AGENTS[-1]})")
-    p.add_argument("--games", type=int, default=DEFAULT_GAMES, metavar="N",
-                   help=f"games per opening (default {DEFAULT_GAMES})")
+    count = p.add_mutually_exclusive_group()
+    count.add_argument("--max-games", type=int, default=DEFAULT_MAX_GAMES, metavar="N",
+                       help="most games per opening; each stops once the SPRT pair decides "
+                            f"(default {DEFAULT_MAX_GAMES})")
+    count.add_argument("--games", type=int, default=None, metavar="N",
+                       help="exactly N games per opening, even after the pair has decided (a replay of known "
+                            "length; the class is the pair's after the first games that decided it)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="master seed (default 0)")
     p.add_argument("--workers", type=int, default=0, metavar="K", help="worker processes (default 0 = all cores)")
     p.add_argument("--json", action="store_true", help="print one JSON object for machines")
@@ -55,13 +119,16 @@ def run(args: argparse.Namespace) -> int:
     try:
         agent = parse_agent(args.agent).text
     except AgentSpecError as exc:
-        raise CliError(str(exc), EXIT_PROBLEMS) from None
-    if not MIN_GAMES <= args.games <= MAX_GAMES:
-        raise CliError(f"--games {args.games}: give {MIN_GAMES} to {MAX_GAMES:,} games per opening", EXIT_PROBLEMS)
+        raise CliError(str(exc), EXIT_USAGE) from None
+    fixed = args.games is not None
+    games = args.games if fixed else args.max_games
+    if not MIN_GAMES <= games <= MAX_GAMES:
+        flag = "--games" if fixed else "--max-games"
+        raise CliError(f"{flag} {games}: give {MIN_GAMES} to {MAX_GAMES:,} games per opening", EXIT_USAGE)
     if not 0 <= args.workers <= MAX_WORKERS:
-        raise CliError(f"--workers {args.workers}: give 0 (all cores) or a count up to {MAX_WORKERS}", EXIT_PROBLEMS)
+        raise CliError(f"--workers {args.workers}: give 0 (all cores) or a count up to {MAX_WORKERS}", EXIT_USAGE)
     if args.top is not None and args.top < 1:
-        raise CliError(f"--top {args.top}: give at least 1", EXIT_PROBLEMS)
+        raise CliError(f"--top {args.top}: give at least 1", EXIT_USAGE)
     board = load_board_arg(args.board)
     if not args.force:
         from core.cli.analyze import _refuse_invalid
@@ -76,7 +143,7 @@ def run(args: argparse.Namespace) -> int:
         top_openings,
     )
 
-    cfg = OpeningsConfig(agent=agent, games=args.games, seed=args.seed, workers=args.workers)
+    cfg = OpeningsConfig(agent=agent, games=games, seed=args.seed, workers=args.workers, fixed=fixed)
     bars = _Bars(sys.stderr.isatty())
     try:
         if args.openings:
@@ -94,16 +161,19 @@ def run(args: argparse.Namespace) -> int:
                 records = play_openings(board, placements, cfg, progress=bars, checkpoint=args.checkpoint,
                                         executor=executor, executor_workers=executor_workers)
         except ClusterError as exc:
-            raise CliError(str(exc), EXIT_UNREADABLE) from None
-    except OpeningsError as exc:
-        raise CliError(f"{args.board}: {exc}" if str(exc).startswith("opening") else str(exc), EXIT_PROBLEMS) from None
+            raise CliError(str(exc), EXIT_USAGE) from None
+    except OpeningsError as exc:  # an opening that is no legal first placement, or a checkpoint it cannot use
+        if is_disk_full(exc):
+            raise CliError(disk_full_message(args.checkpoint or ""), EXIT_DISK_FULL) from None
+        raise CliError(f"{args.board}: {exc}" if str(exc).startswith("opening") else str(exc), EXIT_USAGE) from None
     except AnalysisCancelled:
-        raise CliError("cancelled", 130) from None
+        raise CliError("cancelled", EXIT_INTERRUPTED) from None
     finally:
         bars.close()
     if args.json:
         print(json.dumps({"board": board.name, "board_file": args.board, "agent": agent, "seed": args.seed,
-                          "games_per_opening": args.games, "openings": [r.to_json() for r in records]}, indent=2))
+                          "games_per_opening": games, "stop": "fixed" if fixed else "sprt",
+                          "openings": [r.to_json() for r in records]}, indent=2))
         return EXIT_OK
     print(format_text(records, args.board, agent, args.seed))
     return EXIT_OK

@@ -15,17 +15,21 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from core.cli import (
+    EXIT_DISK_FULL,
     EXIT_NOT_COMPARED,
     EXIT_OK,
     EXIT_PROBLEMS,
     EXIT_UNREADABLE,
+    EXIT_USAGE,
     CliError,
+    cannot_write,
     load_board_arg,
     output_folder_problem,
     summary,
 )
+from core.cli.exitcodes import disk_full_message, is_disk_full
 from core.seal import PRIVATE_MAP_NAME, sealcheck
-from core.seal.sealcheck import SEALED_SUFFIX, SUMS_NAME
+from core.seal.sealcheck import SEALED_SUFFIX, SUMS_NAME, FileBytes
 
 if TYPE_CHECKING:
     from core.board.model import Board
@@ -107,11 +111,11 @@ def _slot_ids(boards: list[str], slots: list[str] | None, out: str) -> list[str]
         return default_slots(out, len(boards))
     if len(slots) != len(boards):
         raise CliError(f"{len(boards)} board(s) but {len(slots)} --slot id(s); give one --slot per board, "
-                       "in order, or none", EXIT_UNREADABLE)
+                       "in order, or none", EXIT_USAGE)
     for slot in slots:
         if not sealcheck.ID_RE.match(slot):
             raise CliError(f"--slot: slot id {slot!r} is not allowed: use 1-64 of A-Z a-z 0-9 . _ - starting with "
-                           "a letter or digit", EXIT_UNREADABLE)
+                           "a letter or digit", EXIT_USAGE)
     return slots
 
 
@@ -124,11 +128,11 @@ def _old_fingerprint(out: str) -> str | None:
 
 def run_seal(args: argparse.Namespace) -> int:
     from core.board.validation import Severity, validate
-    from core.seal.sealing import SealError, seal_board, write_private_map, write_sealed
+    from core.seal.sealing import SealError, SealInputError, seal_board, write_private_map, write_sealed
 
     if not sealcheck.ID_RE.match(args.season):
         raise CliError(f"season id {args.season!r} is not allowed: use 1-64 of A-Z a-z 0-9 . _ - starting with "
-                       "a letter or digit", EXIT_UNREADABLE)
+                       "a letter or digit", EXIT_USAGE)
     slots = _slot_ids(args.boards, args.slot, args.out)
     sealed: list[SealedBoard] = []
     boards: list[Board] = []
@@ -145,8 +149,10 @@ def run_seal(args: argparse.Namespace) -> int:
     try:
         paths, sums_path, fingerprint = write_sealed(args.out, sealed, force=args.force, append=args.append)
     except SealError as exc:
-        raise CliError(str(exc), EXIT_PROBLEMS) from None
+        raise CliError(str(exc), EXIT_UNREADABLE if isinstance(exc, SealInputError) else EXIT_PROBLEMS) from None
     except OSError as exc:
+        if is_disk_full(exc):
+            raise CliError(f"{disk_full_message(args.out)}; nothing was changed", EXIT_DISK_FULL) from None
         raise CliError(f"{args.out}: cannot write ({exc.strerror or exc}); nothing was changed",
                        EXIT_UNREADABLE) from None
     for line in warnings:
@@ -174,8 +180,8 @@ def run_seal(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def read_sealed(path: str) -> bytes:
-    """The raw bytes of a sealed file (capped); tests replace it to change the bytes between two reads."""
+def read_sealed(path: str) -> FileBytes:
+    """A sealed file's bytes, true size and digest; tests replace it to change the bytes between two reads."""
     from core.seal.sealing import read_sealed as read
 
     return read(path)
@@ -198,14 +204,14 @@ def run_verify(args: argparse.Namespace) -> int:
 
 
 def run_bundle(args: argparse.Namespace) -> int:
-    from core.seal.sealing import SealError, write_bundle
+    from core.seal.sealing import SealError, SealInputError, write_bundle
 
     try:
         result = write_bundle(args.files, args.sums, args.out, force=args.force)
-    except SealError as exc:
-        raise CliError(str(exc), EXIT_PROBLEMS) from None
+    except SealError as exc:  # like verify: a file it cannot read is 2, one that does not verify is 1
+        raise CliError(str(exc), EXIT_UNREADABLE if isinstance(exc, SealInputError) else EXIT_PROBLEMS) from None
     except OSError as exc:
-        raise CliError(f"{args.out}: cannot write ({exc.strerror or exc})", EXIT_UNREADABLE) from None
+        raise cannot_write(args.out, exc) from None
     print(f"reveal bundle in {result.folder}:")
     for path in result.files:
         print(f"  {path.name}")
@@ -215,13 +221,13 @@ def run_bundle(args: argparse.Namespace) -> int:
 
 def run_unseal(args: argparse.Namespace) -> int:
     from core.board.boardfile import save_board
-    from core.seal.sealing import board_from_fields, verify_bytes
+    from core.seal.sealing import board_from_fields, verify_file
 
     folder_problem = output_folder_problem(args.output, Path(args.file).stem + ".yaml")
     if folder_problem is not None:
         raise CliError(folder_problem, EXIT_UNREADABLE)
     try:
-        data = read_sealed(args.file)
+        read = read_sealed(args.file)
     except IsADirectoryError:
         raise CliError(f"{args.file}: is a folder, not a sealed board file", EXIT_UNREADABLE) from None
     except OSError as exc:
@@ -237,11 +243,11 @@ def run_unseal(args: argparse.Namespace) -> int:
         listed = reports[0].get("expected")
         expected = listed if isinstance(listed, str) else None
     try:
-        result = verify_bytes(data, expected)
+        result = verify_file(read, expected)
     except ValueError as exc:
-        raise CliError(f"--digest: {exc}", EXIT_UNREADABLE) from None
+        raise CliError(f"--digest: {exc}", EXIT_USAGE) from None
     if not result.ok or result.fields is None:
-        wrong_kind = sealcheck.is_board_file(data)
+        wrong_kind = sealcheck.is_board_file(read.head)
         raise CliError(f"not unsealed:\n{sealcheck.describe(result, args.file)}",
                        EXIT_UNREADABLE if wrong_kind else EXIT_PROBLEMS)
     if os.path.exists(args.output) and not args.force:
@@ -249,7 +255,7 @@ def run_unseal(args: argparse.Namespace) -> int:
     try:
         save_board(board_from_fields(result.fields), args.output)
     except OSError as exc:
-        raise CliError(f"{args.output}: cannot write ({exc.strerror or exc})", EXIT_UNREADABLE) from None
+        raise cannot_write(args.output, exc) from None
     f = result.fields
     print(f"{args.file}: season {f.season}, slot {f.slot}, SHA-256 {result.digest}")
     print(f"saved as {args.output}")

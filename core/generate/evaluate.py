@@ -144,8 +144,8 @@ class AnalysisEvaluator:
         """The same judge with a time budget per board (never below what the analysis accepts)."""
         return replace(self, time_budget=max(MIN_TIME, seconds))
 
-    def probe(self, games: int, limit: float = math.inf) -> LevelProbe:
-        return LevelProbe(self, games, limit)
+    def probe(self, games: int) -> LevelProbe:
+        return LevelProbe(self, games)
 
     def games_needed(self) -> float:
         """Level games the quickest decided ``balanced`` verdict takes: the openings it needs shown fair, each at
@@ -170,14 +170,14 @@ class AnalysisEvaluator:
 @dataclass(frozen=True)
 class LevelProbe:
     """Measures, inside one worker, what a finalist's analysis at the judge's level costs here and now: ``games``
-    timed games of the level, then its fixed part (the analysis with the weaker agent only: opening screen,
-    ``greedy`` games).  The generator runs one per worker at once, so the machine's load is in the figures.
-    When the games already show that one finalist cannot fit in ``limit`` seconds, it stops there (the fixed
-    part is then left out: the answer is a refusal either way, and it comes sooner)."""
+    timed games of the level, one game of the cross-check agent, then its fixed part (the analysis with the weaker
+    agent only: opening screen, ``greedy`` games).  The generator runs one per worker at once, so the machine's
+    load is in the figures.  Every part is measured even when the games alone show the budget is too short: a
+    refusal must name the budget that really does (a probe cut short named a lower bound, and each run with the
+    budget it named was refused again with a larger one)."""
 
     judge: AnalysisEvaluator
     games: int
-    limit: float = math.inf
 
     def __call__(self, board: Board) -> ProbeResult:
         spec = parse_agent(self.judge.level)
@@ -187,28 +187,20 @@ class LevelProbe:
         tasks = [GameTask(BoardSpec.from_board(board), derive_seed(base.seed, _PROBE_KEY, i), spec_text, spec_text,
                           pie=board.params.pie) for i in range(max(1, self.games))]
         start = time.monotonic()
-        played = 0
-        for task in tasks:
-            play_games([task])
-            played += 1
-            if (time.monotonic() - start) / played * needed > self.limit:
-                break
+        play_games(tasks)
+        played = len(tasks)
         per_game = (time.monotonic() - start) / played
-        complete = per_game * needed <= self.limit
         check = base.config(board).checker
-        if complete and check:  # the cross-check's games, counted in games of the level
+        if check:  # the cross-check's games, counted in games of the level
             start = time.monotonic()
             seed = derive_seed(base.seed, _PROBE_KEY, 1 << 20)
             play_games([GameTask(BoardSpec.from_board(board), seed, check, check)])
             needed += base.check_games_needed() * (time.monotonic() - start) / max(per_game, 1e-9)
-            complete = per_game * needed <= self.limit
-        overhead = 0.0
-        if complete:
-            agents = [spec.text] if spec.cheap else ["greedy"]
-            cfg = AnalysisConfig(agents=agents, seed=board_seed(base.seed, _PROBE_KEY, board), games=base.games,
-                                 inline=True, workers=1, check_agent="")
-            start = time.monotonic()
-            analyze(board, cfg)
-            overhead = time.monotonic() - start
+        agents = [spec.text] if spec.cheap else ["greedy"]
+        cfg = AnalysisConfig(agents=agents, seed=board_seed(base.seed, _PROBE_KEY, board), games=base.games,
+                             inline=True, workers=1, check_agent="")
+        start = time.monotonic()
+        analyze(board, cfg)
+        overhead = time.monotonic() - start
         return ProbeResult(overhead=overhead, game_seconds=per_game, games=played, games_needed=needed,
-                           min_budget=MIN_TIME, complete=complete)
+                           min_budget=MIN_TIME)

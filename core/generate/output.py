@@ -38,6 +38,25 @@ def planned_files(out_dir: str | os.PathLike[str], seed: int, count: int) -> lis
     return [Planned(base / f"gen-s{seed}-{i}.yaml", base / f"gen-s{seed}-{i}.json") for i in range(1, count + 1)]
 
 
+def missing_folders(out_dir: str) -> list[Path]:
+    """The folders that creating ``out_dir`` would make, innermost first (for :func:`remove_if_empty`)."""
+    missing: list[Path] = []
+    path = Path(out_dir).absolute()
+    while not path.exists() and path != path.parent:
+        missing.append(path)
+        path = path.parent
+    return missing
+
+
+def remove_if_empty(folders: list[Path]) -> None:
+    """Remove folders a run created and left empty (innermost first): a refused run leaves nothing behind."""
+    for folder in folders:
+        try:
+            folder.rmdir()
+        except OSError:  # not empty (boards were written), or already gone
+            return
+
+
 def prepare_out_dir(out_dir: str, seed: int, count: int, force: bool) -> list[Planned]:
     """Create the folder when missing and refuse to replace earlier results unless ``force``."""
     path = Path(out_dir)
@@ -46,7 +65,7 @@ def prepare_out_dir(out_dir: str, seed: int, count: int, force: bool) -> list[Pl
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise OutputError(f"{out_dir}: cannot create the folder ({exc.strerror or exc})") from None
+        raise OutputError(f"{out_dir}: cannot create the folder ({exc.strerror or exc})") from exc
     if not os.access(path, os.W_OK | os.X_OK):
         raise OutputError(f"{out_dir}: the folder is not writable")
     planned = planned_files(path, seed, count)
@@ -109,8 +128,8 @@ def write_results(chosen: list[Candidate], planned: list[Planned], seed: int, se
             save_board(board, p.board)
             atomic_write_text(p.report, json.dumps(report_json(c, seed, rank, p.board.name, search), indent=2)
                               + "\n")
-        except OSError as exc:
-            raise OutputError(f"{p.board}: cannot write ({exc.strerror or exc})") from None
+        except OSError as exc:  # chained: a full disk is told apart from the rest
+            raise OutputError(f"{p.board}: cannot write ({exc.strerror or exc})") from exc
         entries.append({"file": str(p.board), "report": str(p.report), "verdict": c.figures.verdict,
                         "score": round(c.score, 4), "fair_openings": c.figures.fair_openings, "pairs": c.pairs})
     return entries

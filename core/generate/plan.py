@@ -8,13 +8,17 @@ The costs (:class:`Costs`): a few timed games of the level and the analysis's fi
 - One finalist's analysis needs at least :meth:`Costs.slot_min` seconds of one worker: its fixed part (the
   opening screen and the weaker agent), the level games the quickest ``balanced`` verdict needs (the openings a
   verdict needs, each at the SPRTs' expected games at 50%, plus the seat-advantage and mirror games' share) and one
-  game it may overrun.  Less cannot show a board balanced; the run refuses a budget without room for it.
+  game it may overrun.  Less cannot show a board balanced.
 - A finalist wants ``WANT_FACTOR`` times that (:meth:`Costs.slot_want`): openings that turn out unfair or stay
-  undecided cost games too.  A verdict is worth far more than a finalist left inconclusive, so
-  :func:`plan_finals` plans waves (one finalist per worker) at the wanted time, as many as fit, at least one with
-  whatever is left above the minimum.
+  undecided cost games too, and a finalist held to its minimum ends inconclusive far more often than not.  A
+  verdict is worth far more than a finalist left inconclusive, so :func:`plan_finals` plans waves (one finalist
+  per worker) at the wanted time, as many as fit, at least one with whatever is left above the minimum.
+- The one rule for the smallest budget (:func:`required_budget`): the time the run has used (start-up and the
+  timing), the screening before the finals (``RESERVE_ROUNDS`` rounds), one finalist at its *wanted* time, and the
+  slack.  A run refuses a budget below it right after the timing, and that first answer is the budget to give: a
+  run with it (at the same costs) is not refused later, and its finalist gets the time a typical verdict takes.
 - Screening gets what the finals do not take, at most ``screen_cap`` and at least ``screen_floor`` seconds (the
-  floor gives way when not even one wave fits beside it).
+  floor gives way when one wave at the wanted time does not fit beside it).
 - All of it ends :func:`slack` before the deadline; work still running at the deadline is cancelled, so a run
   ends at most :func:`tolerance` after ``--time`` (stopping the workers and writing the files take a few seconds).
 """
@@ -34,6 +38,11 @@ SLACK_SHARE, SLACK_MAX = 0.03, 10.0
 """Planned work ends this share of the budget (at most ``SLACK_MAX`` seconds) before the deadline."""
 TOLERANCE_SHARE, TOLERANCE_MIN = 0.05, 10.0
 """The promise: a timed run ends at most max(5% of --time, 10 s) after --time."""
+ROUND_UP = 10.0
+"""A required budget is told rounded up to this many seconds."""
+RESERVE_ROUNDS = 2
+"""Screening rounds the required budget keeps before the finals: the first round (it times the others) and one
+more, because a round under the load of every worker can take longer than the screens timed before it."""
 
 
 def slack(budget: float) -> float:
@@ -46,19 +55,45 @@ def tolerance(budget: float) -> float:
     return max(TOLERANCE_SHARE * budget, TOLERANCE_MIN)
 
 
+ADVICE_MARGIN = 1.2
+"""A refusal advises this much more than the costs measured now need: they are measured under the machine's
+current load, and a second run measured 6% more (``--level casual`` at load 9: 330 s advised, then 350 s)."""
+
+
+def required_budget(used: float, screening: float, costs: Costs, margin: float = 1.0) -> float:
+    """The smallest budget with which a run judges one finalist at the time a typical verdict takes: ``used``
+    seconds already spent (start-up, timing), ``screening`` seconds of rounds before the finals, the finalist's
+    wanted time, all times ``margin``, and the slack; rounded up to ``ROUND_UP``.  A run refuses a budget below
+    it at ``margin`` 1 and advises it at :data:`ADVICE_MARGIN`."""
+    need = margin * (used + screening + costs.slot_want())
+    return ROUND_UP * math.ceil((need + slack(need / (1.0 - SLACK_SHARE))) / ROUND_UP)
+
+
 class BudgetTooSmall(ValueError):
-    """The time budget cannot finish even one finalist at the level; ``minimum`` is the budget that would
-    (None when the time ran out before the costs could be measured), ``detail`` says why without the budget."""
+    """The time budget cannot judge one finalist at the level; ``minimum`` is the budget that would (by
+    :func:`required_budget`; None when the time ran out before the costs could be measured), ``detail`` says why
+    without the budget."""
 
     def __init__(self, message: str, minimum: float | None, detail: str = "", level_bound: bool = False,
-                 typical: float | None = None) -> None:
+                 level: str = "") -> None:
         super().__init__(message)
         self.minimum = minimum
-        self.typical = typical
-        """The budget that gives the finalist the time a typical verdict takes (``Costs.slot_want``)."""
         self.detail = detail or message
         self.level_bound = level_bound
         """The level's games are most of what a finalist needs (a weaker level would need much less)."""
+        self.level = level
+
+    def sentence(self, extra: float = 0.0) -> str:
+        """The refusal in plain words for a host (the designer shows it): what to give instead.  ``extra``:
+        seconds the caller spent before the run that its budget counted too (the command line's start-up)."""
+        at = f" at {self.level}" if self.level else ""
+        if self.minimum is None:
+            return (f"The time is too short to judge a board{at} on this computer now ({self.detail}). "
+                    "Give more time.")
+        minimum = ROUND_UP * math.ceil((self.minimum + extra) / ROUND_UP)
+        weaker = ", or choose a weaker level" if self.level_bound else ""
+        return (f"The time is too short to judge a board{at} on this computer now: {self.detail}. Give at least "
+                f"{minimum:.0f} s{weaker}.")
 
 
 @dataclass(frozen=True)
@@ -162,7 +197,8 @@ def plan_run(left: float, workers: int, want: int, costs: Costs, screen_cap: flo
     finalist fits."""
     floor = min(screen_floor, screen_cap)
     finals = plan_finals(left - floor, workers, want, costs)
-    if finals is None:  # the floor gives way to one finalist
+    wanted = min(costs.slot_want(), left) - 1e-6
+    if finals is None or finals.slot < wanted:  # the floor gives way to the finalists' wanted time
         finals = plan_finals(left, workers, want, costs)
         if finals is None:
             raise BudgetTooSmall(f"one finalist needs {costs.slot_min():.0f} s, {left:.0f} s are left",

@@ -51,8 +51,9 @@ from core.generate.layout import (
     pairs_of,
 )
 from core.generate.plan import (
+    ADVICE_MARGIN,
+    RESERVE_ROUNDS,
     SCREEN_FLOOR,
-    SLACK_SHARE,
     BudgetTooSmall,
     Costs,
     FinalsPlan,
@@ -60,6 +61,7 @@ from core.generate.plan import (
     ProbeResult,
     plan_finals,
     plan_run,
+    required_budget,
     slack,
 )
 from core.generate.pool import BoardPool
@@ -71,8 +73,6 @@ Clock = Callable[[], float]
 _RNG_KEY = 31
 _PROBE_RNG_KEY = 32
 _RETRIES = 60
-ROUND_UP = 10.0
-"""A minimum budget is told rounded up to this many seconds."""
 EXTRA_FACTOR = 4
 """A timed run judges at most this many times the finalists it planned (the next best, while time is left)."""
 
@@ -87,7 +87,7 @@ class TimedJudge(Protocol):
     def timed(self, seconds: float) -> Evaluator:
         """The same judge, each board's evaluation held to ``seconds``."""
 
-    def probe(self, games: int, limit: float) -> Callable[[Board], ProbeResult]:
+    def probe(self, games: int) -> Callable[[Board], ProbeResult]:
         """A picklable function that measures the judge's costs on a board in a worker (and may stop early
         when they already show that one board's evaluation cannot fit in ``limit`` seconds)."""
 
@@ -264,11 +264,13 @@ class _Search:
             best = min(self.seen.values(), key=_rank).screen_score if self.seen else None
             self.progress(GenerateProgress(phase, done, total, message, eta, best))
 
-    def map(self, fn: Callable[[Board], Any], boards: list[Board], on: Callable[[int, Any], None]) -> bool:
+    def map(self, fn: Callable[[Board], Any], boards: list[Board], on: Callable[[int, Any], None],
+            deadline: bool = True) -> bool:
         """``fn`` on every board through the pool; False when the deadline cancelled it (``on`` has seen the
-        results delivered before), GenerateCancelled when the caller did."""
+        results delivered before), GenerateCancelled when the caller did.  ``deadline=False``: only the caller
+        can stop it."""
         try:
-            self.pool.map(fn, boards, on, self.stop)
+            self.pool.map(fn, boards, on, self.stop if deadline else _Stop(self.cancel, self.clock, None))
         except RunCancelled:
             if self.stop.cancelled():
                 raise GenerateCancelled("generation cancelled") from None
@@ -326,15 +328,16 @@ class _Search:
             self.report("measure", len(results), len(boards), message, None)
 
         self.report("measure", 0, len(boards), message, None)
-        limit = self.work_end - self.clock()
-        if not self.map(_Probe(judge.probe(games, limit), self.screen_fn), boards, on):
+        # the timing runs to its end even past the deadline: a refusal must say what budget would do
+        if not self.map(_Probe(judge.probe(games), self.screen_fn), boards, on, deadline=False):
             detail = (f"the time ran out while starting the workers and timing the level "
                       f"({self.clock() - self.t0:.0f} s)")
-            raise BudgetTooSmall(f"the {self.budget:g} s budget is too short: {detail}", None, detail)
+            raise BudgetTooSmall(f"the {self.budget:g} s budget is too short: {detail}", None, detail,
+                                 level=self.level_name())
         self.costs = Costs.from_probes(results)
         self.screen_probe = sum(screens) / len(screens)
-        if self.work_end - self.clock() < self.round_estimate() + self.costs.slot_min():
-            raise self.too_small(one_round=True)
+        if self.budget < self.required(RESERVE_ROUNDS):
+            raise self.too_small(RESERVE_ROUNDS)
 
     def round_seconds(self) -> float:
         """Wall seconds of one screening round (the first one also started the workers when nothing was timed
@@ -349,27 +352,27 @@ class _Search:
             return self.round_seconds()
         return math.ceil(self.cfg.batch / self.workers) * self.screen_probe
 
-    def too_small(self, one_round: bool) -> BudgetTooSmall:
-        """The budgets that would fit one finalist at its minimum and at the time a typical verdict takes: the
-        time used so far, a round of screening when none was done, the finalist's analysis and the slack, rounded
-        up."""
+    def required(self, rounds: int, margin: float = 1.0) -> float:
+        """The budget this run needs by the one rule (``plan.required_budget``): the time used so far, ``rounds``
+        more rounds of screening, one finalist at its wanted time and the slack."""
+        assert self.costs is not None
+        return required_budget(self.clock() - self.t0, rounds * self.round_estimate(), self.costs, margin)
+
+    def level_name(self) -> str:
+        return str(getattr(self.judge_fn, "level", ""))
+
+    def too_small(self, rounds: int) -> BudgetTooSmall:
+        """The refusal, with the budget :meth:`required` gives (the first refusal's answer is the one to give)."""
         assert self.costs is not None
         c = self.costs
-        used = (self.clock() - self.t0) + (self.round_estimate() if one_round else 0.0)
-
-        def budget_for(slot: float) -> float:
-            need = used + slot
-            return ROUND_UP * math.ceil((need + slack(need / (1.0 - SLACK_SHARE))) / ROUND_UP)
-
-        minimum, typical = budget_for(c.slot_min()), budget_for(c.slot_want())
+        minimum = self.required(rounds, ADVICE_MARGIN)  # headroom for costs measured under a changing load
         rest = f"{c.overhead:.0f} s for the rest of the analysis" if c.complete else "and the rest of the analysis"
-        detail = (f"one finalist's full analysis needs {'about' if c.complete else 'more than'} "
-                  f"{c.slot_min():.0f} s of one worker here ({c.game:.2f} s per game of the level measured now, "
+        detail = (f"one finalist's analysis needs about {c.slot_want():.0f} s of one worker here for a typical "
+                  f"verdict, at least {c.slot_min():.0f} s ({c.game:.2f} s per game of the level measured now, "
                   f"about {c.games_needed:.0f} games for the quickest balanced verdict, {rest})")
         return BudgetTooSmall(f"the {self.budget:g} s budget is too short: {detail}; a budget of at least "
-                              f"{minimum:.0f} s would judge one finalist, {typical:.0f} s would give it the time a "
-                              "typical verdict takes", minimum, detail,
-                              level_bound=c.games_needed * c.game > c.overhead, typical=typical)
+                              f"{minimum:.0f} s would judge one finalist", minimum, detail,
+                              level_bound=c.games_needed * c.game > c.overhead, level=self.level_name())
 
     def make_plan(self) -> None:
         if self.costs is None:  # a plain judge: it costs what one screen costs
@@ -383,7 +386,7 @@ class _Search:
         try:
             self.plan = plan_run(self.work_end - now, self.workers, self.finals_wanted(), self.costs, cap, floor)
         except BudgetTooSmall:
-            raise self.too_small(one_round=False) from None
+            raise self.too_small(0) from None
         self.screen_end = now + self.plan.screen
         self.planned_end = self.finals_end(self.screen_end, 0)
 

@@ -34,6 +34,8 @@ SEATS = (0, 1)
 SEAT_NAMES = ("Player 1", "Player 2")
 SWAP_WORDS = (SWAP, "pie")
 """What a person may type for the pie-rule swap."""
+NO_PLACEMENT = "No placement is possible on this board"
+"""The result of a board on which not even the first piece can be placed: no game, so nobody wins."""
 
 
 def symbol_held(first: Symbol, seat: int, swapped: bool) -> Symbol:
@@ -82,10 +84,12 @@ class Refusal:
 class PlayResult:
     """A finished game seen from the table: who won with which symbol, how, and which symbols scored."""
 
-    winner: SeatInfo
-    loser: SeatInfo
+    winner: SeatInfo | None
+    loser: SeatInfo | None
+    """Both None only when no placement is possible on the board (``reason`` ``no-placement``)."""
     reason: str
-    """``score``, ``tie-rule`` (equal score, the last placer won) or ``time`` (a bank ran out)."""
+    """``score``, ``tie-rule`` (equal score, the last placer won), ``time`` (a bank ran out) or ``no-placement``
+    (not even the first piece can be placed: the rules' tie rule would name a winner of a game never played)."""
     score: dict[Symbol, int]
     swapped: bool
     game: GameOutcome | None
@@ -95,6 +99,8 @@ class PlayResult:
 
     def headline(self) -> str:
         """One line for a banner, e.g. ``Player 2 wins with X (agent greedy), 7 to 5``."""
+        if self.winner is None or self.loser is None:
+            return NO_PLACEMENT
         mine, theirs = self.score[self.winner.symbol], self.score[self.loser.symbol]
         how = {"score": f", {mine} to {theirs}", "tie-rule": f", {mine} to {theirs} by the tie rule",
                "time": " on time"}[self.reason]
@@ -104,6 +110,9 @@ class PlayResult:
         """Score, winner and (when it decides) the tie rule, in plain words."""
         o, x = self.score[Symbol.O], self.score[Symbol.X]
         w, lo = self.winner, self.loser
+        if w is None or lo is None:
+            return (f"{NO_PLACEMENT}: not even the first piece fits (check the supply in the board's game "
+                    "settings), so no game can be played and nobody wins.")
         if self.game is None:
             return (f"{lo.name} ({lo.symbol.value}) ran out of time: the turn time and the bank are used up. "
                     f"{w.name} ({w.symbol.value}) wins on time.\n"
@@ -283,6 +292,9 @@ class PlaySession:
             game = self._state.result()
             if game is None:
                 return None
+            if game.placements == 0:  # over before the first move: the board allows no placement at all
+                return PlayResult(None, None, "no-placement", score, self.swapped, game,
+                                  {Symbol.O: (), Symbol.X: ()})
             winner = self.seat_info(self.seat_of(game.winner))
             loser, reason = self.seat_info(1 - winner.seat), game.reason
         free = ~self._state.covered
@@ -553,7 +565,7 @@ class PlaySession:
         state, _problem = replay(b, self._moves)
         result = state.result()
         if result is not None:
-            comments.append(result.explain())
+            comments.append(f"{NO_PLACEMENT}." if result.placements == 0 else result.explain())
         return comments
 
     def save(self, path: str | os.PathLike[str]) -> None:
@@ -588,5 +600,5 @@ class PlaySession:
         return None
 
 
-__all__ = ["SEATS", "SEAT_NAMES", "AgentRequest", "Change", "Move", "PlayResult", "PlaySession", "Refusal",
-           "SeatInfo", "agent_decision", "symbol_held"]
+__all__ = ["NO_PLACEMENT", "SEATS", "SEAT_NAMES", "AgentRequest", "Change", "Move", "PlayResult", "PlaySession",
+           "Refusal", "SeatInfo", "agent_decision", "symbol_held"]

@@ -24,10 +24,13 @@ line; the version 1 rules here must never change.
 from __future__ import annotations
 
 import argparse
+import errno
 import hashlib
 import hmac
 import json
+import os
 import re
+import stat
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -66,6 +69,8 @@ EXIT_OK = 0
 EXIT_PROBLEMS = 1
 EXIT_UNREADABLE = 2
 EXIT_NOT_COMPARED = 4
+EXIT_DISK_FULL = 5
+"""The same codes as ``lits verify`` (``core.cli.exitcodes``; this file stays standalone)."""
 NOT_COMPARED = ("nothing was compared: the files are well-formed, but without --sums SHA256SUMS or --digest HEX "
                 "nobody can tell whether they are the committed ones")
 
@@ -347,8 +352,7 @@ def parse(data: bytes) -> SealedFields:
     if is_board_file(data):
         raise SealedFormatError([Problem("not-sealed", BOARD_FILE_MESSAGE)])
     if len(data) > MAX_SEALED_BYTES:
-        raise SealedFormatError([Problem("too-large", f"{len(data)} bytes; a sealed board is at most "
-                                                      f"{MAX_SEALED_BYTES} bytes, so this is not one")])
+        raise SealedFormatError([_too_large(len(data))])
     if not data:
         raise SealedFormatError([Problem("empty", "the file is empty")])
     problems = _encoding_problems(data)
@@ -364,6 +368,12 @@ def parse(data: bytes) -> SealedFields:
     if render(fields) != data:  # cannot happen with the patterns above; kept as the final guarantee
         raise SealedFormatError([Problem("not-canonical", "the file does not re-render to the same bytes")])
     return fields
+
+
+def _too_large(size: int | None) -> Problem:
+    said = f"{size} bytes" if size is not None else \
+        f"more than {MAX_SEALED_BYTES} bytes (a stream, not read to its end)"
+    return Problem("too-large", f"{said}; a sealed board is at most {MAX_SEALED_BYTES} bytes, so this is not one")
 
 
 def _missing_newline_problem(text: str) -> Problem:
@@ -406,11 +416,14 @@ def digests_equal(a_hex: str, b_hex: str) -> bool:
 class VerifyResult:
     """The outcome for one file; ``ok`` only for a well-formed file with no problem that matches any expected digest."""
 
-    digest: str
+    digest: str | None
+    """SHA-256 of the whole file; None only for a stream longer than a sealed board (never a partial digest)."""
     expected: str | None
     fields: SealedFields | None
     problems: list[Problem] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    size: int | None = None
+    """The file's true size in bytes (None: a stream not read to its end)."""
 
     @property
     def well_formed(self) -> bool:
@@ -419,7 +432,9 @@ class VerifyResult:
     @property
     def matched(self) -> bool | None:
         """Whether the digest matches the expected one; None when nothing was expected."""
-        return None if self.expected is None else digests_equal(self.digest, self.expected)
+        if self.expected is None:
+            return None
+        return self.digest is not None and digests_equal(self.digest, self.expected)
 
     @property
     def ok(self) -> bool:
@@ -431,7 +446,8 @@ class VerifyResult:
             "ok": self.ok,
             "well_formed": self.well_formed,
             "digest": self.digest,
-            "check_code": check_code(self.digest),
+            "check_code": None if self.digest is None else check_code(self.digest),
+            "size": self.size,
             "expected": self.expected,
             "matched": self.matched,
             "problems": [{"code": p.code, "line": p.line, "message": p.message} for p in self.problems],
@@ -452,7 +468,7 @@ def verify_bytes(data: bytes, expected_digest: str | None = None) -> VerifyResul
     because that is the caller's input, not the file's.
     """
     expected = None if expected_digest is None else normalize_digest(expected_digest)
-    result = VerifyResult(digest=digest_hex(data), expected=expected, fields=None)
+    result = VerifyResult(digest=digest_hex(data), expected=expected, fields=None, size=len(data))
     try:
         result.fields = parse(data)
     except SealedFormatError as exc:
@@ -471,7 +487,7 @@ def verify_bytes(data: bytes, expected_digest: str | None = None) -> VerifyResul
                 elif expected is not None:
                     note += ", but even so its digest does not match the published one"
                 result.notes.append(note)
-        if expected is not None and digests_equal(result.digest, expected):
+        if result.matched:
             result.notes.append("the bytes match the published digest, but they are not a valid v1 sealed board")
         return result
     if result.matched is False:
@@ -479,6 +495,59 @@ def verify_bytes(data: bytes, expected_digest: str | None = None) -> VerifyResul
             "digest-mismatch", "the file is a well-formed sealed board but NOT the committed one: its SHA-256 differs "
                                "from the published digest, so the grid, a game parameter, the season, the slot or "
                                "the nonce was changed"))
+    return result
+
+
+@dataclass(frozen=True)
+class FileBytes:
+    """What a checker reads of a file: its first bytes (all a sealed board can have, plus one), its true size,
+    and the SHA-256 of the whole file, streamed, so a digest printed for a file is always the one sha256sum prints."""
+
+    head: bytes
+    size: int | None
+    """None: a stream (a pipe, a device) longer than ``head``, not read to its end."""
+    digest: str | None
+    """None only when ``size`` is None: a partial digest is never given."""
+
+    @property
+    def whole(self) -> bool:
+        return self.size == len(self.head)
+
+
+HASH_CHUNK = 1 << 20
+
+
+def read_file(path: str, limit: int = MAX_SEALED_BYTES) -> FileBytes:
+    """Read ``limit`` + 1 bytes to parse and hash the rest of a regular file in chunks (never loaded whole);
+    a longer stream is not read on (it may never end).  OSError propagates."""
+    with open(path, "rb") as handle:
+        head = handle.read(limit + 1)
+        h = hashlib.sha256(head)
+        size = len(head)
+        if size <= limit:
+            return FileBytes(head, size, h.hexdigest())
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            return FileBytes(head, None, None)
+        while True:  # no walrus: players run this file on Python 3.7
+            chunk = handle.read(HASH_CHUNK)
+            if not chunk:
+                return FileBytes(head, size, h.hexdigest())
+            h.update(chunk)
+            size += len(chunk)
+
+
+def verify_file(read: FileBytes, expected_digest: str | None = None) -> VerifyResult:
+    """:func:`verify_bytes` for a file read by :func:`read_file`: an oversize file is refused with its true size
+    and the digest of all its bytes."""
+    if read.whole:
+        return verify_bytes(read.head, expected_digest)
+    expected = None if expected_digest is None else normalize_digest(expected_digest)
+    problem = Problem("not-sealed", BOARD_FILE_MESSAGE) if is_board_file(read.head) else _too_large(read.size)
+    result = VerifyResult(digest=read.digest, expected=expected, fields=None, problems=[problem], size=read.size)
+    if read.digest is None:
+        result.notes.append("no SHA-256 is shown: the stream was not read to its end")
+    elif result.matched:
+        result.notes.append("the bytes match the published digest, but they are not a valid v1 sealed board")
     return result
 
 
@@ -563,10 +632,11 @@ def describe(result: VerifyResult, label: str) -> str:
         lines.append(f"  problem: {p.text()}")
     for note in result.notes:
         lines.append(f"  note: {note}")
-    lines.append(f"  SHA-256:    {result.digest}")
+    lines.append(f"  SHA-256:    {result.digest or 'not computed'}")
     if result.expected is not None:
         lines.append(f"  published:  {result.expected}")
-    lines.append(f"  check code: {check_code(result.digest)}")
+    if result.digest is not None:
+        lines.append(f"  check code: {check_code(result.digest)}")
     if f is not None:
         supply = " ".join(f"{name}={count}" for name, count in _named(f.supply))
         lines.append(f"  season {f.season}, slot {f.slot}, {f.size}x{f.size}, supply {supply}, first {f.first}, "
@@ -587,7 +657,7 @@ def _basename(path: str) -> str:
     return re.split(r"[\\/]", path)[-1]
 
 
-def expected_from_sums(sums: dict[str, str], path: str, digest: str) -> tuple[str | None, str | None]:
+def expected_from_sums(sums: dict[str, str], path: str, digest: str | None) -> tuple[str | None, str | None]:
     """The published digest for a file by its name, plus a hint when the name is not listed."""
     name = _basename(path)
     if name in sums:
@@ -596,7 +666,7 @@ def expected_from_sums(sums: dict[str, str], path: str, digest: str) -> tuple[st
     if len(by_base) == 1:  # the sums were made from another folder, e.g. `sha256sum season/*.lits-sealed`
         return sums[by_base[0]], None
     for other, value in sums.items():
-        if digests_equal(value, digest):
+        if digest is not None and digests_equal(value, digest):
             return None, (f"{name} is not listed in {SUMS_NAME}, but its digest is the one listed for {other}: "
                           f"the file was renamed; rename it back to {other}")
     return None, f"{name} is not listed in {SUMS_NAME} (listed: {', '.join(sorted(sums)) or 'nothing'})"
@@ -653,7 +723,7 @@ def check_files(paths: Sequence[str], sums_path: str | None = None,
     code = EXIT_OK
     for path in paths:
         try:
-            data = read_capped(path, MAX_SEALED_BYTES)
+            read = read_file(path)
         except IsADirectoryError:
             reports.append(_error_report(path, f"{path}: is a folder, not a sealed board file"))
             code = max(code, EXIT_UNREADABLE)
@@ -665,12 +735,12 @@ def check_files(paths: Sequence[str], sums_path: str | None = None,
         expected = digest
         hint = None
         if sums is not None:
-            expected, hint = expected_from_sums(sums, path, digest_hex(data))
-        result = verify_bytes(data, expected)
+            expected, hint = expected_from_sums(sums, path, read.digest)
+        result = verify_file(read, expected)
         if hint is not None:
             result.problems.append(Problem("not-listed", hint))
         reports.append({"file": path, **result.as_dict(), "text": describe(result, path)})
-        if is_board_file(data):
+        if is_board_file(read.head):
             code = max(code, EXIT_UNREADABLE)
         elif not result.ok:
             code = max(code, EXIT_PROBLEMS)
@@ -684,5 +754,19 @@ def _error_report(path: str, message: str) -> dict[str, object]:
                                                                         "message": message}], "text": message}
 
 
+def finish(code: int) -> int:
+    """Write out the report; a full disk under stdout is one line and exit 5, not a traceback and exit 120."""
+    try:
+        sys.stdout.flush()
+    except OSError as exc:
+        if exc.errno != errno.ENOSPC:
+            raise
+        os.dup2(os.open(os.devnull, os.O_WRONLY), 1)  # what is still buffered goes nowhere, not to a traceback
+        print("verify_sealed.py: standard output: cannot write: the disk is full; free some space and run it "
+              "again", file=sys.stderr)
+        return EXIT_DISK_FULL
+    return code
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(finish(main()))

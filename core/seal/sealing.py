@@ -25,6 +25,7 @@ from core.seal import PRIVATE_MAP_NAME, SLOT_PREFIX, sealcheck
 from core.seal.sealcheck import (
     SEALED_SUFFIX,
     SUMS_NAME,
+    FileBytes,
     SealedFields,
     SealedFormatError,
     VerifyResult,
@@ -32,6 +33,7 @@ from core.seal.sealcheck import (
     digest_hex,
     parse,
     verify_bytes,
+    verify_file,
 )
 
 __all__ = [
@@ -40,7 +42,9 @@ __all__ = [
     "SLOT_PREFIX",
     "SUMS_NAME",
     "BundleResult",
+    "FileBytes",
     "SealError",
+    "SealInputError",
     "SealedBoard",
     "SealedFormatError",
     "VerifyResult",
@@ -52,6 +56,7 @@ __all__ = [
     "seal_board",
     "sealed_file_name",
     "verify_bytes",
+    "verify_file",
     "write_bundle",
     "write_private_map",
     "write_sealed",
@@ -64,6 +69,11 @@ VERIFY_TEXT_NAME = "VERIFY.txt"
 
 class SealError(ValueError):
     """A request the sealing code refuses; the message names the board, slot or file and the reason."""
+
+
+class SealInputError(SealError):
+    """An input that cannot be read as what it should be (a missing sealed file, an unreadable SHA256SUMS) or an
+    output path that is not a folder: the command line's exit 2, where a file that fails its check is exit 1."""
 
 
 @dataclass(frozen=True)
@@ -144,9 +154,10 @@ def board_from_fields(fields: SealedFields) -> Board:
     return Board.from_rows(list(fields.rows), params=params, name=f"{fields.season} {fields.slot}")
 
 
-def read_sealed(path: str | os.PathLike[str]) -> bytes:
-    """The raw bytes of a sealed file (capped); OSError is left to the caller, which knows the exit code."""
-    return sealcheck.read_capped(os.fspath(path), sealcheck.MAX_SEALED_BYTES)
+def read_sealed(path: str | os.PathLike[str]) -> FileBytes:
+    """A sealed file's bytes (the first ones of an oversize file, with its true size and whole-file digest, for
+    :func:`verify_file`); OSError is left to the caller, which knows the exit code."""
+    return sealcheck.read_file(os.fspath(path))
 
 
 def read_sums(path: Path) -> tuple[dict[str, str], bytes]:
@@ -158,9 +169,9 @@ def read_sums(path: Path) -> tuple[dict[str, str], bytes]:
     try:
         return sealcheck.read_sums_file(str(path))
     except OSError as exc:
-        raise SealError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+        raise SealInputError(f"{path}: cannot be read ({exc.strerror or exc})") from None
     except ValueError as exc:
-        raise SealError(str(exc)) from None
+        raise SealInputError(str(exc)) from None
 
 
 def _existing_sealed(out_dir: Path) -> tuple[dict[str, str], dict[str, str]]:
@@ -171,7 +182,7 @@ def _existing_sealed(out_dir: Path) -> tuple[dict[str, str], dict[str, str]]:
         return nonces, seasons
     for path in sorted(out_dir.glob(f"*{SEALED_SUFFIX}")):
         try:
-            data = read_sealed(path)
+            data = read_sealed(path).head
         except OSError:
             continue
         nonce = re.search(rb"^nonce ([0-9a-f]{64})$", data, re.MULTILINE)
@@ -215,7 +226,7 @@ def write_sealed(out_dir: str | os.PathLike[str], sealed_list: Sequence[SealedBo
     """
     folder = Path(out_dir)
     if folder.exists() and not folder.is_dir():
-        raise SealError(f"{folder}: exists and is not a folder")
+        raise SealInputError(f"{folder}: exists and is not a folder")
     if not sealed_list:
         raise SealError("nothing to seal")
     # Windows and macOS file systems ignore case, so slots that differ only in case would be one file there.
@@ -416,18 +427,18 @@ def write_bundle(sealed_paths: Sequence[str | os.PathLike[str]], sums_path: str 
     for raw_path in sealed_paths:
         path = Path(raw_path)
         try:
-            data = read_sealed(path)
+            read = read_sealed(path)
         except OSError as exc:
-            raise SealError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+            raise SealInputError(f"{path}: cannot be read ({exc.strerror or exc})") from None
         expected = listed.get(path.name)
         if expected is None:
             raise SealError(f"{path}: {path.name} is not listed in {sums_file}")
-        result = verify_bytes(data, expected)
-        if not result.ok or result.fields is None:
+        result = verify_file(read, expected)
+        if not result.ok or result.fields is None or result.digest is None:
             why = "; ".join(p.text() for p in result.problems)
             raise SealError(f"{path}: does not verify against {sums_file}: {why}")
         items.append((path.name, result.fields, result.digest))
-        copies.append((folder / path.name, data))
+        copies.append((folder / path.name, read.head))  # verified, so the whole file
     if len({f.season for _, f, _ in items}) > 1:
         raise SealError("the files belong to different seasons; make one bundle per season")
     fingerprint = hashlib.sha256(sums_raw).hexdigest()
@@ -436,7 +447,7 @@ def write_bundle(sealed_paths: Sequence[str | os.PathLike[str]], sums_path: str 
     verify_txt = verify_text(items, fingerprint)
     copies.append((folder / VERIFY_TEXT_NAME, verify_txt.encode("ascii")))
     if folder.exists() and not folder.is_dir():
-        raise SealError(f"{folder}: exists and is not a folder")
+        raise SealInputError(f"{folder}: exists and is not a folder")
     clashes = []
     for target, data in copies:
         if target.exists() and not force:

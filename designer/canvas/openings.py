@@ -181,11 +181,18 @@ class OpeningsLayer:
 
     @staticmethod
     def _check(view: OpeningView) -> str:
-        if not view.check_agent or view.check_rate is None:
-            return ""
-        verdict = "agrees" if not view.disputed else "disagrees, so it does not count as fair"
-        return (f"Second opinion from {describe_agent(view.check_agent)}: the first mover won {pct(view.check_rate)} "
-                f"of {view.check_games} games; it {verdict}")
+        """One line per judge: its figure and whether it agrees (the opening counts only if all do)."""
+        lines = []
+        for judge in view.judges:
+            if judge.rate is None:
+                lines.append(f"Second opinion from {describe_agent(judge.agent)}: not played (the time limit came "
+                             "first)")
+                continue
+            verdict = ("agrees" if judge.agrees else "was cut short, so it cannot confirm it" if not judge.complete
+                       else "disagrees, so it does not count as fair")
+            lines.append(f"Second opinion from {describe_agent(judge.agent)}: the first mover won "
+                         f"{pct(judge.rate)} of {judge.games} games; it {verdict}")
+        return "\n".join(lines)
 
     def status_line(self, index: int) -> str:
         """The same figures on one line (the status bar after a click)."""

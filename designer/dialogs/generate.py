@@ -150,6 +150,13 @@ class ProgressRow(QWidget):
         self.label.setText(" - ".join(x for x in (phase, p.message, eta_text(p.eta)) if x))
 
 
+@dataclass(frozen=True)
+class _Refused:
+    """The search refused its time budget: the sentence that says what to give instead."""
+
+    sentence: str
+
+
 class SearchDialog(QDialog):
     """What the Generate and Improve dialogs share: one background run with progress, Cancel, and the
     settings locked while it runs. Subclasses build ``progress``, ``start_button``, ``cancel_button`` and say
@@ -163,7 +170,7 @@ class SearchDialog(QDialog):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.runner = BackgroundRunner(self)
-        self.runner.finished.connect(self._on_finished)
+        self.runner.finished.connect(self._finished)
         self.runner.error.connect(self._on_error)
         self.runner.progress.connect(self._on_progress)
 
@@ -174,9 +181,24 @@ class SearchDialog(QDialog):
         raise NotImplementedError
 
     def _run(self, work: Callable[[JobControl], object]) -> None:
+        from core.generate.plan import BudgetTooSmall
+
+        def refusal_in_words(job: JobControl) -> object:
+            try:
+                return work(job)
+            except BudgetTooSmall as exc:  # a time too short is advice for the host, not a failure
+                return _Refused(exc.sentence())
+
         self._set_running(True)
         self.progress.busy("Starting the worker processes…")
-        self.runner.request(work)
+        self.runner.request(refusal_in_words)
+
+    def _finished(self, result: Any) -> None:
+        if isinstance(result, _Refused):
+            self._set_running(False)
+            self.progress.idle(result.sentence)
+            return
+        self._on_finished(result)
 
     def cancel(self) -> None:
         if self.runner.busy:

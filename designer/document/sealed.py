@@ -25,16 +25,16 @@ class SealedOpen:
 
 def read_sealed_board(path: str) -> SealedOpen:
     """The board sealed in ``path``, verified; never raises for a bad or missing file."""
-    from core.seal.sealcheck import describe, verify_bytes
+    from core.seal.sealcheck import describe, verify_file
     from core.seal.sealing import board_from_fields, read_sealed
 
     try:
-        data = read_sealed(path)
+        read = read_sealed(path)
     except OSError as exc:
         reason = "is a folder, not a sealed board file" if isinstance(exc, IsADirectoryError) \
             else f"cannot be read ({exc.strerror or exc})"
         return SealedOpen(None, problem=f"{path}: {reason}", unreadable=True)
-    result = verify_bytes(data)
-    if result.fields is None:
+    result = verify_file(read)  # an oversize file: its true size and whole digest, never those of its first bytes
+    if result.fields is None or result.digest is None:
         return SealedOpen(None, problem=describe(result, path))
     return SealedOpen(board_from_fields(result.fields), digest=result.digest)

@@ -19,6 +19,7 @@ import json
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -206,6 +207,9 @@ class AnalysisPanel(QWidget):
         self._run_quick = False
         """Whether the running analysis is a Quick look (its verdict's next step depends on it)."""
         self._chart_request: tuple[int, bool] | None = None
+        self.engine_compiling: Callable[[], bool] = lambda: False
+        """Whether the first start's compile of the engine is still running (the window tells: an analysis
+        started meanwhile waits for it, and the progress line says why)."""
 
         self.runner = BackgroundRunner(self, progress_interval=PROGRESS_INTERVAL_S)
         self.runner.finished.connect(self._on_done)
@@ -493,6 +497,9 @@ class AnalysisPanel(QWidget):
             self.progress_bar.setRange(0, p.total)
             self.progress_bar.setValue(min(p.done, p.total))
         text = progress_words(p)
+        if p.phase == "start" and self.engine_compiling():
+            text = ("Waiting for the game engine to be compiled (once, after installing); the analysis starts as "
+                    "soon as it is ready")
         if text != self.progress_label.text():  # a new text re-lays out the whole panel
             self.progress_label.setText(text)
 

@@ -80,21 +80,23 @@ def summarise(report: AnalysisReport, quick: bool | None = None, games: int | No
     played_by = f"Played by {describe_agent(agent)}, {total} games." if agent and total else ""
     # the strength the verdict holds for goes into the headline: weaker play may judge the board differently
     level = f" for {strength_level(agent)} play" if agent else ""
-    check_agent = pie.check_agent
+    judges = list(pie.judges)
     disputed = [o for o in tried if o.disputed]
-    disputed_lines = [f"{o.label} looked even for the deciding engine, but the second engine "
-                      f"({describe_agent(check_agent)}) did not confirm it, so it does not count (Fair openings "
-                      "layer: hover it for the figures)." for o in disputed[:3]]
+    disputed_lines = [f"{o.label} looked even for the deciding engine, but "
+                      + " and ".join(describe_agent(j.agent) for j in o.judges if not j.agrees)
+                      + " did not confirm it, so it does not count (Fair openings layer: hover it for the figures)."
+                      for o in disputed[:3]]
     summary: HostSummary
     if verdict == "balanced":
         summary = HostSummary(verdict, f"Balanced{level}", "✔", [
             f"{len(fair)} different first placements keep the game close: after each, {FIRST} wins "
             f"{band} of the games, so {SECOND} has a real choice whether to swap sides."])
-        if check_agent:
-            firm = (f" up to {pie.check_limit} times (the firm check a long time limit buys)"
+        if judges:
+            firm = (f" up to {pie.check_limit} times (the firm check of the Thorough effort)"
                     if pie.check_rule == "firm" else "")
-            summary.lines[0] += (f" A second engine, {describe_agent(check_agent)}, replayed each of them{firm} "
-                                 "and agrees.")
+            engines = " and ".join(describe_agent(j) for j in judges)
+            summary.lines[0] += (f" {'Other engines' if len(judges) > 1 else 'A second engine'}, {engines}, "
+                                 f"replayed each of them{firm} and agree{'' if len(judges) > 1 else 's'}.")
         summary.lines += [f"{o.label}: {FIRST} wins {with_range(o.rate, o.ci)}" for o in fair[:3]]
         summary.lines += disputed_lines
         summary.next_step = "Seal it (File ▸ Export ▸ Sealed file for a season), or play-test it first."

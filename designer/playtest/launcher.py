@@ -10,6 +10,7 @@ from loaded tables) in its place.  This module imports no engine code, so choosi
 
 from __future__ import annotations
 
+import shiboken6
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QLabel, QMainWindow, QProgressBar, QPushButton, QVBoxLayout, QWidget
@@ -55,7 +56,7 @@ class PlaytestStarter(QMainWindow):
                               "after the designer starts, longer on its very first start).")
         self.message.setWordWrap(True)
         self.bar = QProgressBar()
-        self.bar.setRange(0, 0)  # busy: the loading reports no steps
+        self.bar.setRange(0, 0)  # busy: loading reports no steps (a first start's compile does, see below)
         cancel = QPushButton("Cancel")
         cancel.clicked.connect(self.close)
         body = QWidget()
@@ -69,8 +70,19 @@ class PlaytestStarter(QMainWindow):
         self.runner.finished.connect(self._open)
         self.runner.error.connect(self._failed)
         snapshot = board.copy()
-        warmup.start(snapshot)  # asked for before the window's own warm-up began: begin it now
+        self.warming = warmup.start(snapshot)  # asked for before the window's own warm-up began: begin it now
+        if self.warming is not None:
+            self.warming.progress.connect(self._on_engine_progress)
         self.runner.request(lambda job: _prepare(snapshot, job))
+
+    def _on_engine_progress(self, value: object) -> None:
+        """The first start's compile of the engine: its share done, and the same words as the status bar."""
+        if not shiboken6.isValid(self):  # deleted with the designer window while the warm-up still reports
+            return
+        if isinstance(value, warmup.CompileProgress) and self.bar.isVisible():
+            self.bar.setRange(0, max(1, value.total))
+            self.bar.setValue(min(value.done, value.total))
+            self.message.setText(f"Getting the play-test ready. {value.words()}; the play-test opens then.")
 
     def set_render_options(self, options: RenderOptions) -> None:
         """The designer's theme, grid and coordinates, for the play-test window when it opens."""
@@ -93,6 +105,9 @@ class PlaytestStarter(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.runner.cancel()  # the worker stops waiting; what it loaded stays loaded
+        if self.warming is not None:  # the warm-up outlives this window: its reports must not reach it
+            self.warming.progress.disconnect(self._on_engine_progress)
+            self.warming = None
         super().closeEvent(event)
 
 

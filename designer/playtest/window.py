@@ -691,6 +691,9 @@ class PlaytestWindow(QMainWindow):
         self.result_banner.setStyleSheet(
             f"background: {pal.color(QPalette.ColorRole.Highlight).name()}; "
             f"color: {pal.color(QPalette.ColorRole.HighlightedText).name()}; border-radius: 4px;")
+        if result.winner is None or result.loser is None:  # no placement is possible on the board: nobody scored
+            self.canvas.set_scoring((), ())
+            return
         self.canvas.set_scoring(result.scoring_cells[result.winner.symbol], result.scoring_cells[result.loser.symbol])
 
     def _show_clocks(self) -> None:

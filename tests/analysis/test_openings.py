@@ -16,7 +16,7 @@ from core.analysis.openings import (
     play_openings,
     resolve_openings,
 )
-from core.analysis.stats import wilson
+from core.analysis.stats import pair_operating, sprt_pair_run, wilson
 from core.analysis.verdict import sprt_pair
 from core.board.boardfile import save_board
 from core.board.model import Board, GameParams
@@ -30,7 +30,7 @@ def tiny() -> Board:
 
 
 def inline(**kw: object) -> OpeningsConfig:
-    base: dict[str, object] = {"agent": "greedy", "games": 24, "seed": 3, "inline": True}
+    base: dict[str, object] = {"agent": "greedy", "games": 24, "seed": 3, "inline": True, "fixed": True}
     base.update(kw)
     return OpeningsConfig(**base)  # type: ignore[arg-type]
 
@@ -96,7 +96,7 @@ def test_checkpoint_resumes_after_an_interruption(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("change", "named"), [({"seed": 4}, "seed"), ({"agent": "random"}, "agent"),
-                                               ({"games": 30}, "games")])
+                                               ({"games": 30}, "games"), ({"fixed": False}, "stop")])
 def test_checkpoint_of_another_run_is_refused(tmp_path: Path, change: dict[str, object], named: str) -> None:
     board = tiny()
     ps = legal_openings(board)[:1]
@@ -153,12 +153,77 @@ def test_cli_json_contract(board_file: Path, capsys: pytest.CaptureFixture[str])
 
 
 def test_cli_errors_name_the_problem(board_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["openings", str(board_file), "--opening", "A1 B1 C1 Q1", "--agent", "greedy"]) == 1
+    assert main(["openings", str(board_file), "--opening", "A1 B1 C1 Q1", "--agent", "greedy"]) == 2
     err = capsys.readouterr().err
     assert "A1 B1 C1 Q1" in err and "Q1" in err and "Traceback" not in err
-    assert main(["openings", str(board_file), "--opening", "A1 B1 C1 B2", "--agent", "chess"]) == 1
+    assert main(["openings", str(board_file), "--opening", "A1 B1 C1 B2", "--agent", "chess"]) == 2
     assert "chess" in capsys.readouterr().err
-    assert main(["openings", str(board_file), "--all", "--games", "3"]) == 1
+    assert main(["openings", str(board_file), "--all", "--games", "3"]) == 2
     assert "--games 3" in capsys.readouterr().err
-    assert main(["openings", str(board_file), "--top", "0"]) == 1
+    assert main(["openings", str(board_file), "--top", "0"]) == 2
     assert "--top 0" in capsys.readouterr().err
+
+
+def test_an_opening_stops_where_the_sprt_pair_decides(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without ``fixed`` each opening's games end at the game that decided the verdict's pair (the same games on
+    any batching), and an even opening is then called fair as often as the exact figures say."""
+    from core.agents.spec import parse_agent
+    from core.analysis.config import SeedPhase
+    from core.selfplay.tasks import BoardSpec, GameTask, derive_seed
+    from tests.analysis.simulated import SimulatedGames
+
+    board = tiny()
+    ps = legal_openings(board)[:24]
+    sim = SimulatedGames(board, lambda p: 0.5).install(monkeypatch)
+    cfg = inline(fixed=False, games=200, agent="greedy")
+    recs = play_openings(board, ps, cfg)
+    spec = parse_agent("greedy")
+    for r in recs:
+        outcomes = [sim.play(GameTask(BoardSpec.from_board(board), derive_seed(cfg.seed, SeedPhase.OPENINGS, spec.key,
+                                                                                r.placement, i), "greedy", "greedy",
+                                      opening=r.placement, pie=False)).s1_won for i in range(200)]
+        pair = sprt_pair_run(outcomes, cap=200)
+        assert (r.games, r.s1_wins) == (pair.trials, pair.successes)
+        assert r.status == {"inside": "fair", "outside": "unfair"}.get(pair.status, "undecided")
+    fair = sum(r.status == "fair" for r in recs)
+    assert pair_operating(0.5, 200).inside > 0.95
+    assert fair >= 20, [r.status for r in recs]  # 24 even openings: P(fewer than 20 fair) < 0.2%
+    fixed = play_openings(board, ps, inline(fixed=True, games=60, agent="greedy"))
+    assert all(r.games == 60 for r in fixed)
+    assert sum(r.status == "fair" for r in fixed) <= 4  # the old default: fair 3% of the time
+
+
+def test_cli_default_usually_calls_an_even_opening_fair(board_file: Path, monkeypatch: pytest.MonkeyPatch,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """The default stop and cap call a truly even opening fair at least 90% of the time (exactly computed), and
+    --help states the figures of the stop it uses."""
+    import core.analysis.openings as openings
+    from core.cli.openings import DEFAULT_MAX_GAMES, pair_levels
+
+    seen: list[OpeningsConfig] = []
+
+    def capture(_board: Board, placements: list[int], cfg: OpeningsConfig, **_kw: object) -> list[object]:
+        seen.append(cfg)
+        return []
+
+    monkeypatch.setattr(openings, "play_openings", capture)
+    assert main(["openings", str(board_file), "--opening", "A1 B1 C1 B2", "--agent", "greedy"]) == 0
+    (cfg,) = seen
+    assert not cfg.fixed and cfg.games == DEFAULT_MAX_GAMES
+    high, low = pair_levels()
+    assert pair_operating(0.5, cfg.games, high, low, stop=not cfg.fixed).inside >= 0.9
+    capsys.readouterr()
+    with pytest.raises(SystemExit):
+        main(["openings", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    figures = pair_operating(0.5, DEFAULT_MAX_GAMES, high, low)
+    assert f"at 50% fair {figures.inside:.0%}" in text and f"{figures.mean_games:.0f} games on average" in text
+    assert "--games 60 would call an even opening fair only 3%" in text
+
+
+def test_the_help_figures_use_the_verdicts_pair() -> None:
+    from core.cli.openings import pair_levels
+
+    pair = sprt_pair(AnalysisConfig())
+    assert pair_levels() == ((pair.high.p0, pair.high.p1), (pair.low.p0, pair.low.p1))
+    assert (pair.high.alpha, pair.high.beta) == (0.05, 0.05)  # pair_operating's default error rates

@@ -139,3 +139,31 @@ def test_expected_remaining_games_match_simulation() -> None:
         assert simulated / 2 <= estimate <= simulated * 2, (p, estimate, simulated)
     done = sprt_pair_run([True] * 60)
     assert done.decided and pair_expected_remaining(done, 0.9) == 0.0
+
+
+def test_pair_operating_is_exact() -> None:
+    """The dynamic programme agrees with a direct enumeration of every outcome sequence (small caps) and with the
+    figures issue reports gave for a fixed number of games (an even opening fair 3% at 60, 63% at 100, 92% at 160)."""
+    import itertools
+
+    from core.analysis.stats import pair_operating
+
+    for p, cap, stop in ((0.5, 14, True), (0.3, 14, True), (0.62, 13, False)):
+        inside = outside = games = 0.0
+        for seq in itertools.product((True, False), repeat=cap):
+            prob = math.prod(p if w else 1 - p for w in seq)
+            pair = sprt_pair_run(seq, cap=cap)
+            if not stop:  # every game is played; the class is the frozen one
+                games += prob * cap
+            else:
+                games += prob * pair.trials
+            inside += prob * (pair.status == "inside")
+            outside += prob * (pair.status == "outside")
+        f = pair_operating(p, cap, stop=stop)
+        assert (f.inside, f.outside, f.mean_games) == pytest.approx((inside, outside, games), abs=1e-9)
+        assert f.inside + f.outside + f.undecided == pytest.approx(1.0)
+    assert [round(pair_operating(0.5, n, stop=False).inside, 2) for n in (60, 100, 160)] == [0.03, 0.62, 0.92]
+    # the sequential stop symmetric about 50%
+    assert pair_operating(0.3, 200).outside == pytest.approx(pair_operating(0.7, 200).outside, abs=1e-12)
+    with pytest.raises(ValueError):
+        pair_operating(0.5, 0)

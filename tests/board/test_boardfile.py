@@ -140,9 +140,24 @@ BAD_CONTENT = {
     "bad supply": ("supply: {L: 500}\n" + grid_yaml([EMPTY_ROW] * 12), "key 'supply.L'"),
     "bad first": ("first: Z\n" + grid_yaml([EMPTY_ROW] * 12), "key 'first'"),
     "future version": ("version: 2\n" + grid_yaml([EMPTY_ROW] * 12), "key 'version'"),
+}
+NOT_A_BOARD = {
     "a list": ("- 1\n- 2\n", "the document is a list"),
     "empty": ("", "the document is empty"),
+    "blank lines": ("\n\n# only a comment\n", "the document is empty"),
+    "a word": ("hello\n", "the document is a str"),
 }
+
+
+@pytest.mark.parametrize("case", sorted(NOT_A_BOARD))
+def test_a_document_that_is_no_mapping_cannot_be_read_as_a_board(tmp_path: Path, case: str) -> None:
+    """An empty file is no board file at all, like a binary one (exit 2), not a board with a problem (exit 1)."""
+    text, fragment = NOT_A_BOARD[case]
+    path = tmp_path / "bad.yaml"
+    path.write_text(text)
+    with pytest.raises(BoardReadError) as info:
+        load_board(path)
+    assert fragment in str(info.value) and not isinstance(info.value, BoardContentError)
 
 
 @pytest.mark.parametrize("case", sorted(BAD_CONTENT))

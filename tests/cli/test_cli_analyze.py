@@ -85,12 +85,12 @@ def test_text_output_and_report_files(board_file: Path, tmp_path: Path, capsys: 
 
 
 @pytest.mark.parametrize(("args", "code", "words"), [
-    (["--agent", "chess"], 1, "unknown agent 'chess'"),
-    (["--agent", "mcts:lots"], 1, "not a whole number"),
-    (["--games", "5"], 1, "--games 5"),
-    (["--games", "1000000000"], 1, "--games 1000000000"),
-    (["--workers", "-2"], 1, "--workers -2"),
-    (["--workers", "1000"], 1, "a count up to 64"),
+    (["--agent", "chess"], 2, "unknown agent 'chess'"),
+    (["--agent", "mcts:lots"], 2, "not a whole number"),
+    (["--games", "5"], 2, "--games 5"),
+    (["--games", "1000000000"], 2, "--games 1000000000"),
+    (["--workers", "-2"], 2, "--workers -2"),
+    (["--workers", "1000"], 2, "a count up to 64"),
     (["--report", "/nonexistent-dir/x.md"], 2, "does not exist"),
     (["--report", "report.txt"], 2, "ending in .md"),
 ])
@@ -148,10 +148,10 @@ def test_an_invalid_board_is_refused_unless_forced(tmp_path: Path, capsys: pytes
 
 
 def test_time_budget_out_of_range_is_refused(board_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["analyze", str(board_file), "--time", "1"]) == 1
+    assert main(["analyze", str(board_file), "--time", "1"]) == 2
     err = capsys.readouterr().err
     assert "--time 1" in err and "5 seconds" in err
-    assert main(["analyze", str(board_file), "--agent", "greedy", "--deciding-agent", "mcts:50"]) == 1
+    assert main(["analyze", str(board_file), "--agent", "greedy", "--deciding-agent", "mcts:50"]) == 2
     assert "--deciding-agent mcts:50" in capsys.readouterr().err
 
 
@@ -179,7 +179,7 @@ def test_check_option(board_file: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert cfg("time_budget", 900.0).check_test.name == "standard"  # a time cap changes no rule
     assert cfg("check_rule", "standard", "effort", "thorough").check_test.name == "standard"
     assert cfg("check_rule", "firm").check_test.name == "firm"
-    assert main(["analyze", str(board_file), "--check", "wizard"]) == 1
+    assert main(["analyze", str(board_file), "--check", "wizard"]) == 2
     err = capsys.readouterr().err
     assert "--check" in err and "wizard" in err and "Traceback" not in err
     args = ["analyze", str(board_file), "--agent", "greedy", "--agent", "mcts:20", "--games", "30", "--workers", "1",

@@ -64,7 +64,8 @@ def test_help_lists_every_command_without_importing_their_modules() -> None:
     proc, modules = imported_modules("--help")
     for command in core.cli.BUILTIN_COMMANDS:
         assert f"    {command.name}" in proc.stdout
-    assert not {m for m in modules if m.startswith("core.cli.")}, "the listing must come from BUILTIN_COMMANDS"
+    commands = {m for m in modules if m.startswith("core.cli.")} - {"core.cli.exitcodes"}  # the exit-code table
+    assert not commands, "the listing must come from BUILTIN_COMMANDS"
     assert "core.board.boardfile" not in modules and "yaml" not in modules
 
 

@@ -52,7 +52,7 @@ def test_svg_is_svg(tmp_path: Path) -> None:
 
 
 def test_unknown_extension(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["render", str(BOARD), "-o", str(tmp_path / "board.gif")]) == 1
+    assert main(["render", str(BOARD), "-o", str(tmp_path / "board.gif")]) == 2
     err = capsys.readouterr().err
     assert "board.gif" in err and ".png or .svg" in err
     assert not (tmp_path / "board.gif").exists()
@@ -69,7 +69,7 @@ def test_bad_board_file_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[s
 
 
 def test_size_and_folder_checked(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["render", str(BOARD), "-o", str(tmp_path / "x.png"), "--size", "5"]) == 1
+    assert main(["render", str(BOARD), "-o", str(tmp_path / "x.png"), "--size", "5"]) == 2
     assert "--size 5" in capsys.readouterr().err
     assert main(["render", str(BOARD), "-o", str(tmp_path / "nope" / "x.png")]) == 2
     assert "does not exist" in capsys.readouterr().err

@@ -233,9 +233,11 @@ def test_unseal_checks_the_very_bytes_it_saves_against_the_sums(sealed_dir: Path
     """The file is read once for saving and once by the SHA256SUMS check; if it changes in between (or the
     two reads differ), the board saved must still be the one that matches the published digest."""
     import core.cli.seal as cli_seal
+    from core.seal import sealcheck
 
     other = (sealed_dir / "match-1.lits-sealed").read_bytes()
-    monkeypatch.setattr(cli_seal, "read_sealed", lambda _path: other)
+    monkeypatch.setattr(cli_seal, "read_sealed", lambda _path: sealcheck.FileBytes(other, len(other),
+                                                                                  sealcheck.digest_hex(other)))
     target = tmp_path / "back.yaml"
     code, _, err = run(capsys, "unseal", str(sealed_dir / "match-2.lits-sealed"), "-o", str(target),
                        "--sums", str(sealed_dir / "SHA256SUMS"))

@@ -224,19 +224,23 @@ def test_the_deadline_cancels_work_in_flight_and_the_judged_boards_are_written(
     _complete_files(tmp_path / "out", data["boards"])
 
 
-def test_too_short_a_budget_exits_1_at_once_with_the_budget_that_would_do(
+def test_too_short_a_budget_exits_2_at_once_with_the_budget_that_would_do(
         simulated: Simulated, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     clock = simulated.clock
     simulated.judge = Judge(clock, need=3000.0, game=6.0, overhead=4.0, workers=2)
     t0 = clock()
-    code = main([*TIMED, "--level", "expert", "--time", "300", "--out", str(tmp_path / "out")])
+    code = main([*TIMED, "--level", "expert", "--time", "300", "--out", str(tmp_path / "new" / "out")])
     captured = capsys.readouterr()
-    assert code == 1
+    assert code == 2  # an argument (--time) that cannot work here
     assert clock() - t0 == pytest.approx(16.5)  # the timing only: in each worker two games, the fixed part, a screen
     data = json.loads(captured.out)
-    assert data["boards"] == [] and data["too_short"]["minimum_time"] == 1550
-    assert data["too_short"]["typical_time"] == 3810  # the finalist at 2.5 times its minimum
+    assert data["boards"] == [] and data["too_short"]["minimum_time"] == 4570
+    assert data["too_short"]["typical_time"] == 4570  # the minimum already gives a typical verdict's time
     assert captured.err.startswith("lits generate: --time 300 is too short for --level expert on this machine now:")
-    assert ("give --time 1550 or more (3810 gives the finalist the time a typical verdict takes), or a weaker "
-            "--level") in captured.err and "Traceback" not in captured.err
-    assert list((tmp_path / "out").iterdir()) == []
+    assert "give --time 4570 or more, or a weaker --level" in captured.err and "Traceback" not in captured.err
+    assert not (tmp_path / "new").exists()  # the folders it made for --out are gone again
+    # the answer is the one to give: a run with it is not refused
+    simulated.judge = Judge(clock, need=3000.0, game=6.0, overhead=4.0, workers=2)
+    code = main([*TIMED, "--level", "expert", "--time", "4570", "--out", str(tmp_path / "new" / "out")])
+    data = json.loads(capsys.readouterr().out)
+    assert code in (0, 1) and "too_short" not in data and len(data["judged"]) >= 1

@@ -39,11 +39,10 @@ def test_the_judge_takes_a_time_budget_per_board() -> None:
     assert judge.games_needed() == pytest.approx(3 * 69.9 / (1 - TIME_SIDE_SHARE), rel=0.01)
 
 
-def test_the_level_probe_times_games_and_the_fixed_part_and_stops_early_when_hopeless() -> None:
+def test_the_level_probe_times_games_and_the_fixed_part() -> None:
+    """Every part is measured, however short the budget: a refusal names the budget that really does."""
     board = Board.random(6, 5, seed=1)
     judge = AnalysisEvaluator(level="greedy", seed=3)
     full = judge.probe(2)(board)
     assert full.complete and full.games == 2 and full.game_seconds > 0 and full.overhead > 0
     assert full.games_needed == judge.games_needed() and full.min_budget == MIN_TIME
-    hopeless = judge.probe(2, limit=1e-9)(board)  # one game already shows nothing fits: no more is measured
-    assert not hopeless.complete and hopeless.games == 1 and hopeless.overhead == 0.0

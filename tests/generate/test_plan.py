@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from core.generate.plan import (
+    ROUND_UP,
     WANT_FACTOR,
     BudgetTooSmall,
     Costs,
@@ -12,6 +13,7 @@ from core.generate.plan import (
     ProbeResult,
     plan_finals,
     plan_run,
+    required_budget,
     slack,
     tolerance,
 )
@@ -59,16 +61,29 @@ def test_club_finals_take_what_they_want_and_screening_the_rest() -> None:
     assert plan.seconds == pytest.approx(left)
 
 
-def test_screening_keeps_its_floor_while_the_finals_still_fit_at_their_minimum() -> None:
-    left = 200.0
+def test_screening_keeps_its_floor_only_while_the_finalists_get_their_wanted_time() -> None:
+    """A finalist held to its minimum so that screening keeps its floor ends inconclusive far more often than not
+    (a 200 s club run wrote no board that way): the floor gives way to the finalists' wanted time."""
+    want = CLUB.slot_want()
+    plan = plan_run(left=want + 60.0, workers=2, want=4, costs=CLUB, screen_cap=100.0, screen_floor=60.0)
+    assert plan.screen == pytest.approx(60.0)
+    assert (plan.finals.finalists, plan.finals.waves, plan.finals.slot) == (2, 1, pytest.approx(want))
+    left = 200.0  # with the floor: two waves at 70 s each, below the wanted 93 s
     plan = plan_run(left=left, workers=2, want=4, costs=CLUB, screen_cap=100.0, screen_floor=60.0)
-    assert plan.screen == 60.0
-    assert plan.finals.waves == 2 and plan.finals.finalists == 4
-    assert plan.finals.slot == pytest.approx((left - 60.0) / 2)
-    assert CLUB.slot_min() <= plan.finals.slot < CLUB.slot_want()
+    assert plan.finals == FinalsPlan(4, 2, want)
+    assert plan.screen == pytest.approx(left - 2 * want) and plan.screen < 60.0
     # less time: the floor gives way to one wave that gets all of it
     short = plan_run(left=CLUB.slot_min() + 10.0, workers=2, want=4, costs=CLUB, screen_cap=100.0, screen_floor=60.0)
     assert short.screen == 0.0 and short.finals == FinalsPlan(2, 1, CLUB.slot_min() + 10.0)
+
+
+def test_the_required_budget_is_the_time_used_the_screening_a_wanted_finalist_and_the_slack() -> None:
+    used, screening = 16.5, 8.0
+    need = used + screening + CLUB.slot_want()
+    budget = required_budget(used, screening, CLUB)
+    assert budget % ROUND_UP == 0 and need + slack(budget) <= budget < need + slack(budget) + ROUND_UP
+    # what is left after the time used and the screening is one finalist's wanted time, with the slack kept
+    assert budget - slack(budget) - used - screening >= CLUB.slot_want()
 
 
 def test_fewer_finalists_when_the_time_fits_fewer_waves() -> None:
@@ -129,3 +144,22 @@ def test_the_level_probe_counts_the_cross_checks_games() -> None:
     assert AnalysisEvaluator(level="greedy").check_games_needed() == 0  # a greedy verdict is not cross-checked
     probe = judge.probe(games=2)(board)
     assert probe.complete and probe.games_needed > judge.games_needed()
+
+
+def test_the_default_budget_judges_finalists_at_the_default_level() -> None:
+    """``lits generate`` with no --time and no --level: measured club costs (a finalist wants about 200 s of one
+    worker, as the README's 1,500 s run planned) leave room for two waves of finalists at their wanted time, and a
+    machine twice as slow or busy still gets one; the timing and two rounds of screening counted as measured."""
+    from core.generate.config import DEFAULT_TIME
+
+    club = Costs(overhead=10.0, game=0.2, games_needed=350.0, min_budget=5.0)
+    assert club.slot_want() == pytest.approx(200.5)
+    used, rounds = 20.0, 2 * 8.0
+    for factor, waves in ((1.0, 2), (2.0, 1)):
+        slow = Costs(overhead=club.overhead * factor, game=club.game * factor, games_needed=club.games_needed,
+                     min_budget=5.0)
+        assert required_budget(used * factor, rounds * factor, slow) <= DEFAULT_TIME
+        left = DEFAULT_TIME - slack(DEFAULT_TIME) - (used + rounds) * factor
+        plan = plan_run(left, workers=2, want=4, costs=slow, screen_cap=DEFAULT_TIME / 2, screen_floor=DEFAULT_TIME / 4)
+        assert plan.finals.waves == waves and plan.finals.slot == pytest.approx(slow.slot_want())
+    assert required_budget(used, rounds, Costs(overhead=15.0, game=0.3, games_needed=350.0)) > 300  # the old default

@@ -38,12 +38,15 @@ class Screen:
     target: Layout
     cost: float = 0.5
     workers: int = 1
+    later_cost: float | None = None
+    """What each screen after the timing's (one per worker) costs, when the rounds run slower than it."""
     seen: list[Layout] = field(default_factory=list)
 
     def __call__(self, board: Board) -> Figures:
         layout = layout_of(board)
         self.seen.append(layout)
-        self.clock.advance(self.cost / self.workers)
+        slower = self.later_cost is not None and len(self.seen) > self.workers
+        self.clock.advance((self.later_cost if slower and self.later_cost is not None else self.cost) / self.workers)
         return Figures(score=1.0 - distance(layout, self.target) / 20, pairs=pairs_of(layout), seconds=self.cost)
 
 
@@ -89,7 +92,7 @@ class Judge:
     def timed(self, seconds: float) -> Judge:
         return replace(self, budget=max(self.min_budget, seconds))
 
-    def probe(self, games: int, limit: float) -> Probe:
+    def probe(self, games: int) -> Probe:
         return Probe(self, games)
 
 

@@ -58,7 +58,8 @@ def main(out: str, screen: str = "1920x1080") -> int:
         app.processEvents()
         time.sleep(0.01)
     ok = dialog.grab().save(out)
-    print(f"{out}: {dialog.width()}x{dialog.height()}, {len(dialog.proposals)} proposals", flush=True)
+    said = dialog.progress.label.text()
+    print(f"{out}: {dialog.width()}x{dialog.height()}, {len(dialog.proposals)} proposals; {said}", flush=True)
     window.document.undo_stack.setClean()
     window.close()
     return 0 if ok and dialog.proposals else 1

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import shiboken6
 from pytestqt.qtbot import QtBot
 
 from core import __version__
@@ -39,6 +40,8 @@ def test_version_prints_the_version_and_opens_no_window(no_window: list[object],
 
     assert main(["--version"]) == 0
     assert capsys.readouterr().out.strip() == f"lits-designer {__version__}"
+    assert main(["--help"]) == 0
+    assert "--version" in capsys.readouterr().out
     assert no_window == []
 
 
@@ -147,8 +150,54 @@ def test_an_early_playtest_opens_at_once_and_loads_the_engine_off_the_gui_thread
     assert isinstance(playtest, PlaytestWindow) and playtest.isVisible()
     qtbot.addWidget(playtest)
     assert playtest.board.cells == window.document.board.cells
-    qtbot.waitUntil(lambda: not starter.isVisible())
+    qtbot.waitUntil(lambda: not shiboken6.isValid(starter))  # closed and deleted
     playtest.close()
+
+
+def test_an_engine_that_fails_to_load_is_reported_in_the_starter(window: MainWindow, qtbot: QtBot,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    from designer import warmup
+    from designer.playtest.launcher import PlaytestStarter
+    from designer.workers import BackgroundRunner
+
+    monkeypatch.setattr(warmup, "ready", threading.Event())
+    monkeypatch.setattr(warmup, "done", threading.Event())
+    monkeypatch.setattr(warmup, "_runner", BackgroundRunner())
+    warmup.done.set()  # the warm-up ended without loading the engine
+
+    def broken(_board: Board) -> None:
+        raise OSError("numba cache folder is read-only")
+
+    monkeypatch.setattr(warmup, "prepare", broken)
+    starter = window.playtest()
+    assert isinstance(starter, PlaytestStarter)
+    qtbot.addWidget(starter)
+    qtbot.waitUntil(lambda: "could not start" in starter.message.text(), timeout=5000)
+    assert "numba cache folder is read-only" in starter.message.text() and starter.playtest is None
+    assert starter.isVisible()  # the host reads it and closes it
+
+
+def test_the_starter_shows_a_first_starts_compile(window: MainWindow, qtbot: QtBot,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    from designer import warmup
+    from designer.playtest.launcher import PlaytestStarter
+    from designer.workers import BackgroundRunner
+
+    warming = BackgroundRunner()
+    monkeypatch.setattr(warmup, "ready", threading.Event())
+    monkeypatch.setattr(warmup, "done", threading.Event())
+    monkeypatch.setattr(warmup, "_runner", warming)
+    starter = window.playtest()
+    assert isinstance(starter, PlaytestStarter)
+    qtbot.addWidget(starter)
+    warming.progress.emit(warmup.CompileProgress(3, 10))  # as the warm-up's compile reports it
+    assert (starter.bar.minimum(), starter.bar.maximum(), starter.bar.value()) == (0, 10, 3)
+    assert "Preparing the game engine (30%)" in starter.message.text()
+    starter.close()
 
 
 def test_cancelling_an_early_playtest_opens_nothing(window: MainWindow, qtbot: QtBot,
@@ -261,3 +310,23 @@ def test_changed_cells_are_named_as_the_pictures_label_them() -> None:
     board = Board(size=12)
     board.set_raw(parse_cell("J2", 12), Symbol.X)
     assert changed_cells(board, [parse_cell("J1", 12), parse_cell("J2", 12)]) == "J1 empty, J2 X"
+
+
+def test_a_window_deleted_before_the_warm_up_ends_gets_no_late_signal(qtbot: QtBot,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The warm-up belongs to the application; a window gone before it ends must not be called (a lambda
+    connection called the deleted window's status label: RuntimeError in the event loop)."""
+    import threading
+
+    from designer import warmup
+    from designer.workers import BackgroundRunner
+
+    warming = BackgroundRunner()
+    monkeypatch.setattr(warmup, "ready", threading.Event())
+    monkeypatch.setattr(warmup, "_runner", warming)
+    window = MainWindow()
+    window._warm_up()
+    shiboken6.delete(window)
+    warming.finished.emit(1.0)
+    warming.error.emit("failed")
+    warming.progress.emit(warmup.CompileProgress(1, 2))

@@ -66,3 +66,19 @@ def test_the_status_bar_shows_the_compile_and_hides_it_when_ready(qtbot: QtBot) 
     assert not window.engine_note.isVisible()
     window._engine_progress("something else")  # other progress values leave the note alone
     assert not window.engine_note.isVisible()
+
+
+def test_an_analysis_started_during_the_compile_says_why_it_waits(qtbot: QtBot) -> None:
+    from core.analysis.config import AnalysisProgress
+    from designer.main_window import MainWindow
+
+    window = MainWindow()
+    qtbot.addWidget(window)
+    panel = window.analysis
+    start = AnalysisProgress("start", 0, 1, "starting worker processes and loading the compiled agents")
+    panel.engine_compiling = lambda: True
+    panel._on_progress(start)
+    assert "Waiting for the game engine to be compiled" in panel.progress_label.text()
+    panel.engine_compiling = lambda: False
+    panel._on_progress(start)
+    assert "Waiting" not in panel.progress_label.text()

@@ -247,3 +247,22 @@ def test_every_phase_the_generator_reports_has_words_for_the_host(qtbot: QtBot) 
     qtbot.addWidget(row)
     row.show_progress(search.GenerateProgress("measure", 1, 2, "timing club", None))
     assert row.label.text().startswith("Timing the level - timing club")
+
+
+def test_a_time_too_short_is_said_in_a_plain_sentence(qtbot: QtBot) -> None:
+    """Not "Generation failed: BudgetTooSmall: ...", which reads like a crash: what to give instead."""
+    from tests.generate.timing import FakeClock, Judge
+
+    judge = Judge(FakeClock(), need=3000.0, game=6.0, overhead=4.0)
+    engine = Engine(screen=lambda _seed: Target(layout_of(Board.random(6, 6, seed=1))),
+                    judge=lambda _level, _seed: judge, pool=lambda: RunnerPool(inline=True))
+    dialog = GenerateDialog(engine=engine)
+    qtbot.addWidget(dialog)
+    dialog.size_box.setValue(6)
+    dialog.time_box.setValue(60)
+    with qtbot.waitSignal(dialog.runner.finished, timeout=30_000):
+        assert dialog.start()
+    text = dialog.progress.label.text()
+    assert text.startswith("The time is too short to judge a board") and "Give at least 3" in text
+    assert "failed" not in text and "BudgetTooSmall" not in text
+    assert dialog.start_button.isEnabled() and dialog.gallery.count() == 0 and dialog.result is None

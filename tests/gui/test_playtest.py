@@ -865,3 +865,10 @@ def test_long_agent_session_twice_to_the_end_with_undo_between(open_window, qtbo
     window.new_game()
     type_move(window, " ".join(next(iter(window.state.legal_placements())).cell_names()))
     assert window.ply == 1 and not window._runner.busy
+
+
+def test_a_board_without_a_supply_shows_that_no_placement_is_possible(open_window) -> None:  # type: ignore[no-untyped-def]
+    window = open_window(small_board(supply=(0, 0, 0, 0)))
+    assert window.result_banner.isVisible() and window.result_banner.text() == "No placement is possible on this board"
+    assert "nobody wins" in window.result_label.text() and "tie rule" not in window.result_label.text()
+    assert window.turn_label.text() == "Game over"

@@ -27,11 +27,11 @@ def open_playtest(window: MainWindow, qtbot: QtBot) -> QMainWindow:
     from designer.playtest.launcher import PlaytestStarter
 
     shown = window.playtest()
+    if isinstance(shown, PlaytestStarter):  # it closes and deletes itself when the play-test opens
+        starter = shown
+        qtbot.waitUntil(lambda: starter.playtest is not None, timeout=300_000)
+        assert starter.playtest is not None
+        shown = starter.playtest
     qtbot.addWidget(shown)
-    if isinstance(shown, PlaytestStarter):
-        qtbot.waitUntil(lambda: shown.playtest is not None, timeout=300_000)
-        assert shown.playtest is not None
-        shown = shown.playtest
-        qtbot.addWidget(shown)
     assert shown.isVisible()
     return shown

@@ -14,6 +14,7 @@ from core.board.geometry import parse_cell
 from core.board.model import Board, GameParams, Symbol
 from core.engine.rules import SWAP, GameState, Placement
 from core.play.session import (
+    NO_PLACEMENT,
     AgentRequest,
     Change,
     PlaySession,
@@ -203,6 +204,22 @@ def test_a_person_cannot_move_for_an_agent_and_the_finished_game_refuses_moves()
 
 
 # ---------------------------------------------------------------------------- results
+
+
+def test_a_board_without_a_supply_names_no_winner(tmp_path: Path) -> None:
+    """Not even the first piece can be placed: the rules' tie rule would hand a win to a game never played."""
+    session, _ = make(small_board(supply=(0, 0, 0, 0)))
+    assert session.is_over and session.mover() is None
+    result = session.result()
+    assert result is not None and result.reason == "no-placement"
+    assert result.winner is None and result.loser is None
+    assert result.headline() == NO_PLACEMENT == "No placement is possible on this board"
+    text = session.result_text()
+    assert text.startswith(NO_PLACEMENT) and "nobody wins" in text
+    assert "tie rule" not in text and "wins with" not in text and "Player" not in text
+    session.save(tmp_path / "game.txt")
+    assert f"# {NO_PLACEMENT}." in (tmp_path / "game.txt").read_text()
+    assert "tie" not in (tmp_path / "game.txt").read_text()
 
 
 @pytest.mark.parametrize("swap", [False, True])

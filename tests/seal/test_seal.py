@@ -6,6 +6,7 @@ import ast
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -36,6 +37,7 @@ from tests.paths import REPO
 
 DATA = TEST_DATA / "seal"
 ROOT = REPO
+HEX = re.compile(r"\b[0-9a-f]{64}\b")
 
 # The published known-answer digests of format v1. They pin the format forever:
 # if a change makes these fail, it is a new format version, not a fix.
@@ -566,3 +568,70 @@ def test_write_sealed_refuses_slots_that_differ_only_in_case(tmp_path: Path) -> 
     with pytest.raises(SealError, match=r"M03\.lits-sealed"):
         write_sealed(tmp_path, [b])
     assert sealcheck.parse_sums((tmp_path / "SHA256SUMS").read_text()) == {"M03.lits-sealed": a.digest}
+
+
+@pytest.mark.parametrize("size", [4097, 5000, 3 * (1 << 20) + 17])
+def test_an_oversize_file_gets_its_true_size_and_whole_digest(tmp_path: Path, season: tuple[Path, list[Path]],
+                                                              size: int) -> None:
+    """lits verify, lits unseal and the bundled verify_sealed.py agree with sha256sum on a file too big to be a
+    sealed board: the size is the file's, the digest is of every byte (a digest of the first 4097 bytes was shown)."""
+    from core.cli import main
+
+    folder, paths = season
+    data = paths[0].read_bytes()
+    data = (data * (size // len(data) + 1))[:size]
+    big = tmp_path / "big.lits-sealed"
+    big.write_bytes(data)
+    digest = hashlib.sha256(data).hexdigest()
+    sums = tmp_path / "SHA256SUMS"
+    sums.write_text(f"{digest}  big.lits-sealed\n")
+
+    reports, code = sealcheck.check_files([str(big)], sums_path=str(sums))
+    assert code == 1
+    (report,) = reports
+    assert report["digest"] == digest and report["size"] == size and report["matched"] is True
+    assert f"{size} bytes; a sealed board is at most 4096 bytes" in str(report["text"])
+    assert f"SHA-256:    {digest}" in str(report["text"])
+    assert set(HEX.findall(str(report["text"]))) == {digest}  # no other (partial) digest anywhere
+
+    bundle = tmp_path / "bundle"
+    write_bundle([paths[0]], folder / "SHA256SUMS", bundle)
+    shutil.copy(big, bundle / "big.lits-sealed")
+    done = _run_isolated(bundle, "big.lits-sealed", "--digest", digest)
+    assert done.returncode == 1 and f"{size} bytes" in done.stdout and f"SHA-256:    {digest}" in done.stdout
+    assert set(HEX.findall(done.stdout)) == {digest}
+
+    for argv in (["verify", str(big), "--sums", str(sums)], ["unseal", str(big), "-o", str(tmp_path / "b.yaml")]):
+        out = subprocess.run([sys.executable, "-m", "core.cli", *argv], capture_output=True, text=True, check=False,
+                             timeout=60, cwd=ROOT)
+        text = out.stdout + out.stderr
+        assert out.returncode == 1 and f"{size} bytes" in text and f"SHA-256:    {digest}" in text, text
+        assert set(HEX.findall(text)) == {digest}
+    assert main(["verify", str(big), "--json"]) == 1
+
+
+def test_a_stream_longer_than_a_sealed_board_gets_no_digest(tmp_path: Path) -> None:
+    """An endless stream is not hashed to its end (it has none), and no partial digest is shown in its place."""
+    if not Path("/dev/zero").exists():
+        pytest.skip("no /dev/zero here")
+    reports, code = sealcheck.check_files(["/dev/zero"], digest="0" * 64)
+    (report,) = reports
+    assert code == 1 and report["digest"] is None and report["size"] is None and report["matched"] is False
+    assert "more than 4096 bytes" in str(report["text"]) and "SHA-256:    not computed" in str(report["text"])
+    assert HEX.findall(str(report["text"])) == ["0" * 64]  # only the published digest it was given
+
+
+def test_the_bundled_script_on_a_full_disk_says_so(tmp_path: Path, season: tuple[Path, list[Path]]) -> None:
+    """``python3 verify_sealed.py ... > report.txt`` on a full disk: one line and exit 5 (as ``lits verify``),
+    not a traceback and exit 120."""
+    if not Path("/dev/full").exists():
+        pytest.skip("needs /dev/full")
+    folder, paths = season
+    bundle = tmp_path / "bundle"
+    write_bundle([paths[0]], folder / "SHA256SUMS", bundle)
+    env = {"PATH": os.environ.get("PATH", ""), "LC_ALL": "C"}
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-I", "-S", "verify_sealed.py", "m0.lits-sealed", "--sums",
+                               "SHA256SUMS"], cwd=bundle, env=env, stdout=full, stderr=subprocess.PIPE, text=True,
+                              check=False, timeout=60)
+    assert done.returncode == 5 and "the disk is full" in done.stderr and "Traceback" not in done.stderr

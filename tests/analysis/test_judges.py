@@ -1,0 +1,105 @@
+"""Judges of several families: an opening counts as fair only when the deciding agent shows it fair and no judge
+shows it one-sided, each judge by the check's sequential test (simulated agents; exact operating figures)."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.analysis.config import AB_JUDGE, CHECK_AGENT, JUDGE_SEPARATOR, AnalysisConfig
+from core.analysis.openings import legal_openings
+from core.analysis.results import AnalysisReport, opening_view
+from core.analysis.run import analyze
+from core.board.model import Board
+from tests.analysis.simulated import SimulatedGames
+from tests.analysis.test_cross_check import board, config, operating
+
+JUDGES = JUDGE_SEPARATOR.join((CHECK_AGENT, AB_JUDGE))
+COST = {"greedy": 0.001, "mcts:200": 0.5, CHECK_AGENT: 1.0, AB_JUDGE: 0.3}
+
+
+def truths(b: Board) -> tuple[dict[int, float], dict[int, float], dict[int, float], set[int], set[int]]:
+    """Ten openings even for the deciding agent; the Monte Carlo judge finds two of them won by S1 (85%), the
+    alpha-beta judge three others (85%): strong engines of different families disagreeing on single openings."""
+    legal = legal_openings(b)
+    even = [p for i, p in enumerate(legal) if i % 20 == 3][:10]
+    mc_side, ab_side = set(even[:2]), set(even[2:5])
+    decider = {p: (0.5 if p in even else 0.1) for p in legal}
+    mc = {p: (0.85 if p in mc_side else decider[p]) for p in legal}
+    ab = {p: (0.85 if p in ab_side else decider[p]) for p in legal}
+    return decider, mc, ab, mc_side, ab_side
+
+
+def run(monkeypatch: pytest.MonkeyPatch, seed: int, judges: str) -> tuple[AnalysisReport, SimulatedGames]:
+    b = board()
+    decider, mc, ab, _, _ = truths(b)
+    sim = SimulatedGames(b, decider.__getitem__, COST, values={CHECK_AGENT: mc.__getitem__, AB_JUDGE: ab.__getitem__})
+    sim.install(monkeypatch)
+    return analyze(b, config(seed=seed, check_agent=judges), clock=sim.clock), sim
+
+
+def test_an_opening_counts_only_when_every_judge_agrees(monkeypatch: pytest.MonkeyPatch) -> None:
+    _, _, _, mc_side, ab_side = truths(board())
+    disputed_by: dict[str, int] = {CHECK_AGENT: 0, AB_JUDGE: 0}
+    for seed in range(4):
+        report, _sim = run(monkeypatch, seed, JUDGES)
+        assert report.pie.judges == (CHECK_AGENT, AB_JUDGE) and report.pie.check_agent == CHECK_AGENT
+        assert report.verdict == "balanced", report.reasons
+        for o in report.pie.fair:  # fair: every judge played it and agreed
+            assert [j.agent for j in o.judges] == [CHECK_AGENT, AB_JUDGE] and all(j.agrees for j in o.judges)
+            assert o.placement not in mc_side | ab_side
+        for o in report.pie.disputed:
+            (judge,) = o.disputed_by
+            disputed_by[judge.agent] += 1
+            assert o.placement in (mc_side if judge.agent == CHECK_AGENT else ab_side)
+            if judge.agent == CHECK_AGENT:  # the first judge disputed it: the second is not played
+                assert [j.agent for j in o.judges] == [CHECK_AGENT]
+            assert any(judge.agent in r and "not confirmed by" in r for r in report.reasons)
+        assert "judges show" in report.reasons[0]
+        view = opening_view(report.pie.fair[0])
+        assert [j.agent for j in view.judges] == [CHECK_AGENT, AB_JUDGE] and all(j.games for j in view.judges)
+        data = report.to_json()
+        assert data["pie"]["judges"] == [CHECK_AGENT, AB_JUDGE]
+        opening = next(o for o in data["pie"]["openings"] if o["status"] == "fair")
+        assert opening["check"] == opening["judges"][0] and len(opening["judges"]) == 2
+        assert AnalysisReport.from_json(data).to_json() == data
+    assert disputed_by[CHECK_AGENT] >= 1 and disputed_by[AB_JUDGE] >= 1, disputed_by
+
+
+def test_a_second_judge_changes_no_figure_of_the_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each judge's games have seeds of their own: the Monte Carlo judge's figures for an opening are the same
+    with or without the alpha-beta judge beside it."""
+    one, _ = run(monkeypatch, 2, CHECK_AGENT)
+    both, _ = run(monkeypatch, 2, JUDGES)
+    first = {o.placement: (o.check.wins, o.check.games) for o in one.pie.openings if o.check is not None}
+    again = {o.placement: (o.check.wins, o.check.games) for o in both.pie.openings if o.check is not None}
+    shared = set(first) & set(again)
+    assert shared and all(first[p] == again[p] for p in shared)
+
+
+def test_the_judge_rules_operating_figures() -> None:
+    """Exact figures of the rule, computed from the check's own test for each judge (independent games): an
+    opening both judges find even is disputed 0.4% of the time; one that either finds at 80% almost always."""
+    d50, g50 = operating(0.5)
+    d70, _ = operating(0.7)
+    d80, _ = operating(0.8)
+    both_even = 1 - (1 - d50) ** 2
+    assert both_even == pytest.approx(0.004, abs=0.002)
+    assert 1 - (1 - d50) * (1 - d80) == pytest.approx(0.93, abs=0.01)
+    assert 1 - (1 - d50) * (1 - d70) == pytest.approx(0.39, abs=0.01)
+    assert 2 * g50 < 60  # two judges of an even opening: under 60 games in all on average
+
+
+def test_judges_by_default_and_on_the_command_line() -> None:
+    from core.cli import build_parser
+    from core.cli.analyze import _config
+
+    assert AnalysisConfig.from_effort().checkers == [CHECK_AGENT, AB_JUDGE]
+    assert AnalysisConfig.from_effort("quick").effective().checkers == []
+    assert AnalysisConfig(agents=["greedy"]).checkers == []  # a weak decider's verdict holds for its strength
+
+    def parsed(*args: str) -> AnalysisConfig:
+        return _config(build_parser(["analyze"]).parse_args(["analyze", "b.yaml", *args]))
+
+    assert parsed().checkers == [CHECK_AGENT, AB_JUDGE]
+    assert parsed("--check", "mcts:4000", "--check", "ab:2000").checkers == ["mcts:4000", "ab:2000"]
+    assert parsed("--check", "none").checkers == []
