@@ -340,8 +340,9 @@ class MainWindow(QMainWindow):
         self.coords_action.setChecked(self.view.options.coordinates)
         self.openings_action: QAction = self._action(
             "&Fair openings", lambda: self.openings.refresh(), "Ctrl+Shift+F", None,
-            "Each opening the last analysis tried, on the board: blue solid = fair, orange hatched = unfair, "
-            "grey dashed = undecided, with the first mover's win rate; hover or click one for its figures")
+            "Each opening the last analysis tried, on the board, in the charts' colours: green solid ✓ = shown fair, "
+            "orange-red hatched ✗ = shown one-sided, grey dashed ? = not settled yet, with the first mover's win "
+            "rate and a legend under the board; hover or click one for its figures")
         self.theme_group = QActionGroup(self)
         self.theme_actions: dict[str, QAction] = {}
         for theme in THEMES:

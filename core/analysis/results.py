@@ -544,6 +544,11 @@ def _grid(value: object, size: int, path: str) -> FloatGrid:
     return grid
 
 
+MACHINE_SETTINGS = ("workers", "inline")
+"""``AnalysisConfig`` fields that say how a run used this machine, never what it found (the seeds make a result the
+same on any number of workers): left out of the JSON, so the same analysis writes the same JSON anywhere."""
+
+
 def _config_json(cfg: AnalysisConfig) -> JsonDict:
     def plain(value: object) -> object:
         if isinstance(value, enum.Enum):
@@ -552,12 +557,12 @@ def _config_json(cfg: AnalysisConfig) -> JsonDict:
             return [plain(v) for v in value]
         return value
 
-    return {f.name: plain(getattr(cfg, f.name)) for f in dataclasses.fields(cfg)}
+    return {f.name: plain(getattr(cfg, f.name)) for f in dataclasses.fields(cfg) if f.name not in MACHINE_SETTINGS}
 
 
 def _config_from_json(j: _Reader) -> AnalysisConfig:
     """The run's config; keys this version does not know are left out, missing ones take their defaults."""
-    known = {f.name for f in dataclasses.fields(AnalysisConfig)}
+    known = {f.name for f in dataclasses.fields(AnalysisConfig)} - set(MACHINE_SETTINGS)
     if j.has("config"):
         raw = j.get("config", dict)
         try:
@@ -596,7 +601,7 @@ class AnalysisReport(_Record):
 
     PUBLISHED: ClassVar[tuple[str, ...]] = (
         "verdict", "reasons", "warnings", "pie", "raw", "per_agent", "agent", "deciding_agent", "board", "size",
-        "s1", "seed", "quick", "time_budget_s", "elapsed_s", "heatmaps")
+        "s1", "seed", "quick", "time_budget_s", "elapsed_s", "effort", "heatmaps")
     """The keys of the ``--json`` contract (their meaning is documented in the README); the others are extras."""
 
     def __post_init__(self) -> None:
@@ -653,7 +658,8 @@ class AnalysisReport(_Record):
             survival=_grid(maps.data.get("survival"), size, "heatmaps.survival"),
             elapsed=j.get("elapsed_s", float, 0.0), s1_symbol=j.get("s1", str, "O"),
             screen=np.array(screen, dtype=np.float64),
-            budget=BudgetRecord.from_json(j.data["budget"]) if j.has("budget") else BudgetRecord())
+            budget=BudgetRecord.from_json(j.data["budget"]) if j.has("budget")
+            else BudgetRecord(j.choice("effort", EFFORTS, "custom")))
 
 
 def read_report(path: str | Path) -> AnalysisReport:

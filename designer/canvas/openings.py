@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from core.analysis.config import FAIR_BAND
 from core.analysis.hostwords import describe_agent
 from core.analysis.palette import STATUS_STYLE, status_explained, style
 from core.analysis.results import AnalysisReport, OpeningView, band_text, fair_band, openings, pct
@@ -83,7 +84,7 @@ class OpeningsLayer:
     """The agent whose games gave each opening its status, in a host's words (its level's name when it is one)."""
     first: str = ""
     """The first mover's symbol in the analysed board (O or X), for the words."""
-    band: tuple[float, float] = (0.4, 0.6)
+    band: tuple[float, float] = FAIR_BAND
     by_cell: dict[int, tuple[int, ...]] = field(default_factory=dict, compare=False)
     """cell -> indices (into ``marks``) of the openings covering it."""
 

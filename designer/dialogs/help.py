@@ -24,7 +24,8 @@ STEPS: tuple[tuple[str, str], ...] = (
      "The verdict says whether the swap rule can keep the game fair, for which strength of play it holds "
      "(the club level by default), and ends with the next step; the charts show what it rests on and the "
      "heatmaps colour the board. View ▸ Fair openings (Ctrl+Shift+F) draws every tested first placement on the "
-     "board with its win rate: blue is fair, orange one-sided, grey undecided; hover one for its figures. "
+     "board with its win rate, in the charts' colours: green ✓ shown fair, orange-red ✗ shown one-sided, grey ? "
+     "not settled yet (the legend under the board says which is which); hover one for its figures. "
      "Quick is a first look in seconds; untick it for a verdict."),
     ("Play-test",
      "Tools ▸ Play-test (Ctrl+T) opens a test game under the match rules: play both sides yourself, or against "

@@ -146,7 +146,7 @@ class _Finished:
 
 @dataclass
 class _Rejected:
-    """The settings were refused by the engine (checked on the worker when the engine was not loaded yet)."""
+    """The run could not start where it was asked to (the cluster: dask missing, or no scheduler at the address)."""
 
     message: str
 

@@ -28,7 +28,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSpinBox,
-    QSplitter,
     QVBoxLayout,
     QWidget,
 )
@@ -49,7 +48,7 @@ from core.play.session import (
     agent_decision,
 )
 from designer.canvas.render import RenderOptions
-from designer.playtest.canvas import PlayCanvas
+from designer.playtest.canvas import PlayCanvas, board_beside
 from designer.workers import BackgroundRunner, JobControl
 
 AGENT_CHOICES: tuple[tuple[str, str | None], ...] = (
@@ -253,12 +252,7 @@ class PlaytestWindow(QMainWindow):
         rcol2.setContentsMargins(0, 0, 0, 0)
         rcol2.addWidget(self._build_header())
         rcol2.addWidget(scroll, 1)
-        splitter = QSplitter()
-        splitter.addWidget(self.canvas)
-        splitter.addWidget(right)
-        splitter.setStretchFactor(0, 3)
-        splitter.setStretchFactor(1, 1)
-        self.setCentralWidget(splitter)
+        self.setCentralWidget(board_beside(self.canvas, right, side_stretch=1))
         self._build_menus()
         self.resize(1100, 760)
 

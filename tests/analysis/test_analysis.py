@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import threading
@@ -37,9 +38,7 @@ def coin_opening(placement: int, p: float, rng: random.Random, cap: int = 400) -
 
 def pie_of(biases: list[float], seed: int) -> PieResult:
     rng = random.Random(seed)
-    pie = PieResult(agent="coin", screened=100)
-    pie.openings = [coin_opening(i, p, rng) for i, p in enumerate(biases)]
-    return pie
+    return PieResult(agent="coin", screened=100, openings=[coin_opening(i, p, rng) for i, p in enumerate(biases)])
 
 
 @pytest.mark.parametrize(("biases", "expected"), [
@@ -322,8 +321,8 @@ def test_lopsided_by_confidence_does_not_claim_every_opening_was_shown_unfair() 
     assert not any("all 2 openings" in r and "shown unfair" in r for r in reasons), reasons
     assert any("1 of 2" in r for r in reasons), reasons
     # when every opening is shown unfair the reason may say so
-    pie.openings[0].status = "unfair"
-    pie.openings[0].abandoned = False
+    pie = dataclasses.replace(pie, openings=[dataclasses.replace(pie.openings[0], status="unfair", abandoned=False),
+                                             pie.openings[1]])
     _, reasons = decide(pie, AnalysisConfig())
     assert any("all 2 openings" in r and "shown unfair" in r for r in reasons), reasons
 

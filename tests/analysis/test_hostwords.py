@@ -25,11 +25,12 @@ def test_every_progress_line_of_a_real_run_reads_in_host_words() -> None:
     cells = re.search(r"(?:[A-Z]+\d+ ){3}[A-Z]+\d+", pie.message)
     assert cells and cells.group(0) in progress_words(pie)  # the opening being played is still named
     starts = {progress_words(p).split(" (")[0].rsplit(" ", 4)[0] for p in seen if p.phase == "pie"}
-    assert starts == {"Greedy player: games from the first placement", "Searching player: games from the first "
-                      "placement"}, starts
+    assert starts == {"Greedy computer player: games from the first placement",
+                      "Searching computer player: games from the first placement"}, starts
 
 
 def test_agents_are_named_by_level_or_in_words() -> None:
     assert [agent_name(a) for a in ("club", "puct:2000", "expert", "greedy", "mcts:8000", "random", "puct:500")] == \
-        ["club", "club", "expert", "greedy player", "searching player", "random player", "guided searching player"]
+        ["club", "club", "expert", "greedy computer player", "searching computer player", "random player",
+         "guided searching computer player"]
     assert describe_agent("mcts:8000") == "a searching computer player (8000 simulations a move)"

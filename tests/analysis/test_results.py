@@ -32,12 +32,13 @@ REPORTS = sorted((REPO / "tests" / "data" / "reports").glob("*.json"))
 
 # -- the published contract: these sets are the pin (README: "lits analyze --json") --------------------------------
 TOP = {"verdict", "reasons", "warnings", "pie", "raw", "per_agent", "agent", "deciding_agent", "board", "size", "s1",
-       "seed", "quick", "time_budget_s", "elapsed_s", "heatmaps"}
+       "seed", "quick", "time_budget_s", "elapsed_s", "effort", "heatmaps"}
 TOP_EXTRAS = {"schema", "config", "budget", "screen"}
 PIE = {"agent", "value", "fair_openings", "tested", "screened", "fair_fraction", "not_shown_unfair", "games",
        "openings", "check_agent", "check_rule", "check_limit", "disputed"}
 OPENING = {"cells", "v", "ci95", "games", "status", "abandoned", "screen_v", "refined_v", "swap_rate", "check"}
-OPENING_EXTRAS = {"placement", "s1_wins", "swaps"}
+OPENING_EXTRAS = {"placement", "s1_wins", "swaps", "judges"}
+PIE_EXTRAS = {"judges"}
 CHECK = {"agent", "games", "s1_wins", "v", "ci95", "agrees", "complete"}
 RAW = {"agent", "games", "s1_win_rate", "ci95", "sprt", "tie_break_share", "margins", "margin", "mean_length",
        "legal_per_turn", "type_runout", "swap_rate", "swapper_win_rate", "distinct_games", "common_openings", "mirror"}
@@ -68,16 +69,18 @@ def test_the_saved_reports_cover_every_verdict_and_every_kind_of_opening() -> No
 def test_the_published_json_keys_are_pinned(path: Path) -> None:
     data = read_report(path).to_json()
     assert set(data) == TOP | TOP_EXTRAS and data["schema"] == SCHEMA
+    assert set(AnalysisReport.PUBLISHED) == TOP and data["effort"] == data["budget"]["effort"]
     assert set(data["heatmaps"]) == HEATMAPS and set(data["budget"]) == BUDGET
     pies = [data["pie"]] + [a["pie"] for a in data["per_agent"].values()]
     raws = [data["raw"]] + [a["raw"] for a in data["per_agent"].values()]
     assert all(set(a) == AGENT for a in data["per_agent"].values())
     for pie in pies:
-        assert set(pie) == PIE
+        assert set(pie) == PIE | PIE_EXTRAS
         for op in pie["openings"]:
             assert set(op) == OPENING | OPENING_EXTRAS
             if op["check"] is not None:
-                assert set(op["check"]) == CHECK
+                assert set(op["check"]) == CHECK and op["judges"][0] == op["check"]
+            assert all(set(judge) == CHECK for judge in op["judges"])
     for raw in raws:
         assert set(raw) == RAW | RAW_EXTRAS
         assert set(raw["mirror"]) == MIRROR | MIRROR_EXTRAS
@@ -141,7 +144,9 @@ def test_records_are_frozen_and_compare_by_value() -> None:
 def test_a_report_without_a_budget_has_the_custom_default() -> None:
     data = saved(REPORTS[0])
     data.pop("budget")
+    effort = data.pop("effort")
     assert AnalysisReport.from_json(data).budget == BudgetRecord("custom", 0.0, False, 0, 0)
+    assert AnalysisReport.from_json({**data, "effort": effort}).budget.effort == effort  # the published effort
     data["budget"] = {"effort": "heroic"}
     with pytest.raises(ReportFormatError, match=r"budget\.effort: 'heroic' is not one of quick, standard, thorough"):
         AnalysisReport.from_json(data)
@@ -151,6 +156,8 @@ def strip_extras(data: dict[str, Any]) -> dict[str, Any]:
     """The report as the JSON was published before it carried a schema number: the published keys only."""
     out = {k: copy.deepcopy(v) for k, v in data.items() if k in TOP}
     for pie in [out["pie"]] + [a["pie"] for a in out["per_agent"].values()]:
+        for key in PIE_EXTRAS:
+            pie.pop(key)
         for op in pie["openings"]:
             for key in OPENING_EXTRAS:
                 op.pop(key)

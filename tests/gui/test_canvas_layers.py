@@ -486,15 +486,16 @@ def test_the_host_summary_names_the_cross_check() -> None:
     assert "second engine, a searching computer player (8000 simulations a move), replayed each of them and agrees" \
         in summary.lines[0]
     (disputed,) = [line for line in summary.lines if "did not confirm" in line]
-    assert disputed.startswith("J10 K10 L10 L11 looked even") and "(a searching computer player" in disputed
+    assert disputed.startswith("J10 K10 L10 L11 looked even") and "but a searching computer player (8000" in disputed
     assert "mcts:" not in disputed
     firm = dataclasses.replace(report, pie=dataclasses.replace(report.pie, check_rule="firm", check_limit=150))
-    assert "replayed each of them up to 150 times (the firm check a long time limit buys) and agrees" \
+    assert "replayed each of them up to 150 times (the firm check of the Thorough effort) and agrees" \
         in summarise(firm).lines[0]  # a long time limit's check is named as such
     json_firm = summarise(AnalysisReport.from_json(firm.to_json()))  # the saved report reads the same
     assert "up to 150 times" in json_firm.lines[0]
     unchecked = dataclasses.replace(report, pie=dataclasses.replace(
-        report.pie, check_agent="", openings=[dataclasses.replace(o, check=None) for o in report.pie.openings]))
+        report.pie, check_agent="", judges=(),
+        openings=[dataclasses.replace(o, check=None, judges=()) for o in report.pie.openings]))
     plain = summarise(unchecked)
     assert not any("second engine" in line for line in plain.lines)
 

@@ -367,8 +367,8 @@ def test_panel_starts_with_the_command_lines_settings(window: MainWindow) -> Non
 @pytest.mark.parametrize("name, headline, step", [
     (BALANCED, "Balanced", "Seal it"),
     (LOPSIDED, "Lopsided", "Move symbols near C2"),
-    (REFINED, "Not decided yet", "Run longer"),
-    (QUICK, "First look: not decided", "Run longer: untick Quick"),
+    (REFINED, "Not decided yet", "give the analysis more play"),
+    (QUICK, "First look: looks balanced", "Before sealing, run the full analysis: untick Quick"),
 ])
 def test_verdicts_are_written_for_hosts_with_a_next_step(window: MainWindow, name: str, headline: str,
                                                          step: str) -> None:
@@ -584,7 +584,7 @@ def test_a_quick_look_never_advises_sealing(name: str) -> None:
 
 def test_the_saved_quick_look_is_read_as_one_and_a_full_run_still_advises_sealing() -> None:
     quick = summarise(saved_report(QUICK))  # the report's own config says it was a quick look
-    assert quick.headline == "First look: not decided for casual play"
+    assert quick.headline == "First look: looks balanced for casual play" and "Seal it" not in quick.next_step
     full = summarise(saved_report(BALANCED))
     assert full.headline == "Balanced for greedy play" and full.next_step.startswith("Seal it")
 
