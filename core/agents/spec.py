@@ -243,8 +243,6 @@ class AgentKindInfo:
     """The same agent at most ``sims`` simulations' worth of search (quick mode); cheap agents are unchanged."""
     threaded: Callable[[AgentSpec, int], str] = lambda spec, threads: spec.text
     """The spec searching on ``threads`` cores at once; agents that search on one core are unchanged."""
-    short: str = ""
-    """The kind in two or three words for progress lines (``searching player``; "" = its name)."""
     spell: Callable[[AgentSpec], str] = lambda spec: spec.kind.name
     """The canonical spelling from the spec's fields, for kinds whose parser leaves ``detail`` empty."""
 
@@ -384,31 +382,28 @@ def _search_budget(spec: AgentSpec) -> str:
 
 
 RANDOM = AgentKindInfo(
-    "random", "random", _parse_random, lambda spec: "a random player", "cheap", rank=0, short="random player",
+    "random", "random", _parse_random, lambda spec: "a random player", "cheap", rank=0,
     chooser="core.agents.search:random_chooser", swap="coin")
 GREEDY = AgentKindInfo(
     "greedy", "greedy, greedy:EPS (0-1)", _parse_greedy,
-    lambda spec: "a greedy computer player (best immediate gain)", "cheap", rank=10, short="greedy player",
+    lambda spec: "a greedy computer player (best immediate gain)", "cheap", rank=10,
     chooser="core.agents.search:greedy_chooser", swap="gain",
     warm_up="core.agents.search:warm_up_simple", warm_up_weight=2,
     spell=lambda spec: f"greedy:{spec.eps:g}" if spec.eps > 0 else "greedy")
 MCTS = AgentKindInfo(
     "mcts", "mcts:N (N simulations per move), mcts:N:greedy", _parse_mcts,
     lambda spec: f"a searching computer player ({spec.sims} simulations a move)", "search", rank=20,
-    short="searching player",
     chooser="core.agents.search:mcts_chooser", swap="value",
     warm_up="core.agents.search:warm_up_mcts", warm_up_weight=17,
     capped=lambda spec, sims: replace(spec, sims=min(spec.sims, sims)),
     spell=lambda spec: f"mcts:{spec.sims}" + (":greedy" if spec.greedy_playouts else ""))
 ALPHABETA = AgentKindInfo(
     "ab", "ab:N (N nodes per move), ab:t=SECONDS, ab:N:t=SECONDS", _parse_ab, _ab_describe, "search", rank=30,
-    short="look-ahead player",
     chooser="core.agents.alphabeta:ab_chooser", swap="value",
     warm_up="core.agents.alphabeta:warm_up_ab", warm_up_weight=15, capped=_ab_capped)
 PUCT = AgentKindInfo(
     "puct", "puct:N, puct:t=SECONDS, puct:N:t=SECONDS", _parse_puct,
     lambda spec: f"a guided searching computer player ({_search_budget(spec)})", "search", rank=40,
-    short="guided searching player",
     chooser="core.agents.puct:puct_chooser", swap="value",
     warm_up="core.agents.puct:warm_up_puct", warm_up_weight=20,
     budget=lambda spec: spec.sims or 1 << 62,  # a time budget only: above any simulation count

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from core.agents.levels import level_of
-from core.agents.spec import AgentSpecError, describe, parse_agent
+from core.agents.spec import describe
 from core.analysis.config import AnalysisProgress
 
 
@@ -27,16 +27,13 @@ def describe_agent(spec: str) -> str:
 
 
 def agent_name(spec: str) -> str:
-    """A short name for progress lines: the level's name (``club``), else the kind's short words from its row
-    (``searching player``); the text itself when it is no agent spec."""
+    """A short name for progress lines: the level's name (``club``), else the kind's words without the budget
+    (``searching computer player``)."""
     level = level_of(spec)
     if level is not None:
         return level.name
-    try:
-        kind = parse_agent(spec).kind
-    except AgentSpecError:
-        return spec
-    return kind.short or kind.name
+    words = describe(spec).split(" (")[0]
+    return words.removeprefix("a ").removeprefix("an ")
 
 
 _SPEC = re.compile(r"^(?P<agent>[a-z]+(?::[^\s:]+)*): ")

@@ -87,7 +87,7 @@ def test_a_test_only_kind_is_parsed_and_described(nth_kind: AgentKindInfo) -> No
         parse_agent("nth:x")
     assert describe("nth:3") == "a test player (legal placement 3)"
     assert describe_agent("nth:3") == describe("nth:3")  # the designer's words come from the same row
-    assert agent_name("nth:3") == "nth"  # progress lines: the row's short words, else its name
+    assert agent_name("nth:3") == "test player"  # progress lines: the row's words without the budget
     assert spec.cheap and quick_agent("nth:3") == "nth:3" and with_threads("nth:3", 8) == "nth:3"
 
 
