@@ -15,7 +15,8 @@
   any machine; ``t=S`` adds seconds per move (between depths and within one by the measured node rate, not
   reproducible); ``d=D`` caps the depth.  The search never visits more nodes than its budget: when the budget
   ends within a depth, the moves that depth finished are compared with each other (the first is the previous
-  depth's best), else the previous depth decides;
+  depth's best), else the previous depth decides; such a partial depth proves a win, never a loss (moves
+  not searched at it may save the game): every searched move losing counts as a near-certain loss;
 * **noise**: in the first ``NOISE_PLIES`` placements of a game the move is drawn among those within
   ``NOISE_MARGIN`` of the best (searched with a window lowered by the margin, so their values are exact).
 
@@ -58,7 +59,7 @@ MATE = 1_000_000
 INF = 1_000_000_000
 W_SAFE = 100
 """Value of a symbol no placement can cover any more (it scores)."""
-W_RISK = 50
+W_RISK = 70
 """Value of an uncovered symbol that some placement could still cover."""
 W_GAIN = 30
 """Value of each symbol of the best gain the side to move can take right now (it moves next)."""
@@ -326,7 +327,7 @@ def share(value: int) -> float:
         return 1.0
     if value <= -MATE:
         return 0.0
-    return 1.0 / (1.0 + math.exp(-value / VALUE_SCALE))
+    return 1.0 / (1.0 + math.exp(min(-value / VALUE_SCALE, 700.0)))  # exp overflows past about 709
 
 
 @dataclass
@@ -373,7 +374,8 @@ class AlphaBeta:
         self.last = res
         self.last_value = share(res.value) if res.move >= 0 else 0.0
         if noise and len(res.values) > 1:
-            near = sorted(m for m, v in res.values.items() if v >= res.value - NOISE_MARGIN)
+            top = res.values[res.move]
+            near = sorted(m for m, v in res.values.items() if v >= top - NOISE_MARGIN)
             return int(near[k_rand_below(self.rng, len(near))])
         return res.move
 
@@ -423,9 +425,11 @@ class AlphaBeta:
             for m, v in values.items():  # the first of equal values stays: dicts keep the search order
                 if v > values[top]:
                     top = m
-            best = AbResult(top, values[top], d, 0, values)
-            if done < n:
+            if done < n:  # the budget ended within this depth: moves not searched at it may be better
+                # a win found is proven; all searched moves losing is no proof that the root is lost
+                best = AbResult(top, max(values[top], -(MATE - 1)), d, 0, values)
                 break
+            best = AbResult(top, values[top], d, 0, values)
             ranked = np.argsort(-vals, kind="stable")
             order, vals, exact = order[ranked], vals[ranked], exact[ranked]
             if abs(best.value) >= MATE:

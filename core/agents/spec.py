@@ -243,6 +243,8 @@ class AgentKindInfo:
     """The same agent at most ``sims`` simulations' worth of search (quick mode); cheap agents are unchanged."""
     threaded: Callable[[AgentSpec, int], str] = lambda spec, threads: spec.text
     """The spec searching on ``threads`` cores at once; agents that search on one core are unchanged."""
+    spell: Callable[[AgentSpec], str] = lambda spec: spec.kind.name
+    """The canonical spelling from the spec's fields, for kinds whose parser leaves ``detail`` empty."""
 
     @property
     def spelling(self) -> str:
@@ -266,13 +268,7 @@ class AgentSpec:
 
     @property
     def text(self) -> str:
-        if self.detail:
-            return self.detail
-        if self.kind is MCTS:
-            return f"mcts:{self.sims}" + (":greedy" if self.greedy_playouts else "")
-        if self.kind is GREEDY and self.eps > 0:
-            return f"greedy:{self.eps:g}"
-        return self.kind.name
+        return self.detail or self.kind.spell(self)
 
     @property
     def cheap(self) -> bool:
@@ -289,12 +285,6 @@ class AgentSpec:
         """A stable number for seed derivation."""
         return zlib.crc32(self.text.encode())
 
-    def with_sims(self, sims: int) -> AgentSpec:
-        """The same agent with another simulation budget (a level becomes the plain spec it stood for)."""
-        if self.kind is PUCT:
-            ps = parse_puct(resolve(self.text))
-            return parse_agent(PuctSpec(PuctBudget(sims, ps.budget.seconds), ps.options).text)
-        return replace(self, sims=sims)
 
     def capped(self, sims: int) -> AgentSpec:
         """The same agent searching at most ``sims`` simulations' worth (see ``AgentKindInfo.capped``)."""
@@ -348,6 +338,12 @@ def _parse_puct(text: str, parts: list[str]) -> AgentSpec:
     return AgentSpec(PUCT, sims=ps.budget.sims, detail=ps.text)
 
 
+def _puct_capped(spec: AgentSpec, sims: int) -> AgentSpec:
+    """The same search with at most ``sims`` simulations (a level becomes the plain spec it stood for)."""
+    ps = parse_puct(resolve(spec.text))
+    return parse_agent(PuctSpec(PuctBudget(min(spec.sims or sims, sims), ps.budget.seconds), ps.options).text)
+
+
 def _puct_threaded(spec: AgentSpec, threads: int) -> str:
     if threads <= 1:
         return spec.text
@@ -392,13 +388,15 @@ GREEDY = AgentKindInfo(
     "greedy", "greedy, greedy:EPS (0-1)", _parse_greedy,
     lambda spec: "a greedy computer player (best immediate gain)", "cheap", rank=10,
     chooser="core.agents.search:greedy_chooser", swap="gain",
-    warm_up="core.agents.search:warm_up_simple", warm_up_weight=2)
+    warm_up="core.agents.search:warm_up_simple", warm_up_weight=2,
+    spell=lambda spec: f"greedy:{spec.eps:g}" if spec.eps > 0 else "greedy")
 MCTS = AgentKindInfo(
     "mcts", "mcts:N (N simulations per move), mcts:N:greedy", _parse_mcts,
     lambda spec: f"a searching computer player ({spec.sims} simulations a move)", "search", rank=20,
     chooser="core.agents.search:mcts_chooser", swap="value",
     warm_up="core.agents.search:warm_up_mcts", warm_up_weight=17,
-    capped=lambda spec, sims: replace(spec, sims=min(spec.sims, sims)))
+    capped=lambda spec, sims: replace(spec, sims=min(spec.sims, sims)),
+    spell=lambda spec: f"mcts:{spec.sims}" + (":greedy" if spec.greedy_playouts else ""))
 ALPHABETA = AgentKindInfo(
     "ab", "ab:N (N nodes per move), ab:t=SECONDS, ab:N:t=SECONDS", _parse_ab, _ab_describe, "search", rank=30,
     chooser="core.agents.alphabeta:ab_chooser", swap="value",
@@ -409,7 +407,7 @@ PUCT = AgentKindInfo(
     chooser="core.agents.puct:puct_chooser", swap="value",
     warm_up="core.agents.puct:warm_up_puct", warm_up_weight=20,
     budget=lambda spec: spec.sims or 1 << 62,  # a time budget only: above any simulation count
-    capped=lambda spec, sims: spec.with_sims(min(spec.sims or sims, sims)),
+    capped=_puct_capped,
     threaded=_puct_threaded)
 
 KINDS: dict[str, AgentKindInfo] = {}

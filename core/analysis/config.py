@@ -7,7 +7,7 @@ Budget: an analysis is sized in work, never in seconds (:class:`Effort`, ``--eff
 settings and seed give the same verdict on any machine.  Measured costs of one core (``tests/benchmarks``,
 ``docs/measurements.md``): a ``club`` game about 0.1 s on 12x12, a ``mcts:8000`` check game about 0.45 s, the
 screen about 1 ms per opening.  The standard preset's deciding agent plays each opening until its SPRT pair
-decides (at most 400 games, about 100 near 50%), at most 900 games over all openings, and stops as soon as
+decides (at most 400 games, about 100 near 50%), at most 1,200 games over all openings, and stops as soon as
 ``min_fair_openings`` are shown fair; ``core.analysis.verdict.futile`` gives up on openings stuck between.
 """
 
@@ -107,6 +107,8 @@ TIME_MEASURE_GAMES = 4
 """Games of an agent the generator times before it plans its rounds."""
 MIN_TIME = 5.0
 """A time cap shorter than this cannot even start the workers and screen the openings."""
+MAX_TIME = 7 * 24 * 3600.0
+"""Longest time cap (a week): anything longer is a typing slip, not a plan."""
 CHEAP_BATCH = 25
 """Games of a cheap agent sent to a worker in one call, so process traffic does not dominate."""
 
@@ -154,14 +156,14 @@ QUICK = Effort(
 )
 """A first look: searches capped at 100 simulations (``club`` plays as ``casual``), no cross-check."""
 STANDARD = Effort(
-    name="standard", agents=DEFAULT_AGENTS, games=160, decider_games=400, pie_games=900, max_candidates=12,
-    candidates=20, strong_raw_games=40, mirror_games=40, screen_sims=200, refine_sims=REFINE_SIMS,
+    name="standard", agents=DEFAULT_AGENTS, games=160, decider_games=400, pie_games=1200, max_candidates=12,
+    candidates=28, strong_raw_games=40, mirror_games=40, screen_sims=200, refine_sims=REFINE_SIMS,
     summary="the verdict to publish: club play, cross-checked by a strong search of another family",
 )
 """The default: sized so a 12x12 board's verdict takes under a minute of two idle cores (``docs/measurements.md``)."""
 THOROUGH = Effort(
-    name="thorough", agents=("greedy", "expert"), games=160, decider_games=400, pie_games=900, max_candidates=12,
-    candidates=20, strong_raw_games=40, mirror_games=40, screen_sims=200, refine_sims=REFINE_SIMS,
+    name="thorough", agents=("greedy", "expert"), games=160, decider_games=400, pie_games=1200, max_candidates=12,
+    candidates=28, strong_raw_games=40, mirror_games=40, screen_sims=200, refine_sims=REFINE_SIMS,
     summary="decides at expert strength: about eight times the work of standard (minutes; or a cluster)",
 )
 """Expert play decides: the same caps as :data:`STANDARD`, each game about eight times the work."""

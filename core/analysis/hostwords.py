@@ -41,6 +41,20 @@ _CELLS = re.compile(r"(?:[A-Z]+\d+ ){3}[A-Z]+\d+")
 _FAIR = re.compile(r"fair so far: (\d+)")
 
 
+_PHASE_WORDS = {
+    "start": "Starting the computer players",
+    "screen": "A quick estimate of every first placement{count}",
+    "raw": "{lead}games without a swap{count}",
+    "mirror": "{lead}games against a copycat second player{count}",
+    "pie": "{lead}games from the first placement {opening}{count}{so_far}",
+    "check": "Second opinion ({engine}): games from {opening}{count}",
+    "done": "Done",
+}
+"""Each phase of an analysis in the host's words."""
+_REFINING = "A closer look at the first placements nearest to even{count}"
+"""The screen's second, closer look ("refining ...")."""
+
+
 def progress_words(progress: AnalysisProgress) -> str:
     """One progress report of ``core.analysis.run`` as the panel shows it (the engine's lines name agent specs and
     statistical steps: "mcts:8000: cross-checking ...", "raw seat advantage")."""
@@ -51,25 +65,12 @@ def progress_words(progress: AnalysisProgress) -> str:
     opening = cells.group(0) if cells else "an opening"
     count = f" ({progress.done} of {progress.total})" if progress.total > 1 else ""
     phase = progress.phase
-    lead = f"{who[:1].upper()}{who[1:]}: " if who else "Test "
-    if phase == "start":
-        return "Starting the computer players"
     if phase == "compile":
         return message[:1].upper() + message[1:]
-    if phase == "screen":
-        if message.startswith("refining"):
-            return f"A closer look at the first placements nearest to even{count}"
-        return f"A quick estimate of every first placement{count}"
-    if phase == "raw":
-        return f"{lead}games without a swap{count}"
-    if phase == "mirror":
-        return f"{lead}games against a copycat second player{count}"
-    if phase == "pie":
-        fair = _FAIR.search(message)
-        so_far = f"; fair so far: {fair.group(1)}" if fair else ""
-        return f"{lead}games from the first placement {opening}{count}{so_far}"
-    if phase == "check":
-        return f"Second opinion ({who or 'a second engine'}): games from {opening}{count}"
-    if phase == "done":
-        return "Done"
-    return _SPEC.sub(lambda m: f"{agent_name(m.group('agent'))}: ", message)
+    template = _REFINING if phase == "screen" and message.startswith("refining") else _PHASE_WORDS.get(phase)
+    if template is None:
+        return _SPEC.sub(lambda m: f"{agent_name(m.group('agent'))}: ", message)
+    fair = _FAIR.search(message)
+    return template.format(
+        count=count, opening=opening, lead=f"{who[:1].upper()}{who[1:]}: " if who else "Test ",
+        engine=who or "a second engine", so_far=f"; fair so far: {fair.group(1)}" if fair else "")

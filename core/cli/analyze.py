@@ -24,6 +24,7 @@ from core.analysis.config import (
     FIRM_CHECK_GAMES,
     JUDGE_SEPARATOR,
     MAX_GAMES,
+    MAX_TIME,
     MIN_GAMES,
     MIN_TIME,
     QUICK,
@@ -160,7 +161,7 @@ def _config(args: argparse.Namespace) -> AnalysisConfig:
     cfg = AnalysisConfig.from_effort(effort, **overrides)
     if args.time_budget is not None:
         budget = args.time_budget
-        if budget != 0 and not MIN_TIME <= budget <= 7 * 24 * 3600:
+        if budget != 0 and not MIN_TIME <= budget <= MAX_TIME:
             raise CliError(f"--time {budget:g}: give {MIN_TIME:g} seconds to a week, or leave it out for a "
                            "reproducible run", EXIT_USAGE)
         cfg.time_budget = budget

@@ -58,8 +58,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         "work is done); analyses still running then are cancelled and the boards judged so far "
                         "are written. A budget that cannot give one finalist at --level the time a typical verdict "
                         "takes is refused right after the timing (exit 2, nothing written; the timing runs to its "
-                        "end even past SECONDS) with the budget that would: the timing, two rounds of screening, "
-                        "that finalist and the slack. A run planned by "
+                        "end even past SECONDS) with the budget to give: the timing, two rounds of screening, "
+                        "that finalist and the slack, plus a fifth for a machine whose load changes. A run planned by "
                         "--time depends on the machine's speed and load (--rounds does not)")
     p.add_argument("--rounds", type=int, metavar="N",
                    help=f"screen exactly N rounds of {defaults.batch} layouts and give every finalist its full "

@@ -70,28 +70,24 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     at(s, "when the match starts")
     json_flag(s)
 
-    m = action("move", "judge and record a posted move",
-               "Judge a posted placement (four cells in any order and case, with spaces, commas, dashes or "
-               "nothing between them) or 'swap'. A counted move names its piece; a refused one names the rule "
-               "and the cells, or who is to move.")
-    m.add_argument("cells", metavar="CELLS", help='the four cells as posted, e.g. "e6 f6 g6 f7"')
-    by(m)
-    at(m, "the post's time")
-    json_flag(m)
+    def posted(name: str, help_text: str, description: str, when: str, cells: str | None) -> None:
+        """An action for a player's post: its cells (unless ``cells`` is None), who posted it, and when."""
+        a = action(name, help_text, description)
+        if cells is not None:
+            a.add_argument("cells", metavar="CELLS", help=cells)
+        by(a)
+        at(a, when)
+        json_flag(a)
 
-    w = action("swap", "the pie-rule swap, as X's first turn", "Record the pie-rule swap (only as the second "
-               "player's first turn).")
-    by(w)
-    at(w, "the post's time")
-    json_flag(w)
-
-    c = action("correct", "replace the last move while its correction window is open",
-               "Replace the last move by a corrected one, if its player posts the correction within the "
-               "correction window (counted from the first post).")
-    c.add_argument("cells", metavar="CELLS", help="the corrected placement (or 'swap')")
-    by(c)
-    at(c, "the correction's time")
-    json_flag(c)
+    posted("move", "judge and record a posted move",
+           "Judge a posted placement (four cells in any order and case, with spaces, commas, dashes or nothing "
+           "between them) or 'swap'. A counted move names its piece; a refused one names the rule and the cells, "
+           "or who is to move.", "the post's time", 'the four cells as posted, e.g. "e6 f6 g6 f7"')
+    posted("swap", "the pie-rule swap, as X's first turn",
+           "Record the pie-rule swap (only as the second player's first turn).", "the post's time", None)
+    posted("correct", "replace the last move while its correction window is open",
+           "Replace the last move by a corrected one, if its player posts the correction within the correction "
+           "window (counted from the first post).", "the correction's time", "the corrected placement (or 'swap')")
 
     st = action("status", "where the match stands: moves, clocks, score, result", "Show the match: the moves that "
                 "counted, whose turn it is, both clocks at the given time (default now), the score and the result.")
@@ -191,6 +187,7 @@ def _board_and_source(args: argparse.Namespace) -> tuple[Board, dict[str, Any]]:
 
 def _reveal(args: argparse.Namespace) -> tuple[Board, dict[str, Any]]:
     """A sealed board checked against its published digest, as ``lits unseal`` checks it."""
+    from core.cli.seal import published_digest
     from core.seal import sealcheck
     from core.seal.sealing import board_from_fields, read_sealed, verify_file
 
@@ -198,17 +195,8 @@ def _reveal(args: argparse.Namespace) -> tuple[Board, dict[str, Any]]:
         raise CliError(f"{args.board}: a sealed board needs its published digest, so the reveal is checked: add "
                        "--sums SHA256SUMS or --digest HEX", EXIT_UNREADABLE)
     read = read_sealed(args.board)
-    expected = args.digest
-    checked = "--digest"
-    if args.sums is not None:
-        reports, code = sealcheck.check_files([args.board], sums_path=args.sums)
-        if code == EXIT_UNREADABLE:
-            raise CliError(str(reports[0]["text"]), EXIT_UNREADABLE)
-        if code != EXIT_OK:
-            raise CliError(f"not started:\n{reports[0]['text']}", EXIT_PROBLEMS)
-        listed = reports[0].get("expected")
-        expected = listed if isinstance(listed, str) else None
-        checked = os.path.basename(args.sums)
+    expected = published_digest(args.board, args.sums, args.digest, "not started")
+    checked = "--digest" if args.sums is None else os.path.basename(args.sums)
     try:
         result = verify_file(read, expected)
     except ValueError as exc:
@@ -296,6 +284,16 @@ def _to_move(s: MatchSession) -> str:
     return clocks_line(s)
 
 
+_REPLIES = {
+    "timeout": "Time: {player}'s turn time and bank ran out at {clock}.",
+    "resign": "{by} resigns.",
+    "pause": "Paused at {clock}: both clocks stop.",
+    "resume": "Resumed at {clock}.",
+    "end": "Match closed at {clock}.",
+}
+"""The reply to each event that is not a move, ``{clock}`` the event's time on the match's clock."""
+
+
 def _reply(s: MatchSession, e: dict[str, Any]) -> str:
     kind = str(e["event"])
     if kind in ("move", "correct"):
@@ -316,17 +314,9 @@ def _reply(s: MatchSession, e: dict[str, Any]) -> str:
         refused = e["refused"]
         cells = f" [cells: {' '.join(refused['cells'])}]" if refused["cells"] else ""
         return f"Not counted ({refused['rule']}): {refused['message']}{cells}"
-    if kind == "timeout":
-        return f"Time: {e['player']}'s turn time and bank ran out at {s.clock_at(_ms(e['at']))}."
-    if kind == "resign":
-        return f"{e['by']} resigns."
-    if kind == "pause":
-        return f"Paused at {s.clock_at(_ms(e['at']))}: both clocks stop."
-    if kind == "resume":
-        return f"Resumed at {s.clock_at(_ms(e['at']))}."
-    if kind == "end":
-        return f"Match closed at {s.clock_at(_ms(e['at']))}."
-    return kind
+    from core.match.post import event_line
+
+    return event_line(e, _REPLIES, clock=s.clock_at(_ms(e["at"])))
 
 
 def _ms(text: object) -> int:

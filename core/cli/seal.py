@@ -219,6 +219,23 @@ def run_bundle(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def published_digest(path: str, sums: str | None, digest: str | None, refused: str) -> str | None:
+    """The digest a sealed file's bytes must match: ``--digest`` as given, or the one ``--sums`` lists for it.
+
+    With ``--sums`` the file on disk is checked against the list first (a mismatch is refused as ``refused``, e.g.
+    "not unsealed"); the listed digest is returned as well, because that check read the file itself and the bytes
+    about to be used must be held to the same published digest."""
+    if sums is None:
+        return digest
+    reports, code = sealcheck.check_files([path], sums_path=sums)
+    if code == EXIT_UNREADABLE:
+        raise CliError(str(reports[0]["text"]), EXIT_UNREADABLE)
+    if code != EXIT_OK:
+        raise CliError(f"{refused}:\n{reports[0]['text']}", EXIT_PROBLEMS)
+    listed = reports[0].get("expected")
+    return listed if isinstance(listed, str) else None
+
+
 def run_unseal(args: argparse.Namespace) -> int:
     from core.board.boardfile import save_board
     from core.seal.sealing import board_from_fields, verify_file
@@ -232,16 +249,7 @@ def run_unseal(args: argparse.Namespace) -> int:
         raise CliError(f"{args.file}: is a folder, not a sealed board file", EXIT_UNREADABLE) from None
     except OSError as exc:
         raise CliError(f"{args.file}: cannot be read ({exc.strerror or exc})", EXIT_UNREADABLE) from None
-    expected = args.digest
-    if args.sums is not None:
-        reports, code = sealcheck.check_files([args.file], sums_path=args.sums)
-        if code == EXIT_UNREADABLE:
-            raise CliError(str(reports[0]["text"]), EXIT_UNREADABLE)
-        if code != EXIT_OK:
-            raise CliError(f"not unsealed:\n{reports[0]['text']}", EXIT_PROBLEMS)
-        # check_files read the file itself: hold the bytes about to be saved to the same published digest
-        listed = reports[0].get("expected")
-        expected = listed if isinstance(listed, str) else None
+    expected = published_digest(args.file, args.sums, args.digest, "not unsealed")
     try:
         result = verify_file(read, expected)
     except ValueError as exc:

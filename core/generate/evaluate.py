@@ -156,7 +156,7 @@ class AnalysisEvaluator:
         return cfg.min_fair_openings * per_opening / (1.0 - TIME_SIDE_SHARE)
 
     def check_games_needed(self) -> float:
-        """Cross-check games of the quickest ``balanced`` verdict: one check per opening it needs shown fair, each
+        """One judge's games of the quickest ``balanced`` verdict: one check per opening it needs shown fair, each
         stopped by its sequential test (about 30-37 of ``check_games``)."""
         cfg = AnalysisConfig(agents=self.agents(), games=self.games)
         return cfg.min_fair_openings * CHECK_SHARE * cfg.check_games if cfg.checker else 0.0
@@ -190,8 +190,7 @@ class LevelProbe:
         play_games(tasks)
         played = len(tasks)
         per_game = (time.monotonic() - start) / played
-        check = base.config(board).checker
-        if check:  # the cross-check's games, counted in games of the level
+        for check in base.config(board).checkers:  # each judge's games, counted in games of the level
             start = time.monotonic()
             seed = derive_seed(base.seed, _PROBE_KEY, 1 << 20)
             play_games([GameTask(BoardSpec.from_board(board), seed, check, check)])

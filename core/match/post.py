@@ -9,6 +9,7 @@ end the result and why.  The picture is drawn with matplotlib's object API (no Q
 from __future__ import annotations
 
 import io
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -50,6 +51,23 @@ def clocks_line(session: MatchSession, at: int | None = None) -> str:
     if session.paused_at is not None:
         line = f"Paused since {session.clock_at(session.paused_at)} | " + line
     return line
+
+
+class _Fields(dict[str, Any]):
+    """An event's fields for a template: a field the event lacks reads as ``None``, as ``event.get`` would."""
+
+    def __missing__(self, key: str) -> None:
+        return None
+
+
+def event_line(event: Mapping[str, Any], templates: Mapping[str, str], **extra: object) -> str:
+    """A journal event in one line of words: the template for its kind, filled in from the event's fields and
+    ``extra`` (which win over a field of the same name); a kind without a template reads as the kind itself.
+
+    One table of sentences for each audience (the command line's replies, the Host window's journal list), one
+    way of reading an event."""
+    template = templates.get(str(event.get("event")), "{event}")
+    return template.format_map(_Fields({**event, **extra}))
 
 
 def score_line(session: MatchSession) -> str:
@@ -193,4 +211,5 @@ def picture_png(session: MatchSession, post: Post, px: int = PICTURE_PX) -> byte
     return buf.getvalue()
 
 
-__all__ = ["CHAT_LIMIT", "Post", "board_text", "clocks_line", "figure", "make_post", "picture_png", "score_line"]
+__all__ = ["CHAT_LIMIT", "Post", "board_text", "clocks_line", "event_line", "figure", "make_post", "picture_png",
+           "score_line"]

@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDialog,
-    QDialogButtonBox,
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
@@ -40,6 +39,7 @@ from core.board.geometry import COLUMN_LETTERS
 from core.board.model import PIECE_TYPES, Board
 from designer.canvas.render import THEMES, RenderOptions, render_png, render_svg
 from designer.canvas.sizes import MAX_PICTURE_PX, MIN_PICTURE_PX
+from designer.dialogs.forms import ok_cancel_form
 from designer.dialogs.wording import for_gui
 
 COPIED_MS = 2000
@@ -109,16 +109,8 @@ class PictureDialog(QDialog):
         self.theme.addItems(list(THEMES))
         self.theme.setCurrentText(options.theme)
         self.title = QCheckBox("Board name as a title")
-        form = QFormLayout(self)
-        form.addRow("Size", self.px)
-        form.addRow("", self.grid)
-        form.addRow("", self.coords)
-        form.addRow("", self.title)
-        form.addRow("Theme", self.theme)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        form.addRow(buttons)
+        ok_cancel_form(self, [("Size", self.px), ("", self.grid), ("", self.coords), ("", self.title),
+                              ("Theme", self.theme)])
 
     def options(self, board: Board) -> RenderOptions:
         return RenderOptions(grid=self.grid.isChecked(), coordinates=self.coords.isChecked(),

@@ -38,6 +38,7 @@ from core.analysis.config import DEFAULT_AGENTS
 from core.board.geometry import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE
 from core.board.model import Board
 from core.generate.config import MAX_COUNT, SearchConfig
+from core.generate.config import MAX_TIME as MAX_GENERATE_TIME
 from core.generate.figures import Figures
 from core.generate.layout import PairRange
 from designer.canvas.render import Overlay, RenderOptions, render_image
@@ -248,7 +249,7 @@ class GenerateDialog(SearchDialog):
         self.seed_box = QSpinBox()
         self.seed_box.setRange(0, 2**31 - 1)
         self.time_box = QSpinBox()
-        self.time_box.setRange(10, 24 * 3600)
+        self.time_box.setRange(10, int(MAX_GENERATE_TIME))
         self.time_box.setValue(600)
         self.time_box.setSuffix(" s")
         self.time_box.setToolTip("How long the search may take. It first times the level on this machine and says at "

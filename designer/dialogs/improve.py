@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 
 from core.board.geometry import cell_name
 from core.board.model import Board, Symbol
+from core.generate.config import MAX_TIME as MAX_GENERATE_TIME
 from core.generate.config import SearchConfig
 from designer.canvas.render import BoardGeometry, Overlay, RenderOptions, paint_board, render_image
 from designer.canvas.sizes import MAX_PICTURE_PX, MIN_PICTURE_PX
@@ -166,7 +167,7 @@ class ImproveDialog(SearchDialog):
         self.lock_board.locksChanged.connect(self._update_lock_label)
         self.level = level_box()
         self.time_box = QSpinBox()
-        self.time_box.setRange(10, 24 * 3600)
+        self.time_box.setRange(10, int(MAX_GENERATE_TIME))
         self.time_box.setValue(180)
         self.time_box.setSuffix(" s")
         self.changes_box = QSpinBox()

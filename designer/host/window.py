@@ -23,7 +23,6 @@ from PySide6.QtGui import QCloseEvent, QFont, QGuiApplication, QImage, QPixmap
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
-    QDialogButtonBox,
     QFileDialog,
     QFormLayout,
     QGroupBox,
@@ -36,7 +35,6 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QSpinBox,
-    QSplitter,
     QVBoxLayout,
     QWidget,
 )
@@ -45,13 +43,14 @@ from core.board.model import Board
 from core.engine.rules import Placement
 from core.match.host import Match, MatchExistsError
 from core.match.journal import JOURNAL_NAME, JournalError
-from core.match.post import make_post
+from core.match.post import event_line, make_post
 from core.match.session import DEFAULT_WINDOW, EventError, MatchSession, Refused
 from core.match.times import TimeError, now_ms
 from core.play.clock import format_seconds
 from designer.canvas.render import RenderOptions
+from designer.dialogs.forms import ok_cancel_form
 from designer.host import helper
-from designer.playtest.canvas import PlayCanvas
+from designer.playtest.canvas import PlayCanvas, board_beside
 from designer.workers import HELPER_NICE
 
 TO_MOVE = "The player to move"
@@ -227,12 +226,7 @@ class HostWindow(QMainWindow):
         side_layout.addWidget(post_box, 3)
         side_layout.addWidget(QLabel("Journal"))
         side_layout.addWidget(self.log_list, 1)
-        splitter = QSplitter()
-        splitter.addWidget(self.canvas)
-        splitter.addWidget(side)
-        splitter.setStretchFactor(0, 3)
-        splitter.setStretchFactor(1, 2)
-        self.setCentralWidget(splitter)
+        self.setCentralWidget(board_beside(self.canvas, side, side_stretch=2))
 
     def set_render_options(self, options: RenderOptions) -> None:
         """Follow the designer's theme, grid and coordinates."""
@@ -457,6 +451,15 @@ class HostWindow(QMainWindow):
         super().closeEvent(event)
 
 
+_LOG_LINES = {
+    "start": "start: {o} plays O, {x} plays X",
+    "timeout": "{player}'s bank ran out",
+    "resign": "{by} resigns",
+    "end": "end: {outcome}",
+}
+"""The journal list's words for each event that is not a move, after its time."""
+
+
 def _log_text(event: dict[str, Any]) -> str:
     kind = event.get("event")
     at = str(event.get("at", ""))[11:19]
@@ -467,15 +470,7 @@ def _log_text(event: dict[str, Any]) -> str:
                    + (f", replaces {event.get('replaces')}" if kind == "correct" else "")
         refused = event.get("refused") or {}
         return f"{at}  {event.get('player')}: {what} {event.get('text')!r} not counted ({refused.get('rule')})"
-    if kind == "start":
-        return f"{at}  start: {event.get('o')} plays O, {event.get('x')} plays X"
-    if kind == "timeout":
-        return f"{at}  {event.get('player')}'s bank ran out"
-    if kind == "resign":
-        return f"{at}  {event.get('by')} resigns"
-    if kind == "end":
-        return f"{at}  end: {(event.get('result') or {}).get('text', '')}"
-    return f"{at}  {kind}"
+    return f"{at}  {event_line(event, _LOG_LINES, outcome=(event.get('result') or {}).get('text', ''))}"
 
 
 class HostSetupDialog(QDialog):
@@ -492,14 +487,8 @@ class HostSetupDialog(QDialog):
         self.window_spin.setRange(0, 3600)
         self.window_spin.setValue(DEFAULT_WINDOW)
         self.window_spin.setSuffix(" s")
-        form = QFormLayout(self)
-        form.addRow("Plays O", self.o_edit)
-        form.addRow("Plays X", self.x_edit)
-        form.addRow("Correction window", self.window_spin)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        form.addRow(buttons)
+        ok_cancel_form(self, [("Plays O", self.o_edit), ("Plays X", self.x_edit),
+                              ("Correction window", self.window_spin)])
 
 
 def open_host_window(parent: QWidget | None, board: Board, options: RenderOptions | None = None) -> HostWindow | None:

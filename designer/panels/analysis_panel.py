@@ -66,8 +66,8 @@ DEFAULT_AGENTS = " + ".join(analysis_config.DEFAULT_AGENTS)
 MIN_TIME = 10
 """Shortest time cap offered, above the engine's floor (``core.analysis.config.MIN_TIME``, 5 s): the workers
 must start and every opening be screened before any game tells the host something."""
-MAX_TIME = 24 * 3600
-"""Longest time cap offered (a day)."""
+MAX_TIME = int(analysis_config.MAX_TIME)
+"""Longest time cap offered (``lits analyze --time`` takes the same)."""
 EFFORT_LABELS = {"standard": "Standard: the verdict to publish",
                  "thorough": "Thorough: expert strength (minutes)"}
 """The efforts the box offers (Quick is its own tick box), in the host's words."""

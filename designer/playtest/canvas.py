@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPlainTextEdit,
     QSizePolicy,
+    QSplitter,
     QTextEdit,
     QWidget,
 )
@@ -268,3 +269,14 @@ class PlayCanvas(QWidget):
             self.placement_clicked.emit(self.preview)
         else:
             super().keyPressEvent(event)
+
+
+def board_beside(canvas: PlayCanvas, side: QWidget, side_stretch: int) -> QSplitter:
+    """The board on the left and ``side`` (controls, clocks, the moves) on the right, in a splitter the host can
+    drag; the board takes 3 parts of the width to the side's ``side_stretch``."""
+    splitter = QSplitter()
+    splitter.addWidget(canvas)
+    splitter.addWidget(side)
+    splitter.setStretchFactor(0, 3)
+    splitter.setStretchFactor(1, side_stretch)
+    return splitter

@@ -28,13 +28,12 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSpinBox,
-    QSplitter,
     QVBoxLayout,
     QWidget,
 )
 
 from core.board.geometry import cell_name
-from core.board.model import PIECE_TYPES, Board, Symbol
+from core.board.model import MAX_CLOCK_SECONDS, PIECE_TYPES, Board, Symbol
 from core.board.validation import Severity, validate
 from core.engine.rules import SWAP, GameState, IllegalReason, Placement
 from core.play.clock import MatchClock, format_seconds
@@ -49,7 +48,7 @@ from core.play.session import (
     agent_decision,
 )
 from designer.canvas.render import RenderOptions
-from designer.playtest.canvas import PlayCanvas
+from designer.playtest.canvas import PlayCanvas, board_beside
 from designer.workers import BackgroundRunner, JobControl
 
 AGENT_CHOICES: tuple[tuple[str, str | None], ...] = (
@@ -204,7 +203,7 @@ class PlaytestWindow(QMainWindow):
         self.turn_spin = QSpinBox()
         self.bank_spin = QSpinBox()
         for spin, value in ((self.turn_spin, self.board.params.turn_time), (self.bank_spin, self.board.params.bank)):
-            spin.setRange(0, 24 * 3600)
+            spin.setRange(0, MAX_CLOCK_SECONDS)
             spin.setSuffix(" s")
             spin.setValue(value)
         cform.addRow("Time per turn:", self.turn_spin)
@@ -253,12 +252,7 @@ class PlaytestWindow(QMainWindow):
         rcol2.setContentsMargins(0, 0, 0, 0)
         rcol2.addWidget(self._build_header())
         rcol2.addWidget(scroll, 1)
-        splitter = QSplitter()
-        splitter.addWidget(self.canvas)
-        splitter.addWidget(right)
-        splitter.setStretchFactor(0, 3)
-        splitter.setStretchFactor(1, 1)
-        self.setCentralWidget(splitter)
+        self.setCentralWidget(board_beside(self.canvas, right, side_stretch=1))
         self._build_menus()
         self.resize(1100, 760)
 

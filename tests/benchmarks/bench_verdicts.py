@@ -38,6 +38,7 @@ import resource
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
@@ -100,11 +101,19 @@ def analyse(out: Path, name: str, path: Path, seed: int, budget: list[str]) -> d
                "fair": [o["cells"] for o in pie["openings"] if o["status"] == "fair"],
                "fair_v": [o["v"] for o in pie["openings"] if o["status"] == "fair"],
                "check_v": [(o.get("check") or {}).get("v") for o in pie["openings"] if o["status"] == "fair"],
-               "disputed": [o["cells"] for o in pie["openings"] if o.get("check") and not o["check"]["agrees"]],
+               "disputed": [o["cells"] for o in pie["openings"] if any(not j["agrees"] for j in judged(o))],
+               "disputed_by": [j["agent"] for o in pie["openings"] for j in judged(o) if not j["agrees"]],
+               "judge_games": {a: sum(j["games"] for o in pie["openings"] for j in judged(o) if j["agent"] == a)
+                               for a in pie.get("judges", [])},
                "weaker_disagree": any("play; for " in w for w in data["warnings"]),
                "out_of_time": bool(data.get("budget", {}).get("stopped_by_time"))}
     target.write_text(json.dumps(row))
     return row
+
+
+def judged(opening: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every judge's check of an opening (older reports have only the first judge's ``check``)."""
+    return list(opening.get("judges") or ([opening["check"]] if opening.get("check") else []))
 
 
 def _spin() -> None:
@@ -160,7 +169,7 @@ def main(argv: list[str]) -> int:
                   f"fair {len(fair)}/{row.get('tested', '-')}, {row['wall_s']} s, cpu {row.get('cpu_s', '-')} s, "
                   f"load {row.get('load', '-')}{', out of time' if row.get('out_of_time') else ''}"
                   f"{', weaker play disagrees' if row.get('weaker_disagree') else ''}"
-                  f"{', disputed by the check: ' + str(len(disputed)) if disputed else ''}",
+                  f"{', disputed by a judge: ' + str(len(disputed)) if disputed else ''}",
                   flush=True)
     total = sum(len(r) for r in rows.values())
     inconclusive = sum(row.get("verdict") == "inconclusive" for r in rows.values() for row in r.values())

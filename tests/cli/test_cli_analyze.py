@@ -62,6 +62,7 @@ def test_same_seed_same_answer_any_worker_count(board_file: Path, capsys: pytest
         assert code == 0
         data = json.loads(capsys.readouterr().out)
         data.pop("elapsed_s")
+        assert data["config"].pop("workers") == int(workers)  # recorded; the answer must not depend on it
         outs.append(data)
     assert outs[0] == outs[1]
 
@@ -166,7 +167,7 @@ def test_check_option(board_file: Path, capsys: pytest.CaptureFixture[str]) -> N
         ns = argparse.Namespace(seed=0, workers=0, quick=False, effort=None, games=None, time_budget=None,
                                 agents=None, deciding_agent="", check=None, check_rule="auto")
         for flag, value in zip(extra[::2], extra[1::2], strict=True):
-            setattr(ns, flag, value)
+            setattr(ns, flag, [value] if flag == "check" else value)  # --check is repeatable: a list
         return _config(ns)
 
     assert cfg().checker == "mcts:8000"
