@@ -54,7 +54,7 @@ def test_an_opening_counts_only_when_every_judge_agrees(monkeypatch: pytest.Monk
             if judge.agent == CHECK_AGENT:  # the first judge disputed it: the second is not played
                 assert [j.agent for j in o.judges] == [CHECK_AGENT]
             assert any(judge.agent in r and "not confirmed by" in r for r in report.reasons)
-        assert "judges show" in report.reasons[0]
+        assert f"the {CHECK_AGENT} and {AB_JUDGE} judges show none of them one-sided" in report.reasons[0]
         view = opening_view(report.pie.fair[0])
         assert [j.agent for j in view.judges] == [CHECK_AGENT, AB_JUDGE] and all(j.games for j in view.judges)
         data = report.to_json()
