@@ -377,7 +377,7 @@ class GenerateDialog(SearchDialog):
         chosen = result.balanced()[: self.count_box.value()]
         for rank, c in enumerate(chosen, start=1):
             item = QListWidgetItem(QIcon(board_pixmap(c.board)), f"{rank}. {c.figures.verdict or 'scored'}, "
-                                                                  f"score {c.score:.3f}")
+                                                                  f"rated {round(100 * c.score)} of 100")
             item.setToolTip(c.figures.host_words())
             item.setData(Qt.ItemDataRole.UserRole, rank - 1)
             self.gallery.addItem(item)
