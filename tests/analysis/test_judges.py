@@ -93,13 +93,15 @@ def test_judges_by_default_and_on_the_command_line() -> None:
     from core.cli import build_parser
     from core.cli.analyze import _config
 
-    assert AnalysisConfig.from_effort().checkers == [CHECK_AGENT, AB_JUDGE]
+    assert AnalysisConfig.from_effort().checkers == [CHECK_AGENT]  # standard: the Monte Carlo judge
+    assert AnalysisConfig.from_effort("thorough").checkers == [CHECK_AGENT, AB_JUDGE]
     assert AnalysisConfig.from_effort("quick").effective().checkers == []
     assert AnalysisConfig(agents=["greedy"]).checkers == []  # a weak decider's verdict holds for its strength
 
     def parsed(*args: str) -> AnalysisConfig:
         return _config(build_parser(["analyze"]).parse_args(["analyze", "b.yaml", *args]))
 
-    assert parsed().checkers == [CHECK_AGENT, AB_JUDGE]
+    assert parsed().checkers == [CHECK_AGENT]
+    assert parsed("--effort", "thorough").checkers == [CHECK_AGENT, AB_JUDGE]
     assert parsed("--check", "mcts:4000", "--check", "ab:2000").checkers == ["mcts:4000", "ab:2000"]
     assert parsed("--check", "none").checkers == []
