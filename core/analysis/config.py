@@ -42,11 +42,14 @@ whoever the strong player is (``docs/agents.md`` places it on the ladder)."""
 JUDGE_SEPARATOR = "+"
 """Judges in one ``check_agent`` text: ``mcts:8000+ab:8000``."""
 AUTO_CHECK = "auto"
-"""The default ``check_agent``: the judges :data:`CHECK_AGENT` and :data:`AB_JUDGE` when the deciding agent is a
-guided search (``puct``) at least as strong as :data:`CHECK_FROM`, else no check.  A weaker or cheap decider's
-verdict holds for its own strength, which
-a strong check would only contradict (for greedy play most openings are one-sided for ``mcts:8000``), and an
-``mcts`` decider is of the check's own family."""
+"""The default ``check_agent``: when the deciding agent is a guided search (``puct``) at least as strong as
+:data:`CHECK_FROM`, the judge :data:`CHECK_AGENT`, and with ``--effort thorough`` :data:`AB_JUDGE` beside it; else
+no check.  Why not both by default: with both, the standard effort on the five bundled boards (seed 1, commit
+e36e72c) ended 3 of 5 inconclusive; the alpha-beta judge disputed 5 openings the Monte Carlo judge had confirmed,
+and without those disputes 2 of the 3 would have been balanced, where the standard effort is meant to decide nearly
+every board (``docs/measurements.md``).  A weaker or cheap decider's verdict holds for its own strength, which a
+strong check would only contradict (for greedy play most openings are one-sided for ``mcts:8000``), and an ``mcts``
+decider is of the check's own family."""
 CHECK_FROM = "club"
 CHECK_GAMES = 60
 """Most cross-check games per fair opening.  The check is sequential: a pair of SPRTs (:data:`CHECK_HIGH`,
@@ -365,7 +368,9 @@ class AnalysisConfig:
             return list(dict.fromkeys(parse_agent(t).text for t in texts))
         decider = parse_agent(self.decider)
         strong = decider.kind is AgentKind.PUCT and decider.strength >= parse_agent(CHECK_FROM).strength
-        return [CHECK_AGENT, AB_JUDGE] if strong else []
+        if not strong:
+            return []
+        return [CHECK_AGENT, AB_JUDGE] if self.effort == THOROUGH.name else [CHECK_AGENT]
 
     @property
     def checker(self) -> str:

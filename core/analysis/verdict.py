@@ -44,8 +44,8 @@ def _decide(pie: PieResult, cfg: AnalysisConfig) -> tuple[Verdict, list[str]]:
                                 f"{cfg.min_verdict_games} are needed before any verdict"]
     firm = f" (the firm check: up to {pie.check_limit} games each)" if pie.check_rule == "firm" else ""
     judges = " and ".join(pie.judges)
-    noun = "judges show" if len(pie.judges) > 1 else "cross-check shows"
-    checked = f", and the {judges} {noun}{firm} none of them one-sided" if pie.judges else ""
+    noun, verb = ("judges", "show") if len(pie.judges) > 1 else ("cross-check", "shows")
+    checked = f", and the {judges} {noun}{firm} {verb} none of them one-sided" if pie.judges else ""
     if len(fair) >= cfg.min_fair_openings:
         reasons.append(f"{len(fair)} distinct first placements keep the game within {band} for S1 "
                        f"(needed {cfg.min_fair_openings}), so the second player faces a real swap decision"

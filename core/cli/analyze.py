@@ -77,8 +77,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         "can tell: about 30 games for an even opening; an opening at 50%% for a judge is disputed "
                         "0.2%% of the time, at 70%% 39%%, at 80%% 93%%) and counts as fair only if no judge shows it "
                         "one-sided; judges of other search families guard against one engine's blind spots "
-                        f"(default: {CHECK_AGENT} and {AB_JUDGE} when the deciding agent is a puct search at least "
-                        f"as strong as {CHECK_FROM}, as by default; none = no judges; --quick skips them)")
+                        f"(default: {CHECK_AGENT}, and with --effort thorough {AB_JUDGE} too, when the deciding agent "
+                        f"is a puct search at least as strong as {CHECK_FROM}, as by default; none = no judges; "
+                        "--quick skips them)")
     p.add_argument("--check-rule", choices=CHECK_RULE_CHOICES, default="auto",
                    help=f"the check's test: standard (up to {defaults.check_games} games: disputes openings the "
                         f"check agent clearly finds one-sided) or firm (up to {FIRM_CHECK_GAMES} games: also "

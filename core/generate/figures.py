@@ -111,3 +111,18 @@ class Figures:
             parts.append(f"mirror wins {pct(self.mirror_win_rate)}")
         parts.append(f"{self.pairs} pairs")
         return ", ".join(parts)
+
+    def host_words(self) -> str:
+        """The same evidence in a host's words (the designer's dialogs): no score decimals or statisticians' terms."""
+
+        def pct(x: float | None) -> str:
+            return "an unknown share" if x is None or math.isnan(x) else f"{100 * x:.0f}%"
+
+        parts = [f"rated {round(100 * self.score)} of 100"]
+        if self.verdict is not None:
+            parts.insert(0, f"{self.verdict} for {self.level} play" if self.level else self.verdict)
+            parts.append(f"{len(self.fair_openings)} of {self.tested} first placements tried keep the game close")
+            parts.append(f"{pct(self.tie_break_share)} of games are won on the tie rule (symbols did not decide)")
+            parts.append(f"a copycat second player wins {pct(self.mirror_win_rate)} of its games")
+        parts.append(f"{self.pairs} symbol pairs")
+        return "; ".join(parts)

@@ -241,7 +241,10 @@ class Runner:
                     break
             return out
         pool = self._pool()
-        window = max(2, self.workers * 2)
+        # In flight at once: the own pool's workers each have one game and one more waits, so a worker never idles
+        # on the parent; a supplied executor (a cluster across a network) gets a deeper queue.  Every game past a
+        # sequential test's stop is thrown away, so a shallower queue wastes less (results are the same either way).
+        window = self.workers + 1 if self._owned else max(2, self.workers * 2)
         futures: dict[cf.Future[R], int] = {}
         done: dict[int, R] = {}
         next_submit = 0

@@ -377,8 +377,8 @@ class GenerateDialog(SearchDialog):
         chosen = result.balanced()[: self.count_box.value()]
         for rank, c in enumerate(chosen, start=1):
             item = QListWidgetItem(QIcon(board_pixmap(c.board)), f"{rank}. {c.figures.verdict or 'scored'}, "
-                                                                  f"score {c.score:.3f}")
-            item.setToolTip(c.figures.summary())
+                                                                  f"rated {round(100 * c.score)} of 100")
+            item.setToolTip(c.figures.host_words())
             item.setData(Qt.ItemDataRole.UserRole, rank - 1)
             self.gallery.addItem(item)
         self.shown = chosen
@@ -395,7 +395,7 @@ class GenerateDialog(SearchDialog):
         if ok:
             c = self.shown[row]
             fair = "; ".join(" ".join(o) for o in c.figures.fair_openings) or "none"
-            self.details.setText(f"{c.figures.summary()}\nFair openings: {fair}")
+            self.details.setText(f"{c.figures.host_words()}\nFair openings: {fair}")
 
     def board_at(self, row: int) -> Board:
         """A copy of a shown board with its figures in the notes (as ``lits generate`` writes them)."""

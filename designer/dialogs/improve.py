@@ -305,7 +305,7 @@ class ImproveDialog(SearchDialog):
         self._set_running(False)
         self.result = result
         start = result.start
-        self.original_label.setText(f"Your board: {start.figures.summary()}" if start is not None else "")
+        self.original_label.setText(f"Your board: {start.figures.host_words()}" if start is not None else "")
         self._show_proposals(result.candidates)
         self.progress.idle(f"{len(result.candidates)} proposals from {result.screened} layouts screened "
                            f"({result.elapsed:.0f} s).")
@@ -320,8 +320,9 @@ class ImproveDialog(SearchDialog):
                 c = self.proposals[i]
                 picture.setPixmap(proposal_pixmap(c.board, tuple(c.changed), self.picture_px,
                                                   picture.devicePixelRatioF()))
-                delta = "" if base_score is None else f" ({c.score - base_score:+.3f} against yours)"
-                text.setText(f"<b>Proposal {i + 1}</b>: score {c.score:.3f}{delta}<br>{c.figures.summary()}"
+                delta = "" if base_score is None else f" ({round(100 * (c.score - base_score)):+d} against yours)"
+                text.setText(f"<b>Proposal {i + 1}</b>: rated {round(100 * c.score)} of 100{delta}<br>"
+                             f"{c.figures.host_words()}"
                              f"<br>Changed (outlined): {changed_cells(c.board, c.changed)}")
                 for w in (picture, text, button):
                     w.setVisible(True)

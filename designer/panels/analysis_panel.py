@@ -113,6 +113,8 @@ def make_config(agents: str | list[str], seconds: float = 0.0, quick: bool = Fal
     fixes the work, so the same board and seed give the same verdict on any machine; ``seconds`` (0 = none) is
     only a cap."""
     names = parse_agents(agents) if isinstance(agents, str) else list(agents)
+    if quick and tuple(names) in {tuple(e.agents) for e in analysis_config.EFFORTS.values()}:
+        names = list(analysis_config.QUICK.agents)  # a preset's players follow the preset, as the effort box does
     return AnalysisConfig.from_effort(analysis_config.QUICK.name if quick else effort, agents=names,
                                       time_budget=float(seconds))
 

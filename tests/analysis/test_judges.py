@@ -54,7 +54,7 @@ def test_an_opening_counts_only_when_every_judge_agrees(monkeypatch: pytest.Monk
             if judge.agent == CHECK_AGENT:  # the first judge disputed it: the second is not played
                 assert [j.agent for j in o.judges] == [CHECK_AGENT]
             assert any(judge.agent in r and "not confirmed by" in r for r in report.reasons)
-        assert "judges show" in report.reasons[0]
+        assert f"the {CHECK_AGENT} and {AB_JUDGE} judges show none of them one-sided" in report.reasons[0]
         view = opening_view(report.pie.fair[0])
         assert [j.agent for j in view.judges] == [CHECK_AGENT, AB_JUDGE] and all(j.games for j in view.judges)
         data = report.to_json()
@@ -93,13 +93,15 @@ def test_judges_by_default_and_on_the_command_line() -> None:
     from core.cli import build_parser
     from core.cli.analyze import _config
 
-    assert AnalysisConfig.from_effort().checkers == [CHECK_AGENT, AB_JUDGE]
+    assert AnalysisConfig.from_effort().checkers == [CHECK_AGENT]  # standard: the Monte Carlo judge
+    assert AnalysisConfig.from_effort("thorough").checkers == [CHECK_AGENT, AB_JUDGE]
     assert AnalysisConfig.from_effort("quick").effective().checkers == []
     assert AnalysisConfig(agents=["greedy"]).checkers == []  # a weak decider's verdict holds for its strength
 
     def parsed(*args: str) -> AnalysisConfig:
         return _config(build_parser(["analyze"]).parse_args(["analyze", "b.yaml", *args]))
 
-    assert parsed().checkers == [CHECK_AGENT, AB_JUDGE]
+    assert parsed().checkers == [CHECK_AGENT]
+    assert parsed("--effort", "thorough").checkers == [CHECK_AGENT, AB_JUDGE]
     assert parsed("--check", "mcts:4000", "--check", "ab:2000").checkers == ["mcts:4000", "ab:2000"]
     assert parsed("--check", "none").checkers == []

@@ -88,7 +88,7 @@ def test_generate_dialog_gallery_and_open(qtbot: QtBot) -> None:
     assert 1 <= dialog.gallery.count() <= 2
     item = dialog.gallery.item(0)
     assert not item.icon().isNull()
-    assert "balanced" in item.text() and "score" in item.text()
+    assert "balanced" in item.text() and "of 100" in item.text()
     assert "screened" in dialog.progress.label.text()
     opened: list[Board] = []
     dialog.openBoard.connect(opened.append)
