@@ -38,7 +38,7 @@ AB_JUDGE = "ab:8000"
 """The second judge, of another family again: alpha-beta search over an evaluation that plays no games
 (``core.agents.alphabeta``).  Strong engines of different families disagree by about 10 points on single openings
 and by up to 25 on some; an opening counts as fair only when no judge shows it one-sided, so "fair" holds
-whoever the strong player is (``docs/agents.md`` places it on the ladder)."""
+whoever the strong player is (``docs/alphabeta.md`` places it on the ladder)."""
 JUDGE_SEPARATOR = "+"
 """Judges in one ``check_agent`` text: ``mcts:8000+ab:8000``."""
 AUTO_CHECK = "auto"
