@@ -106,10 +106,11 @@ def test_toolbar_tooltips_name_the_shortcuts(window: MainWindow) -> None:
 def test_settings_that_hosts_asked_about_have_tooltips(window: MainWindow) -> None:
     props, panel = window.properties, window.analysis
     for widget in (props.turn_time, props.bank, props.pie, panel.quick, panel.heat_select, panel.agent,
-                   panel.time_limit):
+                   panel.time_limit, panel.effort):
         assert len(widget.toolTip()) > 30, widget
     assert "bank" in props.turn_time.toolTip().lower() or "turn" in props.turn_time.toolTip().lower()
-    assert "time runs out" in panel.time_limit.toolTip() and "expert" in panel.time_limit.toolTip()
+    assert "No limit" in panel.time_limit.toolTip() and "reproduce" in panel.time_limit.toolTip()
+    assert "expert" in panel.effort.toolTip() and "same verdict" in panel.effort.toolTip()
     assert "loses" in props.bank.toolTip()
     assert "swap" in props.pie.toolTip()
 
