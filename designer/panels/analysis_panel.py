@@ -238,7 +238,7 @@ class AnalysisPanel(QWidget):
             self.effort.addItem(label, name)
         self.effort.setToolTip("How much play decides the verdict. The work is fixed, not the time: the same "
                                "board and seed give the same verdict on any computer, however busy. Standard "
-                               "takes about a minute on two cores; Thorough lets the expert level decide, about "
+                               "takes one to two minutes on two cores; Thorough lets the expert level decide, about "
                                "eight times the work (or use a cluster), and checks each fair opening more "
                                f"firmly (up to {analysis_config.FIRM_CHECK_GAMES} games).")
         self.time_limit = QSpinBox()

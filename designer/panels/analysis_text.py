@@ -151,7 +151,7 @@ def summarise(report: AnalysisReport, quick: bool | None = None, games: int | No
     return _finish(summary, report, played_by, pie_rule)
 
 
-FULL_RUN = "untick Quick and analyse again (a full run takes about a minute on two cores)"
+FULL_RUN = "untick Quick and analyse again (a full run takes one to two minutes on two cores)"
 
 
 def _first_look(summary: HostSummary, level: str) -> None:
