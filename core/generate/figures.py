@@ -57,6 +57,11 @@ def density_penalty(pairs_outside: int) -> float:
     return DENSITY_PENALTY * max(0, pairs_outside)
 
 
+def _share(x: float | None, unknown: str) -> str:
+    """A share as a whole percentage, or ``unknown`` when there is none (never "nan%")."""
+    return unknown if x is None or math.isnan(x) else f"{100 * x:.0f}%"
+
+
 @dataclass
 class Figures:
     """An evaluator's answer for one board: its score and, for real analyses, the evidence behind it."""
@@ -99,7 +104,7 @@ class Figures:
         """One line for notes, logs and the designer's gallery."""
 
         def pct(x: float | None) -> str:
-            return "n/a" if x is None or math.isnan(x) else f"{100 * x:.0f}%"
+            return _share(x, "n/a")
 
         parts = [f"score {self.score:.3f}"]
         if self.verdict is not None:
@@ -116,7 +121,7 @@ class Figures:
         """The same evidence in a host's words (the designer's dialogs): no score decimals or statisticians' terms."""
 
         def pct(x: float | None) -> str:
-            return "an unknown share" if x is None or math.isnan(x) else f"{100 * x:.0f}%"
+            return _share(x, "an unknown share")
 
         parts = [f"rated {round(100 * self.score)} of 100"]
         if self.verdict is not None:
