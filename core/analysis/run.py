@@ -186,6 +186,11 @@ class Plan:
         if key in self.left:
             self.left[key] = (self.left[key][0], max(0.0, expected))
 
+    def count_down(self, key: str) -> None:
+        """One game of a phase was played."""
+        if key in self.left:
+            self.set(key, self.left[key][1] - 1.0)
+
     def expected_seconds(self, rate: dict[str, float]) -> float | None:
         if not rate:
             return None
@@ -499,7 +504,7 @@ def _check(s: Session, p: int, judge: str) -> CheckResult:
 
     def told(_i: int, r: GameResult) -> bool:
         pair.update(r.s1_won)
-        s.plan.set(key, s.plan.left.get(key, ("", 0.0))[1] - 1.0)
+        s.plan.count_down(key)
         return check_outcome(pair, cfg) is not None
 
     s.play(tasks, spec.cheap, "check", f"{spec.text}: judging {' '.join(s.names(p))} "
