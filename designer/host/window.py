@@ -18,8 +18,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QMimeData, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent, QFont, QGuiApplication, QImage, QPixmap
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QCloseEvent, QFont, QImage, QPixmap
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -47,6 +47,7 @@ from core.match.post import event_line, make_post
 from core.match.session import DEFAULT_WINDOW, EventError, MatchSession, Refused
 from core.match.times import TimeError, now_ms
 from core.play.clock import format_seconds
+from designer import clipboard
 from designer.canvas.render import RenderOptions
 from designer.dialogs.forms import ok_cancel_form
 from designer.host import helper
@@ -366,11 +367,8 @@ class HostWindow(QMainWindow):
 
     def copy_post(self) -> None:
         """Text and picture on the clipboard in one go (a chat client pastes what it takes)."""
-        mime = QMimeData()
-        mime.setText(self.post_text)
-        if self.post_image is not None and self._drawn_text == self.post_text:
-            mime.setImageData(self.post_image)
-        QGuiApplication.clipboard().setMimeData(mime)
+        drawn = self.post_image is not None and self._drawn_text == self.post_text
+        clipboard.put(self.post_text, self.post_image if drawn else None)
 
     # ------------------------------------------------------------------ recording
     def _submit(self, event: dict[str, Any]) -> list[dict[str, Any]] | None:
