@@ -8,8 +8,11 @@ importing this module.
 from __future__ import annotations
 
 import contextlib
+import multiprocessing
+import multiprocessing.connection
 import os
 import signal
+import threading
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -75,13 +78,39 @@ def lower_priority(steps: int) -> None:
         os.nice(steps)
 
 
-def init_worker(progress_queue: Any = None, first_done: Any = None, nice: int = 0) -> None:
-    """Workers leave Ctrl-C to the parent, which stops them itself (no traceback per worker); they keep the
-    queue the parent reads warm-up progress from and the event that says the first warm-up is over, and run
-    ``nice`` levels below the parent (the designer passes some so its window stays responsive)."""
-    global _progress_queue, _first_done
+def exit_with_parent() -> None:
+    """End this process as soon as its parent does.
+
+    A pool's worker waits for its next task on a queue it holds both ends of, so a parent that was killed or
+    crashed (no chance to send the pool's stop) left it waiting for ever, holding its memory: a lingering
+    ``python`` per worker after every crash of the designer or a killed ``lits analyze``.  The parent's sentinel
+    becomes readable when the parent ends, however it ends."""
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+    sentinel = parent.sentinel
+
+    def watch() -> None:
+        multiprocessing.connection.wait([sentinel])
+        os._exit(1)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
+def start_helper(nice: int = 0) -> None:
+    """Initializer of every helper process (pool workers, chart drawing, the Host window's pictures): Ctrl-C is
+    left to the parent, which stops its helpers itself (no traceback per process); ``nice`` levels below the
+    parent (the designer passes some so its window stays responsive); and it ends with its parent."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     lower_priority(nice)
+    exit_with_parent()
+
+
+def init_worker(progress_queue: Any = None, first_done: Any = None, nice: int = 0) -> None:
+    """A worker of the runner's own pool (see :func:`start_helper`); it keeps the queue the parent reads
+    warm-up progress from and the event that says the first warm-up is over."""
+    global _progress_queue, _first_done
+    start_helper(nice)
     _progress_queue = progress_queue
     _first_done = first_done
 

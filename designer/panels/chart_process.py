@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from core.analysis.results import ChartData
+from core.selfplay.worker import start_helper
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -61,16 +62,6 @@ def draw(data: ChartData, width_px: int, dpr: float, dark: bool) -> Drawn:
     return Drawn(os.getpid(), images)
 
 
-def _start(nice: int) -> None:
-    """The chart process's initializer: below the window's priority, Ctrl-C left to the window."""
-    import signal
-
-    from core.selfplay.worker import lower_priority
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    lower_priority(nice)
-
-
 def _load() -> int:
     """Import what drawing needs, so the first chart does not wait for it."""
     import matplotlib.backends.backend_agg  # noqa: F401
@@ -92,7 +83,7 @@ class ChartProcess:
         with self._lock:
             if self._pool is None:
                 self._pool = cf.ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                                                    initializer=_start, initargs=(self.nice,))
+                                                    initializer=start_helper, initargs=(self.nice,))
             return self._pool
 
     def _submit(self, fn: Callable[..., Any], *args: Any) -> tuple[cf.Future[Any], cf.ProcessPoolExecutor]:
