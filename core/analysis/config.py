@@ -161,13 +161,16 @@ QUICK = Effort(
 STANDARD = Effort(
     name="standard", agents=DEFAULT_AGENTS, games=160, decider_games=400, pie_games=1200, max_candidates=12,
     candidates=28, strong_raw_games=40, mirror_games=40, screen_sims=200, refine_sims=REFINE_SIMS,
-    summary="the verdict to publish: club play, cross-checked by a strong search of another family",
+    summary="the verdict to publish: club play, each fair opening judged again by a stronger plain Monte Carlo "
+            "search (mcts:8000)",
 )
-"""The default: sized so a 12x12 board's verdict takes under a minute of two idle cores (``docs/measurements.md``)."""
+"""The default: a 12x12 board's verdict takes 55-112 s of two idle cores (median 90 s over the benchmark's ten boards,
+``docs/measurements.md``)."""
 THOROUGH = Effort(
     name="thorough", agents=("greedy", "expert"), games=160, decider_games=400, pie_games=1200, max_candidates=12,
     candidates=28, strong_raw_games=40, mirror_games=40, screen_sims=200, refine_sims=REFINE_SIMS,
-    summary="decides at expert strength: about eight times the work of standard (minutes; or a cluster)",
+    summary="decides at expert strength, judged by a Monte Carlo and an alpha-beta search: about eight times "
+            "the work of standard (minutes; or a cluster)",
 )
 """Expert play decides: the same caps as :data:`STANDARD`, each game about eight times the work."""
 EFFORTS: dict[str, Effort] = {e.name: e for e in (QUICK, STANDARD, THOROUGH)}
