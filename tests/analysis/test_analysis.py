@@ -243,17 +243,23 @@ def test_analysis_is_reproducible_for_a_seed() -> None:
 def test_analysis_cancel_stops_workers() -> None:
     cfg = small_config(inline=False, workers=2, agents=["mcts:100000"], games=40)
     cancel = threading.Event()
-    timer = threading.Timer(3.0, cancel.set)
+    cancelled_at: list[float] = []
+
+    def press_cancel() -> None:
+        cancelled_at.append(time.monotonic())
+        cancel.set()
+
+    timer = threading.Timer(3.0, press_cancel)
     timer.start()
-    t0 = time.monotonic()
     with pytest.raises(AnalysisCancelled):
-        analyze(small_board(), cfg, cancel=cancel)
+        analyze(small_board(), cfg, cancel=cancel)  # mcts:100000 games: far longer than the 3 s before Cancel
     timer.cancel()
-    assert time.monotonic() - t0 < 3.0 + 4.0
+    # prompt, whatever the machine's load: a game in flight is not waited for (bounds generous for a busy machine)
+    assert cancelled_at and time.monotonic() - cancelled_at[0] < 15.0
     # the pool's processes are gone: no child python processes of ours remain
     import multiprocessing
 
-    deadline = time.monotonic() + 3.0
+    deadline = time.monotonic() + 10.0
     while multiprocessing.active_children() and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not multiprocessing.active_children()

@@ -84,11 +84,13 @@ def test_run_in_background_keeps_event_loop_ticking(window: MainWindow, qtbot: Q
     ticker.stop()
     assert seen["thread"] is False
     assert 144 - seen["board"].count(Symbol.EMPTY) == symbols > 0
-    # While the analysis ran (~60 ticks expected in 1.2 s) the loop kept ticking; a blocked loop gives none.
+    # While the analysis ran (~60 ticks expected in 1.2 s) the loop kept ticking; a loop the analysis blocked gives
+    # none and a gap as long as the run.  The bounds leave room for a loaded machine that descheduled the GUI
+    # thread for a while (stalls of the window itself are measured by tests/gui/designer_probe.py, not here).
     running = panel.finished_at - start
     assert elapsed >= running >= 1.2
-    assert ticker.count(panel.finished_at) >= 0.5 * running / 0.02
-    assert ticker.max_gap(panel.finished_at) < 0.25
+    assert ticker.count(panel.finished_at) >= 0.25 * running / 0.02
+    assert ticker.max_gap(panel.finished_at) < 0.5 * running
     text = panel.verdict.text()
     assert "Balanced" in text and "3 different first placements" in text
     assert not JARGON.search(text), text
