@@ -84,6 +84,27 @@ class PuctSpec:
         return ":".join(parts)
 
 
+def _budget_count(text: str, part: str, current: int, what: str, most: int) -> int:
+    """A search's per-move count (``puct:N``'s simulations, ``ab:N``'s nodes), read once and within 1..most."""
+    if current:
+        raise AgentSpecError(f"agent {text!r}: the {what} are given twice")
+    count = int(part)
+    if not 1 <= count <= most:
+        raise AgentSpecError(f"agent {text!r}: {what} must be within 1..{most}")
+    return count
+
+
+def _budget_seconds(text: str, value: str) -> float:
+    """A search's ``t=S`` seconds per move (an ``s`` suffix allowed), within 0.001..MAX_PUCT_SECONDS."""
+    try:
+        seconds = float(value.removesuffix("s"))
+    except ValueError:
+        raise AgentSpecError(f"agent {text!r}: {value!r} is not a number of seconds") from None
+    if not 0.001 <= seconds <= MAX_PUCT_SECONDS:  # also refuses nan
+        raise AgentSpecError(f"agent {text!r}: seconds per move must be within 0.001..{MAX_PUCT_SECONDS:g}")
+    return seconds
+
+
 def parse_puct(text: str) -> PuctSpec:
     """Read ``puct:N``, ``puct:t=S``, ``puct:N:t=S`` with optional ``key=value`` options (AgentSpecError if not)."""
     parts = [p.strip().lower() for p in str(text).strip().split(":")]
@@ -94,23 +115,14 @@ def parse_puct(text: str) -> PuctSpec:
     options: dict[str, float] = {}
     for part in parts[1:]:
         if part.isdigit():
-            if sims:
-                raise AgentSpecError(f"agent {text!r}: the simulations are given twice")
-            sims = int(part)
-            if not 1 <= sims <= MAX_PUCT_SIMS:
-                raise AgentSpecError(f"agent {text!r}: simulations must be within 1..{MAX_PUCT_SIMS}")
+            sims = _budget_count(text, part, sims, "simulations", MAX_PUCT_SIMS)
             continue
         key, eq, value = part.partition("=")
         if not eq:
             raise AgentSpecError(f"agent {text!r}: {part!r} is neither a number of simulations nor key=value; "
                                  f"{PUCT_HELP}")
         if key == "t":
-            try:
-                seconds = float(value.removesuffix("s"))
-            except ValueError:
-                raise AgentSpecError(f"agent {text!r}: {value!r} is not a number of seconds") from None
-            if not 0.001 <= seconds <= MAX_PUCT_SECONDS:  # also refuses nan
-                raise AgentSpecError(f"agent {text!r}: seconds per move must be within 0.001..{MAX_PUCT_SECONDS:g}")
+            seconds = _budget_seconds(text, value)
             continue
         if key == "play":
             if value not in ("random", "greedy"):
@@ -175,20 +187,11 @@ def parse_ab(text: str) -> AbSpec:
     nodes, seconds, depth = 0, 0.0, 0
     for part in parts[1:]:
         if part.isdigit():
-            if nodes:
-                raise AgentSpecError(f"agent {text!r}: the nodes are given twice")
-            nodes = int(part)
-            if not 1 <= nodes <= MAX_AB_NODES:
-                raise AgentSpecError(f"agent {text!r}: nodes must be within 1..{MAX_AB_NODES}")
+            nodes = _budget_count(text, part, nodes, "nodes", MAX_AB_NODES)
             continue
         key, eq, value = part.partition("=")
         if key == "t" and eq:
-            try:
-                seconds = float(value.removesuffix("s"))
-            except ValueError:
-                raise AgentSpecError(f"agent {text!r}: {value!r} is not a number of seconds") from None
-            if not 0.001 <= seconds <= MAX_PUCT_SECONDS:  # also refuses nan
-                raise AgentSpecError(f"agent {text!r}: seconds per move must be within 0.001..{MAX_PUCT_SECONDS:g}")
+            seconds = _budget_seconds(text, value)
             continue
         if key == "d" and eq:
             if not value.isdigit() or not 1 <= int(value) <= MAX_AB_DEPTH:
