@@ -21,21 +21,17 @@ from PySide6.QtGui import QGuiApplication, QImage
 
 _ours: QMimeData | None = None
 """The Python-made data last put on the clipboard (it may since have been replaced and deleted by Qt)."""
-_registered = False
 
 
 def put(text: str, image: QImage | None = None) -> None:
     """Put ``text`` and, when given, ``image`` on the clipboard as one paste."""
-    global _ours, _registered
+    global _ours
     mime = QMimeData()
     mime.setText(text)
     if image is not None and not image.isNull():
         mime.setImageData(image)
     QGuiApplication.clipboard().setMimeData(mime)
     _ours = mime
-    if not _registered:
-        atexit.register(hand_over)
-        _registered = True
 
 
 def hand_over() -> None:
@@ -48,3 +44,6 @@ def hand_over() -> None:
     if clipboard.mimeData() is not mime:
         return
     clipboard.setText(mime.text())  # deletes ``mime`` now, while the interpreter can still clean it up
+
+
+atexit.register(hand_over)  # registered after PySide's own atexit clean-up, so it runs before it

@@ -3,6 +3,5 @@
 from __future__ import annotations
 
 from core.match.host import draw_post
-from core.selfplay.worker import start_helper as start
 
-__all__ = ["draw_post", "start"]
+__all__ = ["draw_post"]

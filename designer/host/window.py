@@ -47,6 +47,7 @@ from core.match.post import event_line, make_post
 from core.match.session import DEFAULT_WINDOW, EventError, MatchSession, Refused
 from core.match.times import TimeError, now_ms
 from core.play.clock import format_seconds
+from core.selfplay.worker import start_helper
 from designer import clipboard
 from designer.canvas.render import RenderOptions
 from designer.dialogs.forms import ok_cancel_form
@@ -83,7 +84,7 @@ class PictureMaker(QObject):
         token = self._token
         if self._pool is None:
             self._pool = cf.ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                                                initializer=helper.start, initargs=(HELPER_NICE,))
+                                                initializer=start_helper, initargs=(HELPER_NICE,))
         try:
             future = self._pool.submit(helper.draw_post, folder)
         except (RuntimeError, cf.BrokenExecutor):  # a helper that died: start a new one next time
