@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import gc
 import tracemalloc
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("PySide6")
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QCoreApplication, QEvent, QObject
 
 from core.board.boardfile import load_board
 from core.match.host import Match
@@ -44,9 +45,15 @@ def test_clock_ticks_and_judged_pastes_do_not_grow(qtbot, tmp_path: Path) -> Non
             if i % 500 == 0:
                 qtbot.wait(1)  # let queued repaints and deleteLater run, as the event loop would
 
+    def settled_children() -> Counter[str]:
+        """The window's QObjects by class, once posted events and deferred deletions have run."""
+        qtbot.wait(20)
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        gc.collect()
+        return Counter(child.metaObject().className() for child in window.findChildren(QObject))
+
     evening(2_000)  # caches, fonts, first layouts
-    gc.collect()
-    children = len(window.findChildren(QObject))
+    children = settled_children()
     tracemalloc.start()
     before = tracemalloc.take_snapshot()
     evening(TICKS)
@@ -55,5 +62,8 @@ def test_clock_ticks_and_judged_pastes_do_not_grow(qtbot, tmp_path: Path) -> Non
     tracemalloc.stop()
     grown = sum(s.size_diff for s in after.compare_to(before, "filename"))
     assert grown < 256 * 1024, [str(s) for s in after.compare_to(before, "lineno")[:5]]
-    assert len(window.findChildren(QObject)) == children
+    # A leak per tick or per paste would add thousands; Qt may keep one transient helper of its own (a style
+    # animation, a text control) alive at either count on a loaded machine, so a difference of two is allowed.
+    grown_children = settled_children() - children
+    assert sum(grown_children.values()) <= 2, grown_children
     assert "Bo (X)" in window.clock_labels[1].text() and window.verdict_label.text() == ""
