@@ -164,7 +164,7 @@ STANDARD = Effort(
     summary="the verdict to publish: club play, each fair opening judged again by a stronger plain Monte Carlo "
             "search (mcts:8000)",
 )
-"""The default: a 12x12 board's verdict takes 55-112 s of two idle cores (median 90 s over the benchmark's ten boards,
+"""The default: a 12x12 board's verdict takes 70-112 s of two idle cores (median 90 s over the benchmark's ten boards,
 ``docs/measurements.md``)."""
 THOROUGH = Effort(
     name="thorough", agents=("greedy", "expert"), games=160, decider_games=400, pie_games=1200, max_candidates=12,
