@@ -108,11 +108,11 @@ def play_opening(rng: random.Random, p: float, give_up: GiveUp, cap: int, pair: 
 def sequential(rng: random.Random, pool: Pool, give_up: GiveUp, need: int = CFG.min_fair_openings) -> tuple[bool, int]:
     """The analysis's loop: one opening at a time until its SPRT pair decides or it is given up."""
     spent = fair = 0
-    for _ in range(CFG.candidates):
-        left = CFG.pie_games - spent
+    for _ in range(CFG.candidate_limit):
+        left = CFG.pie_budget - spent
         if left < CFG.min_verdict_games:
             break
-        pair, _, games = play_opening(rng, pool(rng), give_up, min(CFG.decider_games, left))
+        pair, _, games = play_opening(rng, pool(rng), give_up, min(CFG.opening_cap, left))
         spent += games
         fair += pair.status == "inside"
         if fair >= need:
@@ -124,9 +124,10 @@ def racing(rng: random.Random, pool: Pool, give_up: GiveUp, group: int, first: i
     """Groups of ``group`` candidates: ``first`` games each, then nearest to even first; a candidate further
     than ``far`` from 50% after its first games is set aside (it would only be finished for a lopsided verdict)."""
     spent = fair = used = 0
-    while used < CFG.candidates and fair < CFG.min_fair_openings and CFG.pie_games - spent >= CFG.min_verdict_games:
+    while (used < CFG.candidate_limit and fair < CFG.min_fair_openings
+           and CFG.pie_budget - spent >= CFG.min_verdict_games):
         started = []
-        for _ in range(min(group, CFG.candidates - used)):
+        for _ in range(min(group, CFG.candidate_limit - used)):
             p = pool(rng)
             used += 1
             pair, wins, games = play_opening(rng, p, lambda _w, _n: False, first)
@@ -136,7 +137,7 @@ def racing(rng: random.Random, pool: Pool, give_up: GiveUp, group: int, first: i
             if fair >= CFG.min_fair_openings:
                 break
             if not pair.decided and distance <= far:
-                cap = min(CFG.decider_games, games + CFG.pie_games - spent)
+                cap = min(CFG.opening_cap, games + CFG.pie_budget - spent)
                 pair, _, more = play_opening(rng, p, give_up, cap, pair, wins, games)
                 spent += more - games
             fair += pair.status == "inside"
@@ -148,7 +149,7 @@ def even_losses(rng: random.Random, give_up: GiveUp, p: float, trials: int) -> t
     lost = 0
     games = []
     for _ in range(trials):
-        pair, _, n = play_opening(rng, p, give_up, CFG.decider_games)
+        pair, _, n = play_opening(rng, p, give_up, CFG.opening_cap)
         lost += pair.status != "inside"
         games.append(n)
     return lost / trials, statistics.mean(games)
@@ -173,7 +174,7 @@ def main(argv: list[str]) -> None:
         ("2 fair openings needed instead of 3", lambda r, p: sequential(r, p, current, need=2)),
     ]
     print(f"{runs} simulated runs per row and pool, seed {seed}; games = the deciding agent's pie games "
-          f"(budget {CFG.pie_games})\n")
+          f"(budget {CFG.pie_budget})\n")
     print("| rule | pool | balanced | median games | mean games of balanced runs |")
     print("| --- | --- | --- | --- | --- |")
     for name, rule in rows:
