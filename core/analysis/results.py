@@ -565,6 +565,8 @@ def _config_from_json(j: _Reader) -> AnalysisConfig:
     known = {f.name for f in dataclasses.fields(AnalysisConfig)} - set(MACHINE_SETTINGS)
     if j.has("config"):
         raw = j.get("config", dict)
+        if "race" not in raw:  # made before openings were raced: one at a time
+            raw = {**raw, "race": 1}
         try:
             return AnalysisConfig(**{k: v for k, v in raw.items() if k in known})
         except TypeError as exc:

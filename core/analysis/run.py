@@ -20,7 +20,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -28,6 +28,10 @@ from core.agents.spec import AgentSpec, parse_agent
 from core.analysis.candidates import CandidatePicker
 from core.analysis.config import (
     CHEAP_BATCH,
+    RACE_BATCH,
+    RACE_FAR,
+    RACE_FIRST,
+    RACE_OPTIMISM,
     REFINE_BATCH,
     REFINE_ROUNDS,
     SCREEN_MIN_SIMS,
@@ -53,7 +57,15 @@ from core.analysis.results import (
     pct,
 )
 from core.analysis.stats import SprtPair, pair_expected_remaining
-from core.analysis.verdict import check_outcome, check_pair, decide, futile, side_warnings, sprt_pair
+from core.analysis.verdict import (
+    check_outcome,
+    check_pair,
+    decide,
+    futile,
+    lopsided_possible,
+    side_warnings,
+    sprt_pair,
+)
 from core.board.geometry import cell_name
 from core.board.model import PIECE_TYPES, Board, Symbol
 from core.board.validation import Severity, validate
@@ -401,6 +413,8 @@ def _pie(s: Session, spec: AgentSpec, screen: FloatGrid, deciding: bool = False)
         rule = cfg.check_test
         pie = replace(pie, check_agent=cfg.checker, check_rule=rule.name, check_limit=rule.games,
                       judges=tuple(cfg.checkers))
+    if deciding and not spec.cheap and cfg.race > 1:
+        return _race(s, spec, screen, pie)
     budget = _pie_budget(cfg, spec, deciding)
     per_opening = cfg.opening_cap if deciding else cfg.games
     candidates = cfg.candidate_limit if deciding else cfg.max_candidates
@@ -453,6 +467,138 @@ def _pie(s: Session, spec: AgentSpec, screen: FloatGrid, deciding: bool = False)
                         check.games if check is not None else 0)
         if len(pie.fair) >= cfg.min_fair_openings:
             break
+    s.plan.set(key, 0.0)
+    for judge in pie.judges:
+        s.plan.set(f"check:{judge}", 0.0)
+    return pie
+
+
+@dataclass
+class _Entry:
+    """One opening in a race: its games so far (up to its SPRT pair's decision) and the order it was started in."""
+
+    placement: int
+    order: int
+    pair: SprtPair
+    results: list[GameResult] = field(default_factory=list)
+
+    @property
+    def games(self) -> int:
+        return len(self.results)
+
+    @property
+    def rate(self) -> float:
+        return self.pair.successes / max(1, self.pair.trials)
+
+    def distance(self) -> float:
+        return abs(self.rate - 0.5)
+
+    def hope(self) -> tuple[float, int]:
+        """Distance from even less :data:`RACE_OPTIMISM` standard errors: which opening plays next."""
+        return self.distance() - RACE_OPTIMISM * math.sqrt(0.25 / max(1, self.games)), self.order
+
+
+def _race(s: Session, spec: AgentSpec, screen: FloatGrid, pie: PieResult) -> PieResult:
+    """The deciding search agent's openings raced (:data:`~core.analysis.config.RACE_ACTIVE`): up to ``cfg.race``
+    in play, the one nearest to even (with optimism for few games) carried on first, those far from even after
+    their first games set aside.  Every choice reads only the games' results in index order, so a seed gives the
+    same openings and figures on any machine; each opening's games are those one-at-a-time play would give it.
+    When no new opening may start (the candidate limit, or the verdict is decided), the set-aside openings get the
+    games left, nearest to even first."""
+    cfg = s.cfg
+    budget = cfg.pie_budget
+    picker = CandidatePicker(screen, cfg.seed)
+    refining = cfg.refine_sims > 0
+    fair_games = pair_expected_remaining(sprt_pair(cfg), 0.5)
+    key = f"pie:{spec.text}"
+    active: list[_Entry] = []
+    aside: list[_Entry] = []
+    started = 0
+    exhausted = False
+
+    def spent() -> int:
+        return pie.games + sum(e.games for e in active + aside)
+
+    def done(e: _Entry) -> bool:
+        return e.pair.decided or futile(e.pair.successes, e.pair.trials, cfg) or e.games >= cfg.opening_cap
+
+    def advance(e: _Entry, n: int) -> None:
+        n = min(n, cfg.opening_cap - e.games, budget - spent())
+        if n <= 0:
+            return
+        tasks = [GameTask(s.spec, derive_seed(cfg.seed, SeedPhase.PIE, spec.key, e.placement, i), spec.text,
+                          spec.text, opening=e.placement, pie=s.board.params.pie)
+                 for i in range(e.games, e.games + n)]
+        msg = (f"{spec.text}: {started} openings started (at most {cfg.candidate_limit}), playing "
+               f"{' '.join(s.names(e.placement))} (fair so far: {len(pie.fair)} of {cfg.min_fair_openings} needed)")
+
+        def stop(_i: int, r: GameResult) -> bool:
+            e.results.append(r)
+            e.pair.update(r.s1_won)
+            missing = max(0, cfg.min_fair_openings - len(pie.fair))
+            s.plan.set(key, min(budget - spent(), missing * fair_games))
+            return done(e)
+
+        s.play(tasks, spec.cheap, "pie", msg, stop)
+
+    def finish(e: _Entry, set_aside: bool = False) -> PieResult:
+        res = e.results
+        status: OpeningStatus = {"inside": "fair", "outside": "unfair"}.get(e.pair.status, "undecided")  # type: ignore[assignment]
+        judges = _judge(s, e.placement, pie.judges) if status == "fair" else ()
+        given_up = status == "undecided" and (set_aside or futile(e.pair.successes, e.pair.trials, cfg))
+        out = pie.adding(OpeningResult(
+            placement=e.placement, cells=[int(c) for c in s.table.cells[e.placement]], names=s.names(e.placement),
+            wins=sum(r.s1_won for r in res), games=len(res),
+            status="undecided" if any(not j.agrees for j in judges) else status, screen_v=float(screen[e.placement]),
+            swaps=sum(r.swapped for r in res), abandoned=given_up, refined_v=picker.refined.get(e.placement),
+            judges=judges))
+        check = judges[0] if judges else None
+        picker.feedback(e.placement, out.openings[-1].v, len(res), check.v if check is not None else None,
+                        check.games if check is not None else 0)
+        return out
+
+    while len(pie.fair) < cfg.min_fair_openings and not s.timed_out():
+        left = budget - spent()
+        may_start = (not exhausted and started < cfg.candidate_limit and left >= cfg.min_verdict_games
+                     and not (started >= cfg.max_candidates and decide(pie, cfg)[0] != "inconclusive"))
+        # past max_candidates, a board that may be lopsided finishes its set-aside openings before trying more
+        lopsided = bool(aside) and lopsided_possible(pie, cfg)
+        if may_start and len(active) < cfg.race and not (lopsided and started >= cfg.max_candidates):
+            if refining:
+                refine(s, picker)
+            pick = picker.next()
+            if pick is None:
+                exhausted = True
+                continue
+            entry = _Entry(pick, started, sprt_pair(cfg))
+            started += 1
+            advance(entry, RACE_FIRST)
+            if not entry.results:
+                break
+            if done(entry):
+                pie = finish(entry)
+            elif entry.distance() > RACE_FAR:
+                aside.append(entry)
+            else:
+                active.append(entry)
+            continue
+        if active:
+            entry = min(active, key=_Entry.hope)
+        elif aside and (lopsided or not may_start):
+            # no opening nearer to even is left to try: the set-aside ones get the games left, nearest first
+            entry = min(aside, key=lambda e: (e.distance(), e.order))
+        else:
+            break
+        before = entry.games
+        advance(entry, RACE_BATCH)
+        if entry.games == before:
+            break
+        if done(entry):
+            (active if entry in active else aside).remove(entry)
+            pie = finish(entry)
+    cut = s.out_of_time
+    for entry in sorted(active + aside, key=lambda e: e.order):
+        pie = finish(entry, set_aside=entry in aside and not cut)
     s.plan.set(key, 0.0)
     for judge in pie.judges:
         s.plan.set(f"check:{judge}", 0.0)

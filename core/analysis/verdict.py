@@ -141,6 +141,12 @@ def weaker_play_disagrees(per_agent: dict[str, AgentResult], decider: str) -> li
     return out
 
 
+def lopsided_possible(pie: PieResult, cfg: AnalysisConfig) -> bool:
+    """Whether the openings played out so far still allow a ``lopsided`` verdict: each shown unfair or with its 95%
+    interval outside the fair band (an opening shown fair, or left near it, rules it out)."""
+    return all(o.status == "unfair" or o.ci95[1] < cfg.fair_low or o.ci95[0] > cfg.fair_high for o in pie.openings)
+
+
 def futile(wins: int, games: int, cfg: AnalysisConfig) -> bool:
     """Stop playing an opening that will almost surely not be shown fair, to spend the games elsewhere.
 

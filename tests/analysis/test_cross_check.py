@@ -19,6 +19,7 @@ from core.analysis.config import (
     CHECK_BETA,
     CHECK_GAMES,
     FIRM_CHECK_GAMES,
+    RACE_ACTIVE,
     AnalysisConfig,
     SeedPhase,
 )
@@ -338,14 +339,16 @@ def test_a_check_agent_that_favours_s1_steers_the_search_to_openings_both_find_e
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The check agent gives S1 20 points more than the deciding agent everywhere (as mcts:8000 gave some 5-12
     more than club).  Aiming by the measured offset finds fair openings the check agent finds closer to even, and
-    has fewer of them disputed, than aiming by the deciding agent alone (the same seeds and games otherwise)."""
+    has fewer of them disputed, than aiming by the deciding agent alone (the same seeds and games otherwise).
+    One opening at a time shows the aim alone; raced, the deciding agent's own rates choose among the openings
+    in play, so the aim is measured by the disputes it saves."""
     b = board()
     legal = legal_openings(b)
     order = random.Random(3).sample(legal, len(legal))
     decider = {p: 0.2 + 0.6 * i / (len(order) - 1) for i, p in enumerate(order)}
     check = {p: min(0.95, v + 0.2) for p, v in decider.items()}
 
-    def run(aim: bool) -> tuple[list[float], int]:
+    def run(aim: bool, race: int) -> tuple[list[float], int]:
         if not aim:
             monkeypatch.setattr(CandidatePicker, "check_offset", property(lambda self: 0.0))
         fair_truths: list[float] = []
@@ -354,15 +357,19 @@ def test_a_check_agent_that_favours_s1_steers_the_search_to_openings_both_find_e
             sim = SimulatedGames(b, decider.__getitem__, COST, values={CHECK_AGENT: check.__getitem__},
                                  screen_noise=0.02)
             sim.install(monkeypatch)
-            report = analyze(b, config(seed=seed), clock=sim.clock)
+            report = analyze(b, config(seed=seed, race=race), clock=sim.clock)
             fair_truths += [check[o.placement] for o in report.pie.fair]
             disputed += len(report.pie.disputed)
         monkeypatch.undo()
         return fair_truths, disputed
 
-    aimed, aimed_disputed = run(aim=True)
-    plain, plain_disputed = run(aim=False)
+    aimed, aimed_disputed = run(aim=True, race=1)
+    plain, plain_disputed = run(aim=False, race=1)
     assert len(aimed) >= 15 and len(plain) >= 15
     mean_aimed, mean_plain = sum(aimed) / len(aimed), sum(plain) / len(plain)
     assert mean_aimed < mean_plain - 0.02, (mean_aimed, mean_plain, aimed_disputed, plain_disputed)
     assert aimed_disputed < plain_disputed, (aimed_disputed, plain_disputed)
+    raced, raced_disputed = run(aim=True, race=RACE_ACTIVE)
+    raced_plain, raced_plain_disputed = run(aim=False, race=RACE_ACTIVE)
+    assert len(raced) >= 15 and len(raced_plain) >= 15
+    assert raced_disputed < raced_plain_disputed, (raced_disputed, raced_plain_disputed)

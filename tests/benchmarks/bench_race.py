@@ -1,0 +1,94 @@
+"""Benchmark (simulated games, the analysis's own code): racing openings against playing them one at a time.
+
+Run ``python -m tests.benchmarks.bench_race [--runs=200] [--race=6]`` from the repository root.  Normal test runs
+skip this folder.
+
+Why: ``tests/benchmarks/sim_pie_rules.py`` compares rules in a model of the pie loop; this runs the analysis itself
+(``core.analysis.run.analyze`` with the standard effort: screen, refinement, candidate picker, SPRTs, the
+``mcts:8000`` judge) on the simulated games of ``tests/analysis/simulated.py``, so what it measures is the code a
+host runs.  Each run gives every legal opening of ``boards/default.yaml`` a deciding-agent (``club``) rate drawn
+from a pool, the judge's rate differs from it by a normal spread of 8 points (strong engines of different families
+disagree by about 10 on single openings), the screen and the refinement see the rate through noise of 0.5 and 0.3
+(on the hard boards' openings they correlated 0.20 and 0.49 with club's rate, ``docs/measurements.md``).  Costs are
+the measured CPU seconds of one game: club 0.093, ``mcts:8000`` 0.359.  Pools as in ``sim_pie_rules.py``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+import sys
+from pathlib import Path
+
+import pytest
+
+from core.analysis.config import CHECK_AGENT, RACE_ACTIVE, AnalysisConfig
+from core.analysis.openings import legal_openings
+from core.analysis.run import analyze
+from core.analysis.stats import wilson
+from core.board.boardfile import load_board
+from tests.analysis.simulated import SimulatedGames
+
+ROOT = Path(__file__).resolve().parents[2]
+COST = {"club": 0.093, CHECK_AGENT: 0.359}
+OBSERVED = (0.48, 0.38, 0.75, 0.72, 0.70, 0.74, 0.39, 0.65, 0.41, 0.64, 0.55, 0.82, 0.46, 0.54, 0.62,
+            0.35, 0.29, 0.72, 0.76, 0.74, 0.91, 0.18, 0.36, 0.82, 0.54, 0.62, 0.49, 0.91, 0.61, 0.05)
+"""S1 rates of ``club`` on the openings two inconclusive standard runs played out (as in ``sim_pie_rules.py``)."""
+
+
+def synthetic(rng: random.Random) -> float:
+    u = rng.random()
+    if u < 0.30:
+        return rng.uniform(0.43, 0.57)
+    if u < 0.65:
+        return rng.choice((rng.uniform(0.35, 0.43), rng.uniform(0.57, 0.66)))
+    return rng.choice((rng.uniform(0.66, 0.85), rng.uniform(0.15, 0.34)))
+
+
+def observed(rng: random.Random) -> float:
+    return min(0.98, max(0.02, rng.choice(OBSERVED) + rng.uniform(-0.03, 0.03)))
+
+
+def one_run(seed: int, pool: str, race: int) -> tuple[str, int, int, float]:
+    """(verdict, club games, judge games, CPU seconds) of one simulated standard analysis."""
+    board = load_board(ROOT / "boards" / "default.yaml")
+    rng = random.Random(f"{pool}-{seed}")
+    draw = synthetic if pool == "synthetic" else observed
+    decider = {p: draw(rng) for p in legal_openings(board)}
+    judge = {p: min(0.98, max(0.02, v + rng.gauss(0, 0.08))) for p, v in decider.items()}
+    sim = SimulatedGames(board, decider.__getitem__, COST, values={CHECK_AGENT: judge.__getitem__},
+                         screen_noise=0.5, refine_noise=0.3)
+    with pytest.MonkeyPatch.context() as mp:
+        sim.install(mp)
+        report = analyze(board, AnalysisConfig.from_effort("standard", agents=["club"], seed=seed, race=race,
+                                                           inline=True, strong_raw_games=10, mirror_games=40),
+                         clock=sim.clock)
+    pie = report.pie
+    judged = sum(j.games for o in pie.openings for j in o.judges)
+    return report.verdict, pie.games, judged, pie.games * COST["club"] + judged * COST[CHECK_AGENT]
+
+
+def main(argv: list[str]) -> None:
+    opts = dict(a[2:].split("=", 1) for a in argv if a.startswith("--") and "=" in a)
+    runs = int(opts.get("runs", "200"))
+    race = int(opts.get("race", str(RACE_ACTIVE)))
+    print(f"{runs} simulated standard analyses per row (seeds 1-{runs}), boards/default.yaml's openings\n")
+    print("| pool | openings | balanced | inconclusive | lopsided | median club games | median CPU s "
+          "(club + judge) | mean CPU s |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    for pool in ("synthetic", "observed"):
+        for r in (1, race):
+            rows = [one_run(seed, pool, r) for seed in range(1, runs + 1)]
+            verdicts = [v for v, *_ in rows]
+            ok = verdicts.count("balanced")
+            low, high = wilson(ok, runs)
+            cpu = [c for *_, c in rows]
+            print(f"| {pool} | {'one at a time' if r == 1 else f'raced, {r} in play'} | {ok / runs:.1%} "
+                  f"[{low:.1%}-{high:.1%}] | {verdicts.count('inconclusive')} | {verdicts.count('lopsided')} | "
+                  f"{statistics.median(g for _, g, _, _ in rows):.0f} | {statistics.median(cpu):.1f} | "
+                  f"{statistics.mean(cpu) if cpu else math.nan:.1f} |", flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
