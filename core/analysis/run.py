@@ -149,11 +149,13 @@ class Session:
         return [cell_name(int(c), self.board.size) for c in self.table.cells[placement]]
 
     def play(self, tasks: Sequence[GameTask], cheap: bool, phase: str, message: str,
-             stop: Callable[[int, GameResult], bool] | None = None, plan_key: str = "") -> list[GameResult]:
+             stop: Callable[[int, GameResult], bool] | None = None, plan_key: str = "",
+             counted: tuple[int, int] | None = None) -> list[GameResult]:
         """Play tasks in index order until ``stop`` says so; cheap agents go in batches so process traffic does
         not dominate.  Results are consumed in index order, so where a run stops does not depend on the
         workers' speed; only the host's time cap, when it comes first, makes it depend on the machine.
-        ``plan_key`` names a fixed phase whose games left the ETA counts down."""
+        ``plan_key`` names a fixed phase whose games left the ETA counts down; ``counted`` = (games before these,
+        most in all) makes the progress count a whole phase played in several calls."""
         if not tasks or self.timed_out():
             return []
         agent = tasks[0].s1
@@ -171,7 +173,8 @@ class Session:
                     self.plan.set(plan_key, total - len(results))
                 if len(results) >= TIME_MEASURE_GAMES or agent not in self.sec_per_game:
                     self.sec_per_game[agent] = (self.clock() - t0) / len(results)
-                self.report(phase, len(results), total, message)
+                before, most = counted or (0, total)
+                self.report(phase, before + len(results), most, message)
                 if stop is not None and stop(len(results) - 1, r):
                     return True
             return self.timed_out()
@@ -539,7 +542,7 @@ def _race(s: Session, spec: AgentSpec, screen: FloatGrid, pie: PieResult) -> Pie
             s.plan.set(key, min(budget - spent(), missing * fair_games))
             return done(e)
 
-        s.play(tasks, spec.cheap, "pie", msg, stop)
+        s.play(tasks, spec.cheap, "pie", msg, stop, counted=(spent(), budget))
 
     def finish(e: _Entry, set_aside: bool = False) -> PieResult:
         res = e.results

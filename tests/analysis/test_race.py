@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from core.agents.spec import parse_agent
-from core.analysis.config import RACE_ACTIVE, RACE_FAR, RACE_FIRST, AnalysisConfig, SeedPhase
+from core.analysis.config import RACE_ACTIVE, RACE_FAR, RACE_FIRST, AnalysisConfig, AnalysisProgress, SeedPhase
 from core.analysis.openings import legal_openings
 from core.analysis.results import AnalysisReport
 from core.analysis.run import analyze
@@ -86,3 +86,18 @@ def _minimal() -> dict[str, object]:
     path = Path(__file__).resolve().parents[1] / "data" / "reports" / "tiny-lopsided.json"
     data: dict[str, object] = json.loads(path.read_text())
     return data
+
+
+def test_progress_counts_the_deciding_games_over_the_whole_race(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The race plays in many short turns; the progress counts games of the whole phase against its budget, so a
+    host's bar moves forward instead of restarting at every turn."""
+    b = board()
+    truth = spread(1)
+    SimulatedGames(b, truth.__getitem__, COST, screen_noise=0.3).install(monkeypatch)
+    seen: list[AnalysisProgress] = []
+    cfg = config(check_agent="", seed=4)
+    report = analyze(b, cfg, progress=seen.append)
+    pie_steps = [p for p in seen if p.phase == "pie" and p.message.startswith(DECIDER)]
+    assert len(pie_steps) == report.per_agent[DECIDER].pie.games
+    assert [p.done for p in pie_steps] == list(range(1, len(pie_steps) + 1))
+    assert {p.total for p in pie_steps} == {cfg.pie_budget}

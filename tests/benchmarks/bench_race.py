@@ -1,6 +1,6 @@
 """Benchmark (simulated games, the analysis's own code): racing openings against playing them one at a time.
 
-Run ``python -m tests.benchmarks.bench_race [--runs=200] [--race=6]`` from the repository root.  Normal test runs
+Run ``python -m tests.benchmarks.bench_race [--runs=200] [--races=1,6] [--pools=synthetic,observed]`` from the repository root.  Normal test runs
 skip this folder.
 
 Why: ``tests/benchmarks/sim_pie_rules.py`` compares rules in a model of the pie loop; this runs the analysis itself
@@ -72,13 +72,14 @@ def one_run(seed: int, pool: str, race: int) -> tuple[str, int, int, float]:
 def main(argv: list[str]) -> None:
     opts = dict(a[2:].split("=", 1) for a in argv if a.startswith("--") and "=" in a)
     runs = int(opts.get("runs", "200"))
-    race = int(opts.get("race", str(RACE_ACTIVE)))
+    races = [int(r) for r in opts.get("races", f"1,{RACE_ACTIVE}").split(",")]
+    pools = opts.get("pools", "synthetic,observed").split(",")
     print(f"{runs} simulated standard analyses per row (seeds 1-{runs}), boards/default.yaml's openings\n")
     print("| pool | openings | balanced | inconclusive | lopsided | median club games | median CPU s "
           "(club + judge) | mean CPU s |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
-    for pool in ("synthetic", "observed"):
-        for r in (1, race):
+    for pool in pools:
+        for r in races:
             rows = [one_run(seed, pool, r) for seed in range(1, runs + 1)]
             verdicts = [v for v, *_ in rows]
             ok = verdicts.count("balanced")
