@@ -1,7 +1,7 @@
 """Benchmark (simulated games, the analysis's own code): racing openings against playing them one at a time.
 
-Run ``python -m tests.benchmarks.bench_race [--runs=200] [--races=1,6] [--pools=synthetic,observed]`` from the repository root.  Normal test runs
-skip this folder.
+Run ``python -m tests.benchmarks.bench_race [--runs=200] [--races=1,6] [--pools=synthetic,observed]`` from the
+repository root.  Normal test runs skip this folder.
 
 Why: ``tests/benchmarks/sim_pie_rules.py`` compares rules in a model of the pie loop; this runs the analysis itself
 (``core.analysis.run.analyze`` with the standard effort: screen, refinement, candidate picker, SPRTs, the

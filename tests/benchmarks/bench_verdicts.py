@@ -1,8 +1,9 @@
-"""Benchmark: do verdicts hold across seeds and under strong play?  (issue 13's two tables)
+"""Benchmark: do verdicts hold across seeds and under strong play?
 
 Run ``python tests/benchmarks/bench_verdicts.py OUT_DIR [--seeds=1,2,3] [--effort=NAME] [--time=SECONDS]
-[--check-rule=RULE] [--busy=N] [--compare=OTHER_OUT_DIR] [--replay] [--replay-seeds=1] [--second-look]``
-(``--effort``, ``--time`` and ``--check-rule`` are passed to ``lits analyze``).  Normal test runs skip this folder.
+[--check-rule=RULE] [--check=SPEC ...] [--busy=N] [--compare=OTHER_OUT_DIR] [--replay] [--replay-seeds=1]
+[--second-look]`` (``--effort``, ``--time``, ``--check-rule`` and each ``--check`` are passed to ``lits analyze``).
+Normal test runs skip this folder.
 
 1. **Verdicts**: the five bundled boards and five random boards (``Board.random`` with fixed seeds and 12-28
    symbol pairs, written to ``OUT_DIR/boards``) are analysed with the default ``lits analyze`` (its default
@@ -153,7 +154,7 @@ def main(argv: list[str]) -> int:
         return [int(x) for x in text.split(",")]
 
     seeds = option("seeds", "1,2,3")
-    budget = [a for a in argv if a.startswith(("--time=", "--check-rule=", "--effort="))]
+    budget = [a for a in argv if a.startswith(("--time=", "--check-rule=", "--effort=", "--check="))]
     busy = option("busy", "0")[0]
     hogs = [multiprocessing.Process(target=_spin, daemon=True) for _ in range(busy)]
     for h in hogs:
