@@ -113,9 +113,9 @@ many, plays :data:`RACE_FIRST` games of each, then always carries on with the on
 :data:`RACE_OPTIMISM` standard errors, is nearest to 50%, :data:`RACE_BATCH` games at a time; one further than
 :data:`RACE_FAR` from 50% after its first games is set aside (finished only when the board may be lopsided).
 Each opening's games, seeds and SPRT are those of one-at-a-time play; only which opening plays next changes.
-Simulated with the analysis's own SPRT pair and caps (``tests/benchmarks/sim_pie_rules.py``, 600 runs): on the
-candidate rates of the hard boards 86.8% of runs balanced in a median of 698 deciding games, against 70.5% in 937
-one at a time; on a synthetic pool 95.0% in 602 against 88.0% in 718."""
+The standard analysis on simulated games (``python -m tests.benchmarks.bench_race``, 100 runs a row): with the
+candidate rates of the hard boards 95% of runs balanced in a median of 592 deciding games, against 77% in 870 one
+at a time; on a synthetic pool 93% in 553 against 87% in 674.  Eight or twelve in play did no better (60 runs)."""
 MAX_RACE = 64
 """Most openings in play side by side (each holds its games in memory until it is decided)."""
 RACE_FIRST = 12
@@ -171,6 +171,8 @@ class Effort:
     """Simulations cap for every ``mcts`` and ``puct`` agent (0 = none; quick mode's first look)."""
     check: bool = True
     """Whether a strong deciding agent's fair openings are cross-checked (:data:`AUTO_CHECK`)."""
+    race: int = RACE_ACTIVE
+    """Openings the deciding search agent keeps in play side by side (:data:`RACE_ACTIVE`; 1 = one at a time)."""
     summary: str = ""
     """What a host reads about this preset (``--help``, the designer)."""
 
@@ -178,17 +180,19 @@ class Effort:
 QUICK = Effort(
     name="quick", agents=("greedy", "casual"), games=120, decider_games=200, pie_games=700, max_candidates=8,
     candidates=16, strong_raw_games=20, mirror_games=20, screen_sims=60, refine_sims=0, sims_cap=100, check=False,
-    summary="a first look in seconds while you edit: casual play, no cross-check; never publish it",
+    race=1, summary="a first look in seconds while you edit: casual play, no cross-check; never publish it",
 )
-"""A first look: searches capped at 100 simulations (``club`` plays as ``casual``), no cross-check."""
+"""A first look: searches capped at 100 simulations (``club`` plays as ``casual``), no cross-check, openings one
+at a time: its 700 games cannot pay for a race's first games (``boards/dense.yaml``, seeds 0-5: 3 of 6 balanced
+one at a time, 0 of 6 raced, each raced run stopped at its 16-opening limit)."""
 STANDARD = Effort(
     name="standard", agents=DEFAULT_AGENTS, games=160, decider_games=400, pie_games=1200, max_candidates=12,
     candidates=28, strong_raw_games=40, mirror_games=40, screen_sims=200, refine_sims=REFINE_SIMS,
     summary="the verdict to publish: club play, each fair opening judged again by a stronger plain Monte Carlo "
             "search (mcts:8000)",
 )
-"""The default: a 12x12 board's verdict takes 70-112 s of two idle cores (median 90 s over the benchmark's ten boards,
-``docs/measurements.md``)."""
+"""The default: a 12x12 board's verdict takes 86-211 s of CPU, a median of 78 s on two cores (the benchmark's ten
+boards, seeds 1-3, ``docs/measurements.md``)."""
 THOROUGH = Effort(
     name="thorough", agents=("greedy", "expert"), games=160, decider_games=400, pie_games=1200, max_candidates=12,
     candidates=28, strong_raw_games=40, mirror_games=40, screen_sims=200, refine_sims=REFINE_SIMS,
@@ -342,7 +346,8 @@ class AnalysisConfig:
         e = EFFORTS[name]
         caps = {"games": e.games, "decider_games": e.decider_games, "pie_games": e.pie_games,
                 "max_candidates": e.max_candidates, "candidates": e.candidates, "strong_raw_games": e.strong_raw_games,
-                "mirror_games": e.mirror_games, "screen_sims": e.screen_sims, "refine_sims": e.refine_sims}
+                "mirror_games": e.mirror_games, "screen_sims": e.screen_sims, "refine_sims": e.refine_sims,
+                "race": e.race}
         custom = any(k in caps and v != caps[k] for k, v in overrides.items())
         fields: dict[str, Any] = {"agents": list(e.agents), **caps, "quick": e.name == QUICK.name,
                                   "effort": "custom" if custom else e.name}
@@ -378,7 +383,7 @@ class AnalysisConfig:
             screen_sims=min(self.screen_sims, QUICK.screen_sims), refine_sims=0,
             pie_games=min(self.pie_budget, QUICK.pie_games),
             strong_raw_games=min(self.strong_raw_games, QUICK.strong_raw_games),
-            mirror_games=min(self.mirror_games, QUICK.mirror_games),
+            mirror_games=min(self.mirror_games, QUICK.mirror_games), race=min(self.race, QUICK.race),
         )
 
     @property

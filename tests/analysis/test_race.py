@@ -101,3 +101,11 @@ def test_progress_counts_the_deciding_games_over_the_whole_race(monkeypatch: pyt
     assert len(pie_steps) == report.per_agent[DECIDER].pie.games
     assert [p.done for p in pie_steps] == list(range(1, len(pie_steps) + 1))
     assert {p.total for p in pie_steps} == {cfg.pie_budget}
+
+
+def test_a_quick_look_plays_openings_one_at_a_time_and_a_hand_set_race_is_custom() -> None:
+    assert AnalysisConfig.from_effort("standard").race == RACE_ACTIVE
+    assert AnalysisConfig.from_effort("thorough").race == RACE_ACTIVE
+    assert AnalysisConfig.from_effort("quick").effective().race == 1
+    assert AnalysisConfig(quick=True).effective().race == 1  # the designer's Quick box builds it this way
+    assert AnalysisConfig.from_effort("standard", race=1).effort == "custom"
