@@ -10,7 +10,8 @@ host runs.  Each run gives every legal opening of ``boards/default.yaml`` a deci
 from a pool, the judge's rate differs from it by a normal spread of 8 points (strong engines of different families
 disagree by about 10 on single openings), the screen and the refinement see the rate through noise of 0.5 and 0.3
 (on the hard boards' openings they correlated 0.20 and 0.49 with club's rate, ``docs/measurements.md``).  Costs are
-the measured CPU seconds of one game: club 0.093, ``mcts:8000`` 0.359.  Pools as in ``sim_pie_rules.py``.
+the measured CPU seconds of one game: club 0.093, ``mcts:8000`` 0.359.  Pools as in ``sim_pie_rules.py``
+(the synthetic one-sided openings on both sides).
 """
 
 from __future__ import annotations
@@ -29,15 +30,14 @@ from core.analysis.run import analyze
 from core.analysis.stats import wilson
 from core.board.boardfile import load_board
 from tests.analysis.simulated import SimulatedGames
+from tests.benchmarks.sim_pie_rules import OBSERVED
 
 ROOT = Path(__file__).resolve().parents[2]
 COST = {"club": 0.093, CHECK_AGENT: 0.359}
-OBSERVED = (0.48, 0.38, 0.75, 0.72, 0.70, 0.74, 0.39, 0.65, 0.41, 0.64, 0.55, 0.82, 0.46, 0.54, 0.62,
-            0.35, 0.29, 0.72, 0.76, 0.74, 0.91, 0.18, 0.36, 0.82, 0.54, 0.62, 0.49, 0.91, 0.61, 0.05)
-"""S1 rates of ``club`` on the openings two inconclusive standard runs played out (as in ``sim_pie_rules.py``)."""
 
 
 def synthetic(rng: random.Random) -> float:
+    """``sim_pie_rules.synthetic`` with its one-sided openings on either side of 50%."""
     u = rng.random()
     if u < 0.30:
         return rng.uniform(0.43, 0.57)
