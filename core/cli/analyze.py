@@ -24,6 +24,7 @@ from core.analysis.config import (
     FIRM_CHECK_GAMES,
     JUDGE_SEPARATOR,
     MAX_GAMES,
+    MAX_RACE,
     MAX_TIME,
     MIN_GAMES,
     MIN_TIME,
@@ -96,6 +97,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                    help="an optional time cap: the run stops when it is reached, and the result then says it was "
                         "cut and depends on the machine's speed (without it, the default, the same --seed always "
                         f"gives the same result; at least {MIN_TIME:g})")
+    p.add_argument("--race", type=int, default=None, metavar="N",
+                   help="openings the deciding search agent keeps in play side by side (default: 6, with --quick 1); "
+                        "1 plays them one at a time, as a report whose config has no race was made, so that seed "
+                        "gives that report again")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="master seed (default 0)")
     p.add_argument("--workers", type=int, default=0, metavar="K", help="worker processes (default 0 = all cores)")
     p.add_argument("--quick", action="store_true",
@@ -159,6 +164,10 @@ def _config(args: argparse.Namespace) -> AnalysisConfig:
     if args.games is not None:
         overrides["games"] = args.games
         overrides["decider_games"] = args.games
+    if args.race is not None:
+        if not 1 <= args.race <= MAX_RACE:
+            raise CliError(f"--race {args.race}: give 1 (one opening at a time) to {MAX_RACE}", EXIT_USAGE)
+        overrides["race"] = args.race
     cfg = AnalysisConfig.from_effort(effort, **overrides)
     if args.time_budget is not None:
         budget = args.time_budget

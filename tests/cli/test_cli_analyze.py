@@ -163,11 +163,11 @@ def test_check_option(board_file: Path, capsys: pytest.CaptureFixture[str]) -> N
     from core.analysis.config import AnalysisConfig
     from core.cli.analyze import _config
 
-    def cfg(*extra: str) -> AnalysisConfig:
+    def cfg(*extra: object) -> AnalysisConfig:
         ns = argparse.Namespace(seed=0, workers=0, quick=False, effort=None, games=None, time_budget=None,
-                                agents=None, deciding_agent="", check=None, check_rule="auto")
+                                agents=None, deciding_agent="", check=None, check_rule="auto", race=None)
         for flag, value in zip(extra[::2], extra[1::2], strict=True):
-            setattr(ns, flag, [value] if flag == "check" else value)  # --check is repeatable: a list
+            setattr(ns, str(flag), [value] if flag == "check" else value)  # --check is repeatable: a list
         return _config(ns)
 
     assert cfg().checker == "mcts:8000"
@@ -180,6 +180,12 @@ def test_check_option(board_file: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert cfg("time_budget", 900.0).check_test.name == "standard"  # a time cap changes no rule
     assert cfg("check_rule", "standard", "effort", "thorough").check_test.name == "standard"
     assert cfg("check_rule", "firm").check_test.name == "firm"
+    # the race: each effort's own unless given; given, the caps no longer are the preset's
+    assert cfg().race == 6 and cfg("quick", True).effective().race == 1
+    assert cfg("race", 1).race == 1 and cfg("race", 1).effort == "custom"
+    assert main(["analyze", str(board_file), "--race", "0"]) == 2
+    err = capsys.readouterr().err
+    assert "--race 0" in err and "one opening at a time" in err and "Traceback" not in err
     assert main(["analyze", str(board_file), "--check", "wizard"]) == 2
     err = capsys.readouterr().err
     assert "--check" in err and "wizard" in err and "Traceback" not in err
