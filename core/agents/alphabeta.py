@@ -441,7 +441,8 @@ class AlphaBeta:
 
 def ab_chooser(spec: AgentSpec, kt: KTables, gain: npt.NDArray[np.int64], rng: npt.NDArray[np.uint64]) -> AlphaBeta:
     """The move choice of an ``ab`` spec (a row of the table in ``core.agents.spec``)."""
-    return AlphaBeta(kt, gain, rng, parse_ab(spec.text))
+    budget = parse_ab(spec.text)
+    return AlphaBeta(kt, gain, rng, budget, noise_plies=budget.noise)
 
 
 def warm_up_ab(kt: KTables, gain: npt.NDArray[np.int64], rng: npt.NDArray[np.uint64]) -> None:

@@ -153,6 +153,7 @@ def parse_puct(text: str) -> PuctSpec:
 
 MAX_AB_NODES = 100_000_000
 MAX_AB_DEPTH = 64
+MAX_AB_NOISE = 64
 
 
 @dataclass(frozen=True)
@@ -162,6 +163,8 @@ class AbSpec:
     nodes: int = 0
     seconds: float = 0.0
     depth: int = 0
+    noise: int = NOISE_PLIES
+    """Placements from the start of a game in which the move is drawn among those near the best."""
 
     @property
     def text(self) -> str:
@@ -172,11 +175,14 @@ class AbSpec:
             parts.append(f"t={self.seconds:g}")
         if self.depth:
             parts.append(f"d={self.depth}")
+        if self.noise != NOISE_PLIES:
+            parts.append(f"n={self.noise}")
         return ":".join(parts)
 
 
 AB_HELP = ("ab:N (alpha-beta, N nodes per move), ab:t=S (S seconds per move), ab:N:t=S (whichever ends first), "
-           "optional :d=D (at most D placements deep)")
+           "optional :d=D (at most D placements deep) and :n=P (the first P placements of a game drawn among moves "
+           f"near the best; default {NOISE_PLIES})")
 
 
 def parse_ab(text: str) -> AbSpec:
@@ -184,7 +190,7 @@ def parse_ab(text: str) -> AbSpec:
     parts = [p.strip().lower() for p in str(text).strip().split(":")]
     if parts[0] != "ab":
         raise AgentSpecError(f"agent {text!r} is not an ab spec; {AB_HELP}")
-    nodes, seconds, depth = 0, 0.0, 0
+    nodes, seconds, depth, noise = 0, 0.0, 0, NOISE_PLIES
     for part in parts[1:]:
         if part.isdigit():
             nodes = _budget_count(text, part, nodes, "nodes", MAX_AB_NODES)
@@ -198,10 +204,16 @@ def parse_ab(text: str) -> AbSpec:
                 raise AgentSpecError(f"agent {text!r}: the depth must be a whole number within 1..{MAX_AB_DEPTH}")
             depth = int(value)
             continue
+        if key == "n" and eq:
+            if not value.isdigit() or not 0 <= int(value) <= MAX_AB_NOISE:
+                raise AgentSpecError(f"agent {text!r}: the noisy placements must be a whole number within "
+                                     f"0..{MAX_AB_NOISE}")
+            noise = int(value)
+            continue
         raise AgentSpecError(f"agent {text!r}: {part!r} is not understood; {AB_HELP}")
     if not nodes and not seconds:
         raise AgentSpecError(f"agent {text!r}: give nodes or seconds per move, e.g. ab:20000 or ab:t=1")
-    return AbSpec(nodes, seconds, depth)
+    return AbSpec(nodes, seconds, depth, noise)
 
 
 # ---------------------------------------------------------------------------------- the table of agent kinds

@@ -31,6 +31,7 @@ def test_parse_ab_forms() -> None:
     assert spec.kind is AgentKind.ALPHABETA and spec.text == "ab:5000" and spec.sims == 5000
     assert parse_agent("ab:t=0.5s").text == "ab:t=0.5"
     assert parse_agent("ab:5000:t=2:d=6").text == "ab:5000:t=2:d=6"
+    assert parse_agent("ab:5000:n=12").text == "ab:5000:n=12" and parse_agent("ab:5000:n=4").text == "ab:5000"
     assert not spec.cheap
     assert parse_agent("mcts:16000").strength < parse_agent("ab:10").strength < parse_agent("puct:10").strength
     assert parse_agent("ab:10").strength < parse_agent("ab:1000").strength
@@ -43,6 +44,7 @@ def test_parse_ab_forms() -> None:
 @pytest.mark.parametrize(("text", "words"), [
     ("ab", "nodes or seconds"), ("ab:0", "1..100000000"), ("ab:t=0", "0.001"), ("ab:10:d=0", "depth"),
     ("ab:10:10", "twice"), ("ab:10:x=1", "not understood"), ("ab:t=nan", "seconds per move"),
+    ("ab:10:n=65", "noisy placements"), ("ab:10:n=x", "noisy placements"),
 ])
 def test_parse_ab_errors(text: str, words: str) -> None:
     with pytest.raises(AgentSpecError, match=words):
@@ -130,7 +132,7 @@ def test_a_budget_ending_within_a_depth_proves_no_loss() -> None:
     assert -MATE < res.value < 0  # every searched move lost: likely lost, not proven
 
 
-@pytest.mark.parametrize("spec", ["ab:300", "ab:2000:d=2"])
+@pytest.mark.parametrize("spec", ["ab:300", "ab:2000:d=2", "ab:300:n=40"])
 def test_every_move_is_legal_and_games_follow_their_seeds(spec: str) -> None:
     board = Board.random(size=8, pairs=12, seed=11)
     bs = BoardSpec.from_board(board)
@@ -203,3 +205,17 @@ def test_the_time_budget_on_the_real_clock_generous_bound() -> None:
     t0 = time.perf_counter()
     assert player.choose(state) >= 0
     assert time.perf_counter() - t0 <= 0.3 + 1.0  # a shared test machine gets a full second
+
+
+def test_noise_over_more_placements_spreads_the_games_of_one_opening() -> None:
+    """``n=P`` draws the first P placements among moves near the best: from one opening, games of the default
+    (4) follow few lines, games drawn all the way differ far more (what a judge's rate needs to read a spread of
+    games rather than one line of play)."""
+    board = load_board(BOARDS / "default.yaml")
+    bs = BoardSpec.from_board(board)
+    opening = next(iter(GameState(board).legal_placements())).index
+
+    def lines(spec: str) -> int:
+        return len({play_task(GameTask(bs, seed, spec, spec, opening=opening)).moves[:12] for seed in range(8)})
+
+    assert lines("ab:300:n=40") > lines("ab:300:n=0")
