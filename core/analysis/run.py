@@ -440,8 +440,7 @@ def _pie(s: Session, spec: AgentSpec, screen: FloatGrid, deciding: bool = False)
             break
         p = pick
         pair = sprt_pair(cfg)
-        tasks = [GameTask(s.spec, derive_seed(cfg.seed, SeedPhase.PIE, spec.key, p, i), spec.text, spec.text, opening=p,
-                          pie=s.board.params.pie) for i in range(cap)]
+        tasks = _pie_tasks(s, spec, p, range(cap))
         msg = (f"{spec.text}: opening {rank + 1} (at most {candidates}), {' '.join(s.names(p))} "
                f"(fair so far: {len(pie.fair)} of {cfg.min_fair_openings} needed)")
         missing = max(0, cfg.min_fair_openings - len(pie.fair) - 1)
@@ -457,19 +456,39 @@ def _pie(s: Session, spec: AgentSpec, screen: FloatGrid, deciding: bool = False)
         cut = s.out_of_time and not pair.decided and not futile(pair.successes, pair.trials, cfg)
         if not res:
             break
-        status: OpeningStatus = {"inside": "fair", "outside": "unfair"}.get(pair.status, "undecided")  # type: ignore[assignment]
-        judges = _judge(s, p, pie.judges) if status == "fair" else ()
-        pie = pie.adding(OpeningResult(
-            placement=p, cells=[int(c) for c in s.table.cells[p]], names=s.names(p),
-            wins=sum(r.s1_won for r in res), games=len(res),
-            status="undecided" if any(not j.agrees for j in judges) else status, screen_v=float(screen[p]),
-            swaps=sum(r.swapped for r in res), abandoned=status == "undecided" and len(res) < cap and not cut,
-            refined_v=picker.refined.get(p), judges=judges))
-        check = judges[0] if judges else None
-        picker.feedback(p, pie.openings[-1].v, len(res), check.v if check is not None else None,
-                        check.games if check is not None else 0)
+        abandoned = pair.status == "undecided" and len(res) < cap and not cut
+        pie = _played(s, pie, picker, screen, p, pair, res, abandoned)
         if len(pie.fair) >= cfg.min_fair_openings:
             break
+    return _pie_done(s, key, pie)
+
+
+def _pie_tasks(s: Session, spec: AgentSpec, p: int, indices: range) -> list[GameTask]:
+    """The deciding games of opening ``p`` with these indices: each game's seed is its own, whatever plays it."""
+    cfg = s.cfg
+    return [GameTask(s.spec, derive_seed(cfg.seed, SeedPhase.PIE, spec.key, p, i), spec.text, spec.text, opening=p,
+                     pie=s.board.params.pie) for i in indices]
+
+
+def _played(s: Session, pie: PieResult, picker: CandidatePicker, screen: FloatGrid, p: int, pair: SprtPair,
+            res: list[GameResult], abandoned: bool) -> PieResult:
+    """An opening's games played out: the judges play it if it was shown fair, its result joins the pie and the
+    picker learns from it."""
+    status: OpeningStatus = {"inside": "fair", "outside": "unfair"}.get(pair.status, "undecided")  # type: ignore[assignment]
+    judges = _judge(s, p, pie.judges) if status == "fair" else ()
+    pie = pie.adding(OpeningResult(
+        placement=p, cells=[int(c) for c in s.table.cells[p]], names=s.names(p),
+        wins=sum(r.s1_won for r in res), games=len(res),
+        status="undecided" if any(not j.agrees for j in judges) else status, screen_v=float(screen[p]),
+        swaps=sum(r.swapped for r in res), abandoned=abandoned, refined_v=picker.refined.get(p), judges=judges))
+    check = judges[0] if judges else None
+    picker.feedback(p, pie.openings[-1].v, len(res), check.v if check is not None else None,
+                    check.games if check is not None else 0)
+    return pie
+
+
+def _pie_done(s: Session, key: str, pie: PieResult) -> PieResult:
+    """The pie phase is over: the ETA expects no more of its games or its judges'."""
     s.plan.set(key, 0.0)
     for judge in pie.judges:
         s.plan.set(f"check:{judge}", 0.0)
@@ -529,9 +548,7 @@ def _race(s: Session, spec: AgentSpec, screen: FloatGrid, pie: PieResult) -> Pie
         n = min(n, cfg.opening_cap - e.games, budget - spent())
         if n <= 0:
             return
-        tasks = [GameTask(s.spec, derive_seed(cfg.seed, SeedPhase.PIE, spec.key, e.placement, i), spec.text,
-                          spec.text, opening=e.placement, pie=s.board.params.pie)
-                 for i in range(e.games, e.games + n)]
+        tasks = _pie_tasks(s, spec, e.placement, range(e.games, e.games + n))
         msg = (f"{spec.text}: {started} openings started (at most {cfg.candidate_limit}), playing "
                f"{' '.join(s.names(e.placement))} (fair so far: {len(pie.fair)} of {cfg.min_fair_openings} needed)")
 
@@ -545,20 +562,8 @@ def _race(s: Session, spec: AgentSpec, screen: FloatGrid, pie: PieResult) -> Pie
         s.play(tasks, spec.cheap, "pie", msg, stop, counted=(spent(), budget))
 
     def finish(e: _Entry, set_aside: bool = False) -> PieResult:
-        res = e.results
-        status: OpeningStatus = {"inside": "fair", "outside": "unfair"}.get(e.pair.status, "undecided")  # type: ignore[assignment]
-        judges = _judge(s, e.placement, pie.judges) if status == "fair" else ()
-        given_up = status == "undecided" and (set_aside or futile(e.pair.successes, e.pair.trials, cfg))
-        out = pie.adding(OpeningResult(
-            placement=e.placement, cells=[int(c) for c in s.table.cells[e.placement]], names=s.names(e.placement),
-            wins=sum(r.s1_won for r in res), games=len(res),
-            status="undecided" if any(not j.agrees for j in judges) else status, screen_v=float(screen[e.placement]),
-            swaps=sum(r.swapped for r in res), abandoned=given_up, refined_v=picker.refined.get(e.placement),
-            judges=judges))
-        check = judges[0] if judges else None
-        picker.feedback(e.placement, out.openings[-1].v, len(res), check.v if check is not None else None,
-                        check.games if check is not None else 0)
-        return out
+        given_up = e.pair.status == "undecided" and (set_aside or futile(e.pair.successes, e.pair.trials, cfg))
+        return _played(s, pie, picker, screen, e.placement, e.pair, e.results, given_up)
 
     while len(pie.fair) < cfg.min_fair_openings and not s.timed_out():
         left = budget - spent()
@@ -602,10 +607,7 @@ def _race(s: Session, spec: AgentSpec, screen: FloatGrid, pie: PieResult) -> Pie
     cut = s.out_of_time
     for entry in sorted(active + aside, key=lambda e: e.order):
         pie = finish(entry, set_aside=entry in aside and not cut)
-    s.plan.set(key, 0.0)
-    for judge in pie.judges:
-        s.plan.set(f"check:{judge}", 0.0)
-    return pie
+    return _pie_done(s, key, pie)
 
 
 def refine(s: Session, picker: CandidatePicker) -> None:

@@ -16,6 +16,7 @@ the measured CPU seconds of one game: club 0.093, ``mcts:8000`` 0.359.  Pools as
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import statistics
@@ -30,20 +31,10 @@ from core.analysis.run import analyze
 from core.analysis.stats import wilson
 from core.board.boardfile import load_board
 from tests.analysis.simulated import SimulatedGames
-from tests.benchmarks.sim_pie_rules import OBSERVED
+from tests.benchmarks.sim_pie_rules import OBSERVED, synthetic
 
 ROOT = Path(__file__).resolve().parents[2]
 COST = {"club": 0.093, CHECK_AGENT: 0.359}
-
-
-def synthetic(rng: random.Random) -> float:
-    """``sim_pie_rules.synthetic`` with its one-sided openings on either side of 50%."""
-    u = rng.random()
-    if u < 0.30:
-        return rng.uniform(0.43, 0.57)
-    if u < 0.65:
-        return rng.choice((rng.uniform(0.35, 0.43), rng.uniform(0.57, 0.66)))
-    return rng.choice((rng.uniform(0.66, 0.85), rng.uniform(0.15, 0.34)))
 
 
 def observed(rng: random.Random) -> float:
@@ -54,7 +45,7 @@ def one_run(seed: int, pool: str, race: int) -> tuple[str, int, int, float]:
     """(verdict, club games, judge games, CPU seconds) of one simulated standard analysis."""
     board = load_board(ROOT / "boards" / "default.yaml")
     rng = random.Random(f"{pool}-{seed}")
-    draw = synthetic if pool == "synthetic" else observed
+    draw = functools.partial(synthetic, both_sides=True) if pool == "synthetic" else observed
     decider = {p: draw(rng) for p in legal_openings(board)}
     judge = {p: min(0.98, max(0.02, v + rng.gauss(0, 0.08))) for p, v in decider.items()}
     sim = SimulatedGames(board, decider.__getitem__, COST, values={CHECK_AGENT: judge.__getitem__},

@@ -43,12 +43,15 @@ Pool = Callable[[random.Random], float]
 GiveUp = Callable[[int, int], bool]
 
 
-def synthetic(rng: random.Random) -> float:
+def synthetic(rng: random.Random, both_sides: bool = False) -> float:
+    """``both_sides``: the one-sided openings fall on either side of 50% (``bench_race.py``), not only above."""
     u = rng.random()
     if u < 0.30:
         return rng.uniform(0.43, 0.57)
     if u < 0.65:
         return rng.choice((rng.uniform(0.35, 0.43), rng.uniform(0.57, 0.66)))
+    if both_sides:
+        return rng.choice((rng.uniform(0.66, 0.85), rng.uniform(0.15, 0.34)))
     return rng.uniform(0.66, 0.85)
 
 
