@@ -17,8 +17,8 @@
   ends within a depth, the moves that depth finished are compared with each other (the first is the previous
   depth's best), else the previous depth decides; such a partial depth proves a win, never a loss (moves
   not searched at it may save the game): every searched move losing counts as a near-certain loss;
-* **noise**: in the first ``NOISE_PLIES`` placements of a game the move is drawn among those within
-  ``NOISE_MARGIN`` of the best (searched with a window lowered by the margin, so their values are exact).
+* **noise**: in the first ``n=P`` placements of a game (default ``NOISE_PLIES``) the move is drawn among those
+  within ``NOISE_MARGIN`` of the best (searched with a window lowered by the margin, so their values are exact).
 
 Compiled with numba; ``tests/agents/alphabeta_reference.py`` is a slow plain minimax with the same evaluation
 written out from the rules, and ``tests/agents/test_alphabeta.py`` checks that both give the same value and a
@@ -38,7 +38,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from core.agents.spec import NOISE_PLIES, AbSpec, AgentSpec, parse_ab
+from core.agents.spec import AbSpec, AgentSpec, parse_ab
 from core.engine.kernels import (
     H_NPLACED,
     H_SUPPLY,
@@ -354,7 +354,6 @@ class AlphaBeta:
     gain: npt.NDArray[np.int64]
     rng: npt.NDArray[np.uint64]
     budget: AbSpec
-    noise_plies: int = NOISE_PLIES
     clock: Clock = time.perf_counter
     last_value: float = 0.5
     last: AbResult | None = None
@@ -370,7 +369,7 @@ class AlphaBeta:
 
     def choose(self, state: npt.NDArray[np.uint64]) -> int:
         """A legal placement for the side to move, or -1 when the game is over."""
-        noise = int(state[H_NPLACED]) < self.noise_plies
+        noise = int(state[H_NPLACED]) < self.budget.noise
         res = self.search(state, margin=NOISE_MARGIN if noise else 0)
         self.last = res
         self.last_value = share(res.value) if res.move >= 0 else 0.0
@@ -441,8 +440,7 @@ class AlphaBeta:
 
 def ab_chooser(spec: AgentSpec, kt: KTables, gain: npt.NDArray[np.int64], rng: npt.NDArray[np.uint64]) -> AlphaBeta:
     """The move choice of an ``ab`` spec (a row of the table in ``core.agents.spec``)."""
-    budget = parse_ab(spec.text)
-    return AlphaBeta(kt, gain, rng, budget, noise_plies=budget.noise)
+    return AlphaBeta(kt, gain, rng, parse_ab(spec.text))
 
 
 def warm_up_ab(kt: KTables, gain: npt.NDArray[np.int64], rng: npt.NDArray[np.uint64]) -> None:

@@ -98,9 +98,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         "cut and depends on the machine's speed (without it, the default, the same --seed always "
                         f"gives the same result; at least {MIN_TIME:g})")
     p.add_argument("--race", type=int, default=None, metavar="N",
-                   help="openings the deciding search agent keeps in play side by side (default: 6, with --quick 1); "
-                        "1 plays them one at a time, as a report whose config has no race was made, so that seed "
-                        "gives that report again")
+                   help="openings the deciding search agent keeps in play side by side (default: "
+                        f"{EFFORTS[DEFAULT_EFFORT].race}, with --quick {QUICK.race}); 1 plays them one at a time, as "
+                        "a report whose config has no race was made, so that seed gives that report again")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="master seed (default 0)")
     p.add_argument("--workers", type=int, default=0, metavar="K", help="worker processes (default 0 = all cores)")
     p.add_argument("--quick", action="store_true",
