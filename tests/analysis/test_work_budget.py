@@ -123,6 +123,29 @@ def test_a_cap_the_run_never_reaches_changes_nothing(monkeypatch: pytest.MonkeyP
     assert uncapped(free) == uncapped(capped)
 
 
+def test_a_candidate_limit_the_run_never_reaches_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The candidate limit only stops new openings and steers nothing else, so a run that starts fewer openings
+    than the limit plays the same games whatever the limit: what lets a benchmark measure another limit by
+    rerunning only the runs that reached it (``docs/measurements.md``, "The candidate limit")."""
+    b = board()
+    truth = few_fair(b)
+
+    def played(limit: int) -> tuple[AnalysisReport, str]:
+        sim = SimulatedGames(b, truth.__getitem__, COST).install(monkeypatch)
+        report = analyze(b, config(candidates=limit), clock=sim.clock)
+        data = json.loads(figures(report))
+        data["config"].pop("candidates")
+        data["budget"].pop("games_planned")  # the plan counts the judges' most games over the limit's openings
+        return report, json.dumps(data, sort_keys=True)
+
+    wide, wide_figures = played(80)
+    tested = wide.pie.tested
+    assert wide.verdict == "balanced" and wide.config.max_candidates < tested < 80
+    assert played(tested + 1)[1] == wide_figures
+    short, _ = played(tested - 1)
+    assert short.pie.tested == tested - 1  # the limit is live: one opening fewer is all that run may start
+
+
 def test_the_time_cap_starts_once_the_engine_is_ready(monkeypatch: pytest.MonkeyPatch) -> None:
     """Compiling the engine (simulated: the warm-up takes 1,000 s of the clock) is never charged to the cap."""
     b = board()
