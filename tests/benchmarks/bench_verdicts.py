@@ -2,8 +2,8 @@
 
 Run ``python tests/benchmarks/bench_verdicts.py OUT_DIR [--seeds=1,2,3] [--effort=NAME] [--time=SECONDS]
 [--check-rule=RULE] [--check=SPEC ...] [--busy=N] [--compare=OTHER_OUT_DIR] [--replay] [--replay-seeds=1]
-[--second-look]`` (``--effort``, ``--time``, ``--check-rule`` and each ``--check`` are passed to ``lits analyze``).
-Normal test runs skip this folder.
+[--replay-agents=mcts:8000] [--replay-games=60] [--second-look]`` (``--effort``, ``--time``, ``--check-rule`` and
+each ``--check`` are passed to ``lits analyze``).  Normal test runs skip this folder.
 
 1. **Verdicts**: the five bundled boards and five random boards (``Board.random`` with fixed seeds and 12-28
    symbol pairs, written to ``OUT_DIR/boards``) are analysed with the default ``lits analyze`` (its default
@@ -15,13 +15,16 @@ Normal test runs skip this folder.
    benchmark folder, e.g. the same runs on the idle machine.
    Fair openings are those the deciding agent showed fair and the analysis's cross-check (``mcts:8000``, its
    own seed stream) confirmed; disputed ones are counted beside them.
-2. **Replays** (``--replay``): every opening a verdict called fair is played again by a stronger, independent
-   agent, ``lits openings BOARD --opening CELLS --agent mcts:8000 --games 60``, and the table says whether its
-   95% interval reaches into the fair band [40%, 60%].
-3. **Second look** (``--second-look``, with ``--replay``): every opening whose replay fell outside the band is
-   replayed twice more (seeds 2 and 3), and the 180 games are pooled.  Why: a 60-game replay of an opening
-   exactly at 60% falls outside 2.2% of the time (at 65% 11%), so an opening outside once may be at the band's
-   edge rather than one-sided; the pooled interval tells the two apart.
+2. **Replays** (``--replay``): every opening a verdict of ``--replay-seeds`` called fair is played again by
+   stronger, independent agents, ``lits openings BOARD --opening CELLS --agent A --games N --seed 1`` for each A
+   of ``--replay-agents`` (default ``mcts:8000``) and N of ``--replay-games`` (default 60), and the table says
+   whether each 95% interval reaches into the fair band [40%, 60%] or lies wholly outside 35%-65%; per agent, the
+   mean distance of the rates from 50%.  The fair-for-every-agent table of ``docs/measurements.md``:
+   ``--replay --replay-seeds=1,2,3 --replay-agents=mcts:8000,ab:8000,expert --replay-games=180``.
+3. **Second look** (``--second-look``, with ``--replay`` and its default agent and games): every opening whose
+   replay fell outside the band is replayed twice more (seeds 2 and 3), and the 180 games are pooled.  Why: a
+   60-game replay of an opening exactly at 60% falls outside 2.2% of the time (at 65% 11%), so an opening outside
+   once may be at the band's edge rather than one-sided; the pooled interval tells the two apart.
 
 Each run is a fresh ``lits`` process, as a host would start it.  Results are saved per run in ``OUT_DIR`` and
 a rerun skips what is already there, so the benchmark can be stopped and resumed.  The machine's load average
@@ -53,6 +56,8 @@ RANDOM_BOARDS = ((101, 12), (102, 16), (103, 20), (104, 24), (105, 28))
 """(seed, symbol pairs) of the five random 12x12 boards."""
 REPLAY_AGENT = "mcts:8000"
 REPLAY_GAMES = 60
+CLEARLY_ONE_SIDED = (0.35, 0.65)
+"""A replay whose 95% interval lies wholly outside this range shows the opening one-sided for the replaying agent."""
 
 
 def reaches_band(lo: float, hi: float) -> bool:
@@ -124,12 +129,16 @@ def _spin() -> None:
         x = (x * 1103515245 + 12345) % 2**31
 
 
-def replay(out: Path, name: str, path: Path, cells: list[str], seed: int = 1) -> dict[str, object]:
-    target = out / f"replay.{name}.{'-'.join(cells)}{'' if seed == 1 else f'.s{seed}'}.json"
+def replay(out: Path, name: str, path: Path, cells: list[str], seed: int = 1, agent: str = REPLAY_AGENT,
+           games: int = REPLAY_GAMES) -> dict[str, object]:
+    """One opening replayed with no swap (saved, so a rerun resumes); files of the default agent and games keep
+    their older names, so folders replayed before resume too."""
+    tag = "" if (agent, games) == (REPLAY_AGENT, REPLAY_GAMES) else f".{agent.replace(':', '_')}.g{games}"
+    target = out / f"replay.{name}.{'-'.join(cells)}{tag}{'' if seed == 1 else f'.s{seed}'}.json"
     if target.exists():
         return dict(json.loads(target.read_text()))
-    proc = run_lits(["openings", str(path), "--opening", " ".join(cells), "--agent", REPLAY_AGENT,
-                     "--games", str(REPLAY_GAMES), "--seed", str(seed), "--json"])
+    proc = run_lits(["openings", str(path), "--opening", " ".join(cells), "--agent", agent,
+                     "--games", str(games), "--seed", str(seed), "--json"], timeout=7200)
     if proc.returncode != 0:
         row: dict[str, object] = {"error": proc.stderr.strip()[-300:]}
     else:
@@ -139,6 +148,49 @@ def replay(out: Path, name: str, path: Path, cells: list[str], seed: int = 1) ->
                "reaches_band": reaches_band(lo, hi)}
     target.write_text(json.dumps(row))
     return row
+
+
+def wholly_outside(lo: float, hi: float) -> bool:
+    """The strict replay criterion: a 95% interval [lo, hi] wholly outside 35%-65% (clearly one-sided)."""
+    return hi < CLEARLY_ONE_SIDED[0] or lo > CLEARLY_ONE_SIDED[1]
+
+
+def replays(out: Path, found: dict[str, Path], rows: dict[str, dict[int, dict[str, object]]], seeds: list[int],
+            agents: list[str], games: int, second: bool) -> None:
+    """Every distinct opening the verdicts of ``seeds`` called fair, replayed by each agent; per agent the
+    openings whose interval reaches into the fair band, those wholly outside 35-65%, and the mean distance of
+    the rates from 50% (what ``docs/measurements.md`` reports)."""
+    done: set[tuple[str, str]] = set()
+    per_agent: dict[str, list[dict[str, object]]] = {a: [] for a in agents}
+    outside: list[tuple[str, list[str]]] = []
+    print(f"\nreplays: {', '.join(agents)}, {games} games each, S1's win rate with its 95% interval")
+    for name, path in found.items():
+        for seed in seeds:
+            row = rows.get(name, {}).get(seed, {})
+            for cells, v in zip(row.get("fair", []), row.get("fair_v", []), strict=True):  # type: ignore[call-overload]
+                key = (name, " ".join(cells))
+                if key in done:
+                    continue
+                done.add(key)
+                shown = []
+                for agent in agents:
+                    r = replay(out, name, path, list(cells), agent=agent, games=games)
+                    per_agent[agent].append(r)
+                    lo, hi = r.get("ci95", [float("nan")] * 2)  # type: ignore[misc]
+                    flag = ("  OUTSIDE 35-65%" if wholly_outside(lo, hi)
+                            else "" if r.get("reaches_band") else "  outside 40-60%")
+                    shown.append(f"{agent} {r.get('v', float('nan')):.0%} [{lo:.0%}-{hi:.0%}]{flag}")
+                    if agent == agents[0] and not r.get("reaches_band"):
+                        outside.append((name, list(cells)))
+                print(f"{name:18} seed {seed} {' '.join(cells):14} verdict {v:.0%} -> {'; '.join(shown)}", flush=True)
+    for agent, got in per_agent.items():
+        rates = [float(str(r["v"])) for r in got if "v" in r]
+        strict = sum(wholly_outside(*r["ci95"]) for r in got if "ci95" in r)  # type: ignore[misc]
+        distance = sum(abs(x - 0.5) for x in rates) / len(rates) if rates else float("nan")
+        print(f"\n{agent}: replayed {len(got)} fair openings: {sum(bool(r.get('reaches_band')) for r in got)} reach "
+              f"into [40%, 60%], {strict} wholly outside [35%, 65%]; mean distance from 50% {distance:.3f}")
+    if second and games == REPLAY_GAMES and agents[0] == REPLAY_AGENT:
+        second_look(out, found, outside)
 
 
 def main(argv: list[str]) -> int:
@@ -197,32 +249,9 @@ def main(argv: list[str]) -> int:
                         print(f"DIFFERENT from {other}: {name} seed {seed}")
         print(f"compared with {other}: {same} runs identical apart from timings, {differ} different")
     if "--replay" in argv:
-        replay_seeds = option("replay-seeds", "1")
-        done: set[tuple[str, str]] = set()
-        reach = 0
-        count = 0
-        outside: list[tuple[str, list[str]]] = []
-        print(f"\nreplays: {REPLAY_AGENT}, {REPLAY_GAMES} games, S1's win rate with its 95% interval")
-        for name, path in found.items():
-            for seed in replay_seeds:
-                row = rows.get(name, {}).get(seed, {})
-                for cells, v in zip(row.get("fair", []), row.get("fair_v", []), strict=True):  # type: ignore[call-overload]
-                    key = (name, " ".join(cells))
-                    if key in done:
-                        continue
-                    done.add(key)
-                    r = replay(out, name, path, list(cells))
-                    count += 1
-                    reach += bool(r.get("reaches_band"))
-                    if not r.get("reaches_band"):
-                        outside.append((name, list(cells)))
-                    ci = r.get("ci95", [float("nan")] * 2)
-                    print(f"{name:18} seed {seed} {' '.join(cells):14} verdict {v:.0%} -> {REPLAY_AGENT} "
-                          f"{r.get('v', float('nan')):.0%} [{ci[0]:.0%}-{ci[1]:.0%}]"  # type: ignore[index]
-                          f"{'' if r.get('reaches_band') else '  OUTSIDE 40-60%'}", flush=True)
-        print(f"\nreplayed {count} fair openings: {reach} reach into [40%, 60%]")
-        if "--second-look" in argv:
-            second_look(out, found, outside)
+        agents = next((a.split("=", 1)[1] for a in argv if a.startswith("--replay-agents=")), REPLAY_AGENT)
+        replays(out, found, rows, option("replay-seeds", "1"), agents.split(","),
+                option("replay-games", str(REPLAY_GAMES))[0], "--second-look" in argv)
     return 0
 
 
