@@ -1,4 +1,4 @@
-"""The ``puct`` kernels of commit ad04615 (before issue 12's speed work), kept as the slow reference that
+"""The ``puct`` kernels of commit ad04615 (before the kernels' speed work), kept as the slow reference that
 ``test_puct_speed_identity.py`` compares the optimised kernels with: same seed, same tree, same move.
 
 Do not optimise this file: its worth is that it is the straightforward version (one legal-list scan per

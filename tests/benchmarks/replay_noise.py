@@ -1,4 +1,4 @@
-"""How noisy is issue 13's replay criterion itself?  Exact figures, no games played (docs/measurements.md).
+"""How noisy is the replay criterion itself?  Exact figures, no games played (docs/measurements.md).
 
 Run ``python tests/benchmarks/replay_noise.py``.  Normal test runs skip this folder.
 

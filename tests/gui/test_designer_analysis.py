@@ -483,7 +483,7 @@ def test_heatmap_caption_fits_the_board(window: MainWindow, qtbot: QtBot) -> Non
     assert font.pixelSize() >= 8
 
 
-# -- the cluster field (issue 14) -------------------------------------------------------------------
+# -- the cluster field -------------------------------------------------------------------
 def test_cluster_field_refuses_a_bad_address_and_remembers_a_good_one(window: MainWindow, dialogs: Any) -> None:
     from PySide6.QtCore import QSettings
 
@@ -571,7 +571,7 @@ def test_cluster_without_dask_says_how_to_install_it(window: MainWindow, qtbot: 
     assert panel.run_button.isEnabled() and panel.report is None
 
 
-# -- a quick look is a first look (issue 26, 2) ---------------------------------------------------------------------
+# -- a quick look is a first look ---------------------------------------------------------------------
 @pytest.mark.parametrize("name", [BALANCED, CHECKED, LOPSIDED, REFINED, QUICK, SMALL])
 def test_a_quick_look_never_advises_sealing(name: str) -> None:
     """A quick look called a board "Balanced ... Next step: Seal it" that the full analysis called inconclusive."""
@@ -593,7 +593,7 @@ def test_the_saved_quick_look_is_read_as_one_and_a_full_run_still_advises_sealin
     assert full.headline == "Balanced for greedy play" and full.next_step.startswith("Seal it")
 
 
-# -- host words in the panel (issue 26, 12) -------------------------------------------------------------------------
+# -- host words in the panel -------------------------------------------------------------------------
 def test_progress_and_tooltips_name_agents_in_host_words(window: MainWindow, qtbot: QtBot) -> None:
     panel = window.analysis
     tip = panel.agent.toolTip()

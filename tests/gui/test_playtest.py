@@ -730,7 +730,7 @@ def test_the_window_timer_drives_the_clock_display(qtbot, fake_time: FakeTime) -
     assert "Player 1 (O) ran out of time" in window.result_label.text()
 
 
-# ------------------------------------------------------------------ issue 16: agents, result banner, clocks, pace
+# ------------------------------------------------------------------ agents, result banner, clocks, pace
 
 
 def test_an_agent_chosen_for_the_side_to_move_after_undo_starts(open_window, qtbot) -> None:  # type: ignore[no-untyped-def]

@@ -373,7 +373,7 @@ def test_pause_and_switched_off_clocks() -> None:
 
 
 def test_no_clock_runs_while_an_agent_waits_and_a_new_agent_on_the_side_to_move_starts() -> None:
-    """Issue 16: after two moves and an undo, handing the side to move to an agent must start it."""
+    """After two moves and an undo, handing the side to move to an agent must start it."""
     session, fake = make(seed=8)
     session.play(first_legal(session))
     session.play(first_legal(session))
