@@ -201,9 +201,11 @@ def main(argv: list[str]) -> int:
     out = Path(args[0])
     out.mkdir(parents=True, exist_ok=True)
 
+    def text(name: str, default: str) -> str:
+        return next((a.split("=", 1)[1] for a in argv if a.startswith(f"--{name}=")), default)
+
     def option(name: str, default: str) -> list[int]:
-        text = next((a.split("=", 1)[1] for a in argv if a.startswith(f"--{name}=")), default)
-        return [int(x) for x in text.split(",")]
+        return [int(x) for x in text(name, default).split(",")]
 
     seeds = option("seeds", "1,2,3")
     budget = [a for a in argv if a.startswith(("--time=", "--check-rule=", "--effort=", "--check="))]
@@ -235,7 +237,7 @@ def main(argv: list[str]) -> int:
     print(f"\nruns {total}; inconclusive {inconclusive}; boards with contradictory verdicts {len(contradictions)} "
           f"{contradictions}; wall time median {walls[len(walls) // 2]:.0f} s, max {walls[-1]:.0f} s; "
           f"cpu median {cpus[len(cpus) // 2]:.0f} s, max {cpus[-1]:.0f} s; {busy} busy processes beside")
-    other = next((a.split("=", 1)[1] for a in argv if a.startswith("--compare=")), "")
+    other = text("compare", "")
     if other:
         same = differ = 0
         for name, r in rows.items():
@@ -249,8 +251,7 @@ def main(argv: list[str]) -> int:
                         print(f"DIFFERENT from {other}: {name} seed {seed}")
         print(f"compared with {other}: {same} runs identical apart from timings, {differ} different")
     if "--replay" in argv:
-        agents = next((a.split("=", 1)[1] for a in argv if a.startswith("--replay-agents=")), REPLAY_AGENT)
-        replays(out, found, rows, option("replay-seeds", "1"), agents.split(","),
+        replays(out, found, rows, option("replay-seeds", "1"), text("replay-agents", REPLAY_AGENT).split(","),
                 option("replay-games", str(REPLAY_GAMES))[0], "--second-look" in argv)
     return 0
 
