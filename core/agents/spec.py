@@ -260,6 +260,9 @@ class AgentKindInfo:
     """The spec searching on ``threads`` cores at once; agents that search on one core are unchanged."""
     spell: Callable[[AgentSpec], str] = lambda spec: spec.kind.name
     """The canonical spelling from the spec's fields, for kinds whose parser leaves ``detail`` empty."""
+    untimed: Callable[[AgentSpec], AgentSpec | None] = lambda spec: spec
+    """The same agent on its simulations or nodes alone (a per-move time cap dropped); None when seconds are its
+    only budget.  Kinds with no time budget are unchanged."""
 
     @property
     def spelling(self) -> str:
@@ -304,6 +307,20 @@ class AgentSpec:
     def capped(self, sims: int) -> AgentSpec:
         """The same agent searching at most ``sims`` simulations' worth (see ``AgentKindInfo.capped``)."""
         return self.kind.capped(self, sims)
+
+    def fixed_work(self) -> AgentSpec:
+        """What a run that must give the same figures on any machine plays (an analysis, ``lits openings``): the
+        agent on its simulations or nodes alone.  Why: a per-move time cap (``expert``'s two seconds) is for live
+        play; on a slow or busy machine it would cut searches short and change the games a seed gives.  Searches
+        a time cap never reaches play the same moves either way.  AgentSpecError for an agent sized in seconds
+        only."""
+        played = self.kind.untimed(self)
+        if played is None:
+            raise AgentSpecError(
+                f"agent {self.text!r} is sized in seconds per move, so its games would depend on this machine's "
+                "speed and load; give it simulations or nodes per move instead (e.g. puct:2000 or ab:8000; "
+                "puct:2000:t=2 is played on its 2000 simulations)")
+        return played
 
 
 def _no_options(text: str, parts: list[str]) -> None:
@@ -359,6 +376,13 @@ def _puct_capped(spec: AgentSpec, sims: int) -> AgentSpec:
     return parse_agent(PuctSpec(PuctBudget(min(spec.sims or sims, sims), ps.budget.seconds), ps.options).text)
 
 
+def _puct_untimed(spec: AgentSpec) -> AgentSpec | None:
+    ps = parse_puct(resolve(spec.text))
+    if not ps.budget.seconds:
+        return spec
+    return parse_agent(PuctSpec(PuctBudget(ps.budget.sims), ps.options).text) if ps.budget.sims else None
+
+
 def _puct_threaded(spec: AgentSpec, threads: int) -> str:
     if threads <= 1:
         return spec.text
@@ -382,6 +406,13 @@ def _ab_capped(spec: AgentSpec, sims: int) -> AgentSpec:
     ab = parse_ab(spec.text)
     cap = sims * AB_NODES_PER_SIM
     return parse_agent(AbSpec(min(ab.nodes or cap, cap), ab.seconds, ab.depth).text)
+
+
+def _ab_untimed(spec: AgentSpec) -> AgentSpec | None:
+    ab = parse_ab(spec.text)
+    if not ab.seconds:
+        return spec
+    return parse_agent(replace(ab, seconds=0.0).text) if ab.nodes else None
 
 
 def _ab_describe(spec: AgentSpec) -> str:
@@ -415,7 +446,7 @@ MCTS = AgentKindInfo(
 ALPHABETA = AgentKindInfo(
     "ab", "ab:N (N nodes per move), ab:t=SECONDS, ab:N:t=SECONDS", _parse_ab, _ab_describe, "search", rank=30,
     chooser="core.agents.alphabeta:ab_chooser", swap="value",
-    warm_up="core.agents.alphabeta:warm_up_ab", warm_up_weight=15, capped=_ab_capped)
+    warm_up="core.agents.alphabeta:warm_up_ab", warm_up_weight=15, capped=_ab_capped, untimed=_ab_untimed)
 PUCT = AgentKindInfo(
     "puct", "puct:N, puct:t=SECONDS, puct:N:t=SECONDS", _parse_puct,
     lambda spec: f"a guided searching computer player ({_search_budget(spec)})", "search", rank=40,
@@ -423,6 +454,7 @@ PUCT = AgentKindInfo(
     warm_up="core.agents.puct:warm_up_puct", warm_up_weight=20,
     budget=lambda spec: spec.sims or 1 << 62,  # a time budget only: above any simulation count
     capped=_puct_capped,
+    untimed=_puct_untimed,
     threaded=_puct_threaded)
 
 KINDS: dict[str, AgentKindInfo] = {}
@@ -474,6 +506,14 @@ def parse_agent(text: str) -> AgentSpec:
     if kind is None:
         raise AgentSpecError(f"unknown agent {text!r}; {spec_help()}")
     return kind.parse(text, parts)
+
+
+def reproducible(text: str) -> str:
+    """The canonical spelling of an agent a fixed-work run can play (see :meth:`AgentSpec.fixed_work`);
+    AgentSpecError for an unreadable spec or one sized in seconds only."""
+    spec = parse_agent(text)
+    spec.fixed_work()
+    return spec.text
 
 
 def describe(text: str) -> str:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from core.agents.levels import level_of
-from core.agents.spec import AgentKind, parse_agent
+from core.agents.spec import AgentKind, parse_agent, reproducible
 
 FAIR_BAND = (0.4, 0.6)
 """P(S1 wins) after the first placement within this band counts as fair."""
@@ -429,14 +429,14 @@ class AnalysisConfig:
         if not self.agents:
             raise ValueError("give at least one agent")
         for text in self.agents:
-            parse_agent(text)
+            reproducible(text)  # an agent sized in seconds would make the verdict the machine's
         if self.deciding_agent and parse_agent(self.deciding_agent).text not in {parse_agent(a).text
                                                                                 for a in self.agents}:
             raise ValueError(f"the deciding agent {self.deciding_agent} must be one of the agents "
                              f"({', '.join(self.agents)})")
         if self.check_agent and self.check_agent != AUTO_CHECK:
             for text in self.check_agent.split(JUDGE_SEPARATOR):
-                parse_agent(text)
+                reproducible(text)
         if not 0 <= self.refine_sims <= MAX_REFINE_SIMS:
             raise ValueError(f"refine_sims must be 0 (no refinement) to {MAX_REFINE_SIMS}, not {self.refine_sims}")
         if self.check_rule not in CHECK_RULE_CHOICES:

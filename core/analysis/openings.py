@@ -56,6 +56,7 @@ class OpeningsConfig:
 
     def check(self) -> AgentSpec:
         spec = parse_agent(self.agent)
+        spec.fixed_work()  # a replay sized in seconds would be this machine's, not the seed's
         if not MIN_GAMES <= self.games <= MAX_GAMES:
             raise OpeningsError(f"games must be at least {MIN_GAMES} and at most {MAX_GAMES} per opening, "
                                 f"not {self.games}")
@@ -268,7 +269,8 @@ def play_openings(board: Board, placements: Sequence[int], cfg: OpeningsConfig,
 
 
 def _play_one(s: Any, spec: AgentSpec, p: int, cfg: OpeningsConfig, message: str) -> OpeningRecord:
-    tasks = [GameTask(s.spec, derive_seed(cfg.seed, SeedPhase.OPENINGS, spec.key, p, i), spec.text, spec.text,
+    played = spec.fixed_work().text
+    tasks = [GameTask(s.spec, derive_seed(cfg.seed, SeedPhase.OPENINGS, spec.key, p, i), played, played,
                       opening=p, pie=False) for i in range(cfg.games)]
     pair = sprt_pair(AnalysisConfig())
 

@@ -357,7 +357,8 @@ def screen_all(s: Session) -> FloatGrid:
 def _raw(s: Session, spec: AgentSpec) -> tuple[RawResult, list[GameResult]]:
     cfg = s.cfg
     cap = cfg.games if spec.cheap else min(cfg.games, cfg.strong_raw_games)
-    tasks = [GameTask(s.spec, derive_seed(cfg.seed, SeedPhase.RAW, spec.key, i), spec.text, spec.text,
+    played = spec.fixed_work().text
+    tasks = [GameTask(s.spec, derive_seed(cfg.seed, SeedPhase.RAW, spec.key, i), played, played,
                       pie=s.board.params.pie)
              for i in range(cap)]
     pair = sprt_pair(cfg)
@@ -394,7 +395,8 @@ def _fill_raw(s: Session, raw: RawResult, res: list[GameResult]) -> RawResult:
 def _mirror(s: Session, spec: AgentSpec, raw: RawResult) -> RawResult:
     cfg = s.cfg
     n = cfg.mirror_games if spec.cheap else max(10, cfg.mirror_games // 4)
-    tasks = [GameTask(s.spec, derive_seed(cfg.seed, SeedPhase.MIRROR, spec.key, i), spec.text, spec.text, mirror=True)
+    played = spec.fixed_work().text
+    tasks = [GameTask(s.spec, derive_seed(cfg.seed, SeedPhase.MIRROR, spec.key, i), played, played, mirror=True)
              for i in range(n)]
     res = s.play(tasks, spec.cheap, "mirror", f"{spec.text}: mirror probe (S2 answers with the 180-degree image)",
                  plan_key=f"mirror:{spec.text}")
@@ -466,7 +468,8 @@ def _pie(s: Session, spec: AgentSpec, screen: FloatGrid, deciding: bool = False)
 def _pie_tasks(s: Session, spec: AgentSpec, p: int, indices: range) -> list[GameTask]:
     """The deciding games of opening ``p`` with these indices: each game's seed is its own, whatever plays it."""
     cfg = s.cfg
-    return [GameTask(s.spec, derive_seed(cfg.seed, SeedPhase.PIE, spec.key, p, i), spec.text, spec.text, opening=p,
+    played = spec.fixed_work().text
+    return [GameTask(s.spec, derive_seed(cfg.seed, SeedPhase.PIE, spec.key, p, i), played, played, opening=p,
                      pie=s.board.params.pie) for i in indices]
 
 
@@ -648,7 +651,8 @@ def _check(s: Session, p: int, judge: str) -> CheckResult:
     their own, so adding a judge changes no other judge's figures."""
     cfg = s.cfg
     spec = parse_agent(judge)
-    tasks = [GameTask(s.spec, derive_seed(cfg.seed, SeedPhase.CHECK, spec.key, p, i), spec.text, spec.text,
+    played = spec.fixed_work().text
+    tasks = [GameTask(s.spec, derive_seed(cfg.seed, SeedPhase.CHECK, spec.key, p, i), played, played,
                       opening=p) for i in range(cfg.check_test.games)]
     pair = check_pair(cfg)
     key = f"check:{judge}"

@@ -12,7 +12,7 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
-from core.agents.spec import SPEC_HELP, AgentSpecError, parse_agent
+from core.agents.spec import SPEC_HELP, AgentSpecError, parse_agent, reproducible
 from core.analysis.config import (
     AB_JUDGE,
     CHECK_AGENT,
@@ -177,12 +177,12 @@ def _config(args: argparse.Namespace) -> AnalysisConfig:
         cfg.time_budget = budget
     if args.agents:
         try:
-            cfg.agents = [parse_agent(a).text for a in args.agents]
+            cfg.agents = [reproducible(a) for a in args.agents]
         except AgentSpecError as exc:
             raise CliError(str(exc), EXIT_USAGE) from None
     if args.deciding_agent:
         try:
-            cfg.deciding_agent = parse_agent(args.deciding_agent).text
+            cfg.deciding_agent = reproducible(args.deciding_agent)
         except AgentSpecError as exc:
             raise CliError(str(exc), EXIT_USAGE) from None
         if cfg.deciding_agent not in {parse_agent(a).text for a in cfg.agents}:
@@ -193,7 +193,7 @@ def _config(args: argparse.Namespace) -> AnalysisConfig:
             cfg.check_agent = ""
         else:
             try:
-                cfg.check_agent = JUDGE_SEPARATOR.join(parse_agent(c).text for c in args.check)
+                cfg.check_agent = JUDGE_SEPARATOR.join(reproducible(c) for c in args.check)
             except AgentSpecError as exc:
                 raise CliError(f"--check: {exc}", EXIT_USAGE) from None
     cfg.check_rule = args.check_rule

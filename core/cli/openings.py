@@ -10,7 +10,7 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
-from core.agents.spec import SPEC_HELP, AgentSpecError, parse_agent
+from core.agents.spec import SPEC_HELP, AgentSpecError, reproducible
 from core.analysis.config import DEFAULT_AGENTS, FAIR_BAND, MAX_GAMES, MIN_GAMES, AnalysisCancelled, AnalysisConfig
 from core.cli import (
     EXIT_DISK_FULL,
@@ -117,7 +117,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     try:
-        agent = parse_agent(args.agent).text
+        agent = reproducible(args.agent)
     except AgentSpecError as exc:
         raise CliError(str(exc), EXIT_USAGE) from None
     fixed = args.games is not None

@@ -60,9 +60,14 @@ def accepted_levels_help() -> str:
 def resolve_level(text: str) -> str:
     """The agent spec text of a level: ``parse_agent`` reads agent specs and the named levels alike."""
     try:
-        return parse_agent(text.strip().lower()).text
+        spec = parse_agent(text.strip().lower())
     except AgentSpecError:
         raise LevelError(f"unknown level {text!r}: give {accepted_levels_help()}") from None
+    try:
+        spec.fixed_work()  # the verdicts must be the seed's, not the machine's
+    except AgentSpecError as exc:
+        raise LevelError(str(exc)) from None
+    return spec.text
 
 
 def board_seed(master: int, key: int, board: Board) -> int:
@@ -183,7 +188,7 @@ class LevelProbe:
         spec = parse_agent(self.judge.level)
         base = replace(self.judge, time_budget=0.0)
         needed = base.games_needed()
-        spec_text = spec.text
+        spec_text = spec.fixed_work().text  # timed as the analysis plays it
         tasks = [GameTask(BoardSpec.from_board(board), derive_seed(base.seed, _PROBE_KEY, i), spec_text, spec_text,
                           pie=board.params.pie) for i in range(max(1, self.games))]
         start = time.monotonic()

@@ -24,6 +24,7 @@ from core.agents.spec import (
     describe,
     parse_agent,
     register,
+    reproducible,
     spec_help,
     unregister,
     with_threads,
@@ -125,3 +126,19 @@ def test_the_built_in_kinds_are_rows_of_the_table() -> None:
     # every kind that searches is ordered above every kind that does not
     cheap = max(k.rank for k in KINDS.values() if k.cost == "cheap")
     assert all(k.rank > cheap for k in KINDS.values() if k.cost == "search")
+
+
+@pytest.mark.parametrize(("given", "played"), [
+    ("expert", "puct:16000"), ("puct:2000:t=2", "puct:2000"), ("puct:500:t=1:c=2", "puct:500:c=2"),
+    ("club", "club"), ("mcts:8000", "mcts:8000"), ("greedy", "greedy"),
+    ("ab:8000:t=1", "ab:8000"), ("ab:8000:t=1:d=6", "ab:8000:d=6"), ("ab:8000", "ab:8000"),
+])
+def test_a_fixed_work_run_plays_the_search_on_its_simulations_alone(given: str, played: str) -> None:
+    assert parse_agent(given).fixed_work().text == played
+    assert reproducible(given) == parse_agent(given).text  # the run keeps the name it was given
+
+
+@pytest.mark.parametrize("given", ["puct:t=2", "ab:t=1", "ab:t=0.5:d=4"])
+def test_an_agent_sized_in_seconds_only_is_refused_for_a_fixed_work_run(given: str) -> None:
+    with pytest.raises(AgentSpecError, match=r"sized in seconds per move.*machine's speed and load.*puct:2000"):
+        reproducible(given)

@@ -130,3 +130,31 @@ def test_a_cold_start_compiles_once_and_gives_what_a_warm_one_gives(tmp_path: Pa
     outs.append(json.loads(out.strip().splitlines()[-1]))
     assert sorted(o["compiled"] for o in outs) == [False, False, True]
     assert outs[0]["figures"] == outs[1]["figures"] == outs[2]["figures"]
+
+
+def test_a_search_s_time_cap_never_cuts_an_analysis(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``expert`` carries a two-second cap for live play; an analysis plays it on its simulations alone, so a
+    machine too slow for the cap gives the same report.  Here every clock reading is ten seconds after the last."""
+    import itertools
+
+    import core.agents.puct as puct
+    from core.agents.search import gain_for
+    from core.engine.kernels import k_new_state, k_seed, kernel_tables
+
+    timed = config(agents=["greedy", "puct:40:t=0.5"], inline=True)
+    fast = figures(analyze(board(), timed))
+    real = puct.puct_search
+
+    def on_a_slow_machine(*args: Any) -> puct.PuctSearch:
+        search, ticks = real(*args), itertools.count()
+        search.clock = lambda: 10.0 * next(ticks)
+        return search
+
+    monkeypatch.setattr(puct, "puct_search", on_a_slow_machine)
+    kt = kernel_tables(board())
+    probe = puct.puct_search("puct:40:t=0.5", kt, gain_for(kt), k_seed(1))
+    probe.choose(k_new_state(kt))
+    assert probe.last_sims < 40  # the slow clock cuts a search that runs on its time cap
+    slow = figures(analyze(board(), timed))
+    assert json.loads(slow)["per_agent"]["puct:40:t=0.5"]["raw"]["games"] == 12
+    assert slow == fast

@@ -2,8 +2,9 @@
 
 Run ``python tests/benchmarks/bench_verdicts.py OUT_DIR [--seeds=1,2,3] [--effort=NAME] [--time=SECONDS]
 [--check-rule=RULE] [--check=SPEC ...] [--busy=N] [--compare=OTHER_OUT_DIR] [--replay] [--replay-seeds=1]
-[--replay-agents=mcts:8000] [--replay-games=60] [--second-look]`` (``--effort``, ``--time``, ``--check-rule`` and
-each ``--check`` are passed to ``lits analyze``).  Normal test runs skip this folder.
+[--replay-agents=mcts:8000] [--replay-games=60] [--second-look] [--boards=NAME,...]`` (``--effort``, ``--time``,
+``--check-rule`` and each ``--check`` are passed to ``lits analyze``; ``--boards`` keeps only the named boards, e.g.
+``--boards=default,dense`` for a first look at a slow effort).  Normal test runs skip this folder.
 
 1. **Verdicts**: the five bundled boards and five random boards (``Board.random`` with fixed seeds and 12-28
    symbol pairs, written to ``OUT_DIR/boards``) are analysed with the default ``lits analyze`` (its default
@@ -214,6 +215,12 @@ def main(argv: list[str]) -> int:
     for h in hogs:
         h.start()
     found = boards(out)
+    wanted = [n for n in text("boards", "").split(",") if n]
+    unknown = [n for n in wanted if n not in found]
+    if unknown:
+        print(f"--boards: no benchmark board named {', '.join(unknown)} (there are {', '.join(found)})")
+        return 2
+    found = {n: p for n, p in found.items() if not wanted or n in wanted}
     rows: dict[str, dict[int, dict[str, object]]] = {}
     for seed in seeds:  # seed-major, so a stopped run has every board at the first seeds
         for name, path in found.items():

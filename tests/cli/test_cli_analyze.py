@@ -88,6 +88,8 @@ def test_text_output_and_report_files(board_file: Path, tmp_path: Path, capsys: 
 @pytest.mark.parametrize(("args", "code", "words"), [
     (["--agent", "chess"], 2, "unknown agent 'chess'"),
     (["--agent", "mcts:lots"], 2, "not a whole number"),
+    (["--agent", "greedy", "--agent", "puct:t=2"], 2, "'puct:t=2' is sized in seconds per move"),
+    (["--check", "ab:t=1"], 2, "--check: agent 'ab:t=1' is sized in seconds per move"),
     (["--games", "5"], 2, "--games 5"),
     (["--games", "1000000000"], 2, "--games 1000000000"),
     (["--workers", "-2"], 2, "--workers -2"),

@@ -29,6 +29,13 @@ def test_unknown_level_lists_what_is_accepted() -> None:
         resolve_level("grandmaster")
 
 
+def test_a_level_sized_in_seconds_is_refused() -> None:
+    """The generator's verdicts must be the seed's, so a level that thinks for seconds per move cannot judge."""
+    with pytest.raises(LevelError, match=r"'puct:t=1' is sized in seconds per move"):
+        resolve_level("puct:t=1")
+    assert resolve_level("puct:800:t=1") == "puct:800:t=1"  # played on its 800 simulations
+
+
 def test_the_judge_takes_a_time_budget_per_board() -> None:
     judge = AnalysisEvaluator(level="club", seed=3)
     board = Board.random(6, 5, seed=1)
