@@ -259,14 +259,15 @@ def _plan(s: Session, specs: list[AgentSpec], decider: str) -> None:
         raw = cfg.games if spec.cheap else min(cfg.games, cfg.strong_raw_games)
         mirror = cfg.mirror_games if spec.cheap else max(10, cfg.mirror_games // 4)
         budget = _pie_budget(cfg, spec, deciding)
-        s.plan.add(f"raw:{spec.text}", spec.text, raw, raw)
-        s.plan.add(f"mirror:{spec.text}", spec.text, mirror, mirror)
-        s.plan.add(f"pie:{spec.text}", spec.text, min(budget, cfg.min_fair_openings * fair_games), budget)
+        played = spec.fixed_work().text  # the speeds are measured per agent as its games are played
+        s.plan.add(f"raw:{spec.text}", played, raw, raw)
+        s.plan.add(f"mirror:{spec.text}", played, mirror, mirror)
+        s.plan.add(f"pie:{spec.text}", played, min(budget, cfg.min_fair_openings * fair_games), budget)
         if deciding:
             rule = cfg.check_test
             for judge in cfg.checkers:
-                s.plan.add(f"check:{judge}", judge, cfg.min_fair_openings * rule.games / 2,
-                           rule.games * cfg.candidate_limit)
+                s.plan.add(f"check:{judge}", parse_agent(judge).fixed_work().text,
+                           cfg.min_fair_openings * rule.games / 2, rule.games * cfg.candidate_limit)
 
 
 def _pie_budget(cfg: AnalysisConfig, spec: AgentSpec, deciding: bool) -> int:

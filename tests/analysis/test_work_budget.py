@@ -163,11 +163,13 @@ def test_the_time_cap_starts_once_the_engine_is_ready(monkeypatch: pytest.Monkey
     assert report.elapsed < sim.now - 1000.0 + 1e-9  # the elapsed time counts from the ready engine
 
 
-def test_the_eta_comes_from_the_work_left_and_counts_down(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("agent", ["mcts:200", "puct:200:t=1"])
+def test_the_eta_comes_from_the_work_left_and_counts_down(monkeypatch: pytest.MonkeyPatch, agent: str) -> None:
+    """Also for a search with a live-play time cap, which the analysis plays on its simulations alone."""
     b = board()
-    sim = SimulatedGames(b, lambda p: 0.5, COST).install(monkeypatch)
+    sim = SimulatedGames(b, lambda p: 0.5, {**COST, "puct:200": 0.5}).install(monkeypatch)
     seen: list[tuple[float, AnalysisProgress]] = []
-    report = analyze(b, config(agents=["mcts:200"]), progress=lambda p: seen.append((sim.now, p)), clock=sim.clock)
+    report = analyze(b, config(agents=[agent]), progress=lambda p: seen.append((sim.now, p)), clock=sim.clock)
     etas = [(t, p.eta) for t, p in seen if p.eta is not None]
     assert etas, "no ETA once the agent's speed was measured"
     assert all(e >= 0 for _t, e in etas)

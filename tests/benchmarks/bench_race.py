@@ -1,6 +1,6 @@
 """Benchmark (simulated games, the analysis's own code): racing openings against playing them one at a time.
 
-Run ``python -m tests.benchmarks.bench_race [--runs=200] [--races=1,6] [--pools=synthetic,observed,edge]
+Run ``python -m tests.benchmarks.bench_race [--runs=200] [--races=1,6] [--pools=synthetic,observed,edge,edge_far]
 [--candidates=28,40] [--first=1]`` from the repository root (seeds ``first`` to ``first + runs - 1``).  Normal
 test runs skip this folder.
 
