@@ -20,6 +20,7 @@ from core.agents.puct import (
     PuctSearch,
     gain_masks,
     parse_puct,
+    puct_search,
 )
 from core.agents.search import MAX_GAIN, gain_for
 from core.agents.spec import AgentKind, parse_agent
@@ -238,3 +239,24 @@ def test_level_of_reads_a_level_by_name_or_by_the_spec_it_stands_for() -> None:
     for level in LEVELS.values():
         assert level_of(level.name) is level and level_of(f" {level.spec.upper()} ") is level
     assert level_of("puct:2001") is None and level_of("mcts:1000") is None
+
+
+def test_a_time_cap_the_search_never_reaches_changes_no_move() -> None:
+    """Why an analysis may play ``expert`` as ``puct:16000``: the chunked search of a simulation budget with a time
+    cap builds the same tree as the plain one whenever the cap is not reached."""
+    from core.engine.kernels import k_apply, k_legal_list
+
+    board = load_board(BOARDS / "default.yaml")
+    kt = kernel_tables(board)
+    gain = gain_for(kt)
+    plain, timed = (puct_search(text, kt, gain, k_seed(9)) for text in ("puct:1500", "puct:1500:t=600"))
+    state = k_new_state(kt)
+    legal = np.empty(kt.nplace, dtype=np.int32)
+    moves = 0
+    while k_legal_list(kt, state, legal) > 1:
+        move = plain.choose(state)
+        assert timed.choose(state) == move
+        assert (timed.last_sims, timed.last_value) == (plain.last_sims, plain.last_value)
+        k_apply(kt, state, move)
+        moves += 1
+    assert moves >= 10
