@@ -191,15 +191,17 @@ STANDARD = Effort(
     summary="the verdict to publish: club play, each fair opening judged again by a stronger plain Monte Carlo "
             "search (mcts:8000)",
 )
-"""The default: a 12x12 board's verdict takes 86-211 s of CPU, a median of 78 s on two cores (the benchmark's ten
-boards, seeds 1-3, ``docs/measurements.md``)."""
+"""The default: a 12x12 board's verdict takes 65-151 s of CPU, a median of 56 s on two idle cores (the benchmark's
+ten boards, seeds 1-3, ``docs/measurements.md``)."""
 THOROUGH = Effort(
     name="thorough", agents=("greedy", "expert"), games=160, decider_games=400, pie_games=1200, max_candidates=12,
     candidates=28, strong_raw_games=40, mirror_games=40, screen_sims=200, refine_sims=REFINE_SIMS,
-    summary="decides at expert strength, judged by a Monte Carlo and an alpha-beta search: about eight times "
-            "the work of standard (minutes; or a cluster)",
+    summary="decides at expert strength, judged by a Monte Carlo and an alpha-beta search: five to eight "
+            "times the work of standard (4-10 minutes on two cores; or a cluster), and it decides less often",
 )
-"""Expert play decides: the same caps as :data:`STANDARD`, each game about eight times the work."""
+"""Expert play decides: the same caps as :data:`STANDARD`, each game about eight times the work; with two judges
+and the firm check a run took 500-1,000 s of CPU on the five bundled boards (seed 1) and decided 1 of 5, whose
+fair openings held for all three strong agents (``docs/measurements.md``)."""
 EFFORTS: dict[str, Effort] = {e.name: e for e in (QUICK, STANDARD, THOROUGH)}
 EFFORT_CHOICES = tuple(EFFORTS)
 DEFAULT_EFFORT = STANDARD.name

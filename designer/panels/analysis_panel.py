@@ -238,9 +238,10 @@ class AnalysisPanel(QWidget):
             self.effort.addItem(label, name)
         self.effort.setToolTip("How much play decides the verdict. The work is fixed, not the time: the same "
                                "board and seed give the same verdict on any computer, however busy. Standard "
-                               "takes one to two minutes on two cores; Thorough lets the expert level decide, about "
-                               "eight times the work (or use a cluster), and checks each fair opening more "
-                               f"firmly (up to {analysis_config.FIRM_CHECK_GAMES} games).")
+                               "takes about a minute on two cores; Thorough lets the expert level decide, five to "
+                               "eight times the work (4-10 minutes on two cores, or use a cluster), and checks each "
+                               "fair opening more firmly (two engines, up to "
+                               f"{analysis_config.FIRM_CHECK_GAMES} games each), so it decides less often.")
         self.time_limit = QSpinBox()
         self.time_limit.setRange(0, MAX_TIME)
         self.time_limit.setSpecialValueText("No limit")
