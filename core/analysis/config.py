@@ -283,6 +283,9 @@ class AnalysisConfig:
     """Smaller budgets (:data:`QUICK`: MCTS capped at QUICK.sims_cap simulations, fewer games) for a first look."""
     effort: str = "custom"
     """The preset these caps come from (:data:`EFFORTS`, see :meth:`from_effort`); "custom" when set by hand."""
+    judging: str = ""
+    """The preset whose judges and check rule "auto" picks ("" = :attr:`effort`).  Why: a preset with a cap set by
+    hand is "custom", but ``--effort thorough --games 200`` must still be judged by both engines, firmly."""
     decider_games: int = 0
     """Most games of one opening for the deciding agent (0 = ``games``)."""
     candidates: int = 0
@@ -352,7 +355,7 @@ class AnalysisConfig:
                 "race": e.race}
         custom = any(k in caps and v != caps[k] for k, v in overrides.items())
         fields: dict[str, Any] = {"agents": list(e.agents), **caps, "quick": e.name == QUICK.name,
-                                  "effort": "custom" if custom else e.name}
+                                  "effort": "custom" if custom else e.name, "judging": e.name if custom else ""}
         fields.update(overrides)
         return cls(**fields)
 
@@ -406,7 +409,12 @@ class AnalysisConfig:
         strong = decider.kind is AgentKind.PUCT and decider.strength >= parse_agent(CHECK_FROM).strength
         if not strong:
             return []
-        return [CHECK_AGENT, AB_JUDGE] if self.effort == THOROUGH.name else [CHECK_AGENT]
+        return [CHECK_AGENT, AB_JUDGE] if self.judged_as == THOROUGH.name else [CHECK_AGENT]
+
+    @property
+    def judged_as(self) -> str:
+        """The preset whose judges and check rule this run takes (see :attr:`judging`)."""
+        return self.judging or self.effort
 
     @property
     def checker(self) -> str:
@@ -419,7 +427,7 @@ class AnalysisConfig:
         """The cross-check's test this run uses (``check_rule``, with "auto" resolved by the time budget)."""
         name = self.check_rule
         if name == "auto":
-            name = FIRM_CHECK.name if self.effort == THOROUGH.name else STANDARD_CHECK.name
+            name = FIRM_CHECK.name if self.judged_as == THOROUGH.name else STANDARD_CHECK.name
         rule = CHECK_RULES[name]
         return rule if rule is FIRM_CHECK else replace(rule, games=self.check_games)
 

@@ -190,6 +190,14 @@ def test_presets_and_overrides() -> None:
     assert AnalysisConfig.from_effort("quick").quick
     assert AnalysisConfig.from_effort("thorough").decider == "expert"
     assert AnalysisConfig.from_effort("thorough").check_test.name == "firm"
+    assert AnalysisConfig.from_effort("thorough").checkers == ["mcts:8000", "ab:8000"]
+    # a cap set by hand makes the effort custom, but thorough keeps both judges and the firm check
+    for tweak in ({"games": 200}, {"race": 1}, {"candidates": 40}):
+        tweaked = AnalysisConfig.from_effort("thorough", **tweak)
+        assert tweaked.effort == "custom" and tweaked.judged_as == "thorough"
+        assert tweaked.checkers == ["mcts:8000", "ab:8000"] and tweaked.check_test.name == "firm"
+    assert AnalysisConfig.from_effort("standard", games=50).checkers == ["mcts:8000"]
+    assert AnalysisConfig.from_effort("standard", games=50).check_test.name == "standard"
     assert set(EFFORTS) == {"quick", "standard", "thorough"}
     with pytest.raises(ValueError, match="effort must be one of"):
         AnalysisConfig.from_effort("huge")

@@ -179,6 +179,11 @@ def test_check_option(board_file: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert cfg().check_test.name == "standard" and cfg().check_test.games == 60
     assert cfg("effort", "thorough").check_test.name == "firm"
     assert cfg("effort", "thorough").check_test.games == 150
+    # a cap given beside thorough keeps its two judges and the firm check
+    for flag, value in (("games", 200), ("race", 1)):
+        tweaked = cfg("effort", "thorough", flag, value)
+        assert tweaked.effort == "custom" and tweaked.check_test.name == "firm"
+        assert tweaked.checkers == ["mcts:8000", "ab:8000"]
     assert cfg("time_budget", 900.0).check_test.name == "standard"  # a time cap changes no rule
     assert cfg("check_rule", "standard", "effort", "thorough").check_test.name == "standard"
     assert cfg("check_rule", "firm").check_test.name == "firm"
