@@ -196,8 +196,8 @@ ten boards, seeds 1-3, ``docs/measurements.md``)."""
 THOROUGH = Effort(
     name="thorough", agents=("greedy", "expert"), games=160, decider_games=400, pie_games=1200, max_candidates=12,
     candidates=28, strong_raw_games=40, mirror_games=40, screen_sims=200, refine_sims=REFINE_SIMS,
-    summary="decides at expert strength, judged by a Monte Carlo and an alpha-beta search: five to eight "
-            "times the work of standard (4-10 minutes on two cores; or a cluster), and it decides less often",
+    summary="decides at expert strength, judged by a Monte Carlo and an alpha-beta search: each game about "
+            "eight times the work (a run: 4-10 minutes on two cores; or a cluster), and it decides less often",
 )
 """Expert play decides: the same caps as :data:`STANDARD`, each game about eight times the work; with two judges
 and the firm check a run took 500-1,000 s of CPU on the five bundled boards (seed 1) and decided 1 of 5, whose

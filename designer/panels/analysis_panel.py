@@ -238,9 +238,9 @@ class AnalysisPanel(QWidget):
             self.effort.addItem(label, name)
         self.effort.setToolTip("How much play decides the verdict. The work is fixed, not the time: the same "
                                "board and seed give the same verdict on any computer, however busy. Standard "
-                               "takes about a minute on two cores; Thorough lets the expert level decide, five to "
-                               "eight times the work (4-10 minutes on two cores, or use a cluster), and checks each "
-                               "fair opening more firmly (two engines, up to "
+                               "takes about a minute on two cores; Thorough lets the expert level decide, each game "
+                               "about eight times the work (4-10 minutes on two cores, or use a cluster), and checks "
+                               "each fair opening more firmly (two engines, up to "
                                f"{analysis_config.FIRM_CHECK_GAMES} games each), so it decides less often.")
         self.time_limit = QSpinBox()
         self.time_limit.setRange(0, MAX_TIME)
