@@ -424,7 +424,8 @@ class AnalysisConfig:
 
     @property
     def check_test(self) -> CheckRule:
-        """The cross-check's test this run uses (``check_rule``, with "auto" resolved by the time budget)."""
+        """The cross-check's test this run uses (``check_rule``; "auto" is the firm one when :attr:`judged_as` is
+        thorough, else the standard one)."""
         name = self.check_rule
         if name == "auto":
             name = FIRM_CHECK.name if self.judged_as == THOROUGH.name else STANDARD_CHECK.name
