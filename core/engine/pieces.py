@@ -272,10 +272,11 @@ def placement_table(size: int) -> PlacementTable:
             if m == 0 or m == 15:
                 sub_sets.append(0)
                 continue
+            # placements covering every open cell of the window (mask m); those that also cover one of its
+            # other cells are left out: that cell is already covered, so overlap has blocked them.
             bits = -1
             for q in range(4):
-                if m >> q & 1:
-                    bits &= cover_bits[wq[q]]
+                bits &= cover_bits[wq[q]] if m >> q & 1 else ~cover_bits[wq[q]]
             sub_sets.append(bits)
     sub_ptr, sub_w, sub_v = _csr(sub_sets, nwords_p)
 

@@ -216,5 +216,37 @@ def test_searches_release_the_gil_for_the_gui_thread() -> None:
     """The play-test window runs agents on a worker thread; a search holding the GIL froze the window."""
     from core.agents import search as agents
 
-    for fn in (agents.k_mcts, agents.k_simple_move, agents.k_solve, agents.k_screen):
+    for fn in (agents.k_mcts, agents.k_mcts_in, agents.k_simple_move, agents.k_solve, agents.k_screen):
         assert fn.targetoptions.get("nogil") is True, fn.py_func.__name__
+
+
+def test_mcts_searches_in_kept_arrays_as_in_fresh_ones() -> None:
+    """A chooser keeps its search arrays for the whole game (page faults were a tenth of a judge's time): what an
+    earlier search left in them must change no later move or value.  Each move is compared with a search from
+    the same random state in fresh arrays filled with garbage."""
+    from core.agents.search import MctsChooser, k_mcts_arrays, k_mcts_in
+    from core.agents.spec import DEFAULT_C, SOLVE_LIMIT
+    from core.engine.kernels import H_NPLACED, k_legal_count, k_seed
+
+    board = Board.random(size=10, pairs=14, seed=4)
+    kt = kernel_tables(board)
+    gain = gain_table(kt)
+    sims = 200
+    rng = k_seed(11)
+    chooser = MctsChooser(kt, gain, rng, sims, False)
+    s = k_new_state(kt)
+    junk = np.random.default_rng(5)
+    plies = 0
+    while k_legal_count(kt, s) > 0:
+        fresh = k_mcts_arrays(kt.nplace, sims)
+        for arr in fresh:
+            arr[:] = junk.integers(-5, 5, arr.shape[0])
+        rng_copy = rng.copy()
+        expected = k_mcts_in(kt, gain, s, sims, DEFAULT_C, False, rng_copy, int(s[H_NPLACED]) < chooser.noise_plies,
+                             SOLVE_LIMIT, max(2000, 20 * sims), fresh)
+        p = chooser.choose(s)
+        assert (p, chooser.last_value) == (expected[0], pytest.approx(expected[1], abs=0.0)), plies
+        assert (rng == rng_copy).all()
+        k_apply(kt, s, p)
+        plies += 1
+    assert plies > 12

@@ -105,3 +105,23 @@ def test_incremental_tables_are_consistent() -> None:
             pairs[int(table.bt_w[k])] = (int(table.bt_pair[k, 0]), int(table.bt_pair[k, 1]))
         assert {w * 64 + b for w, (v, _) in pairs.items() for b in range(64) if v >> b & 1} == blk
         assert {w * 64 + b for w, (_, v) in pairs.items() for b in range(64) if v >> b & 1} == touch
+
+
+def test_window_sets_hold_exactly_the_placements_filling_the_open_cells() -> None:
+    """``sub`` row 16 * window + mask: the placements that cover every cell of ``mask`` and no other cell of the
+    window.  The kernel blocks them once the window's other cells are covered; a placement also covering one of
+    those cells overlaps a piece, so overlap has blocked it already and the row need not list it."""
+    size = 6
+    table = placement_table(size)
+    cells = [set(int(c) for c in table.cells[i]) for i in range(table.count)]
+    for w in range(table.win_cells.shape[0]):
+        quad = [int(c) for c in table.win_cells[w]]
+        for mask in range(16):
+            row = 16 * w + mask
+            listed = {int(table.sub_w[k]) * 64 + b for k in range(table.sub_ptr[row], table.sub_ptr[row + 1])
+                      for b in range(64) if int(table.sub_v[k]) >> b & 1}
+            open_cells = {quad[q] for q in range(4) if mask >> q & 1}
+            if mask in (0, 15):
+                assert listed == set()
+                continue
+            assert listed == {q for q in range(table.count) if cells[q] & set(quad) == open_cells}, (w, mask)
