@@ -130,7 +130,7 @@ class KTables(NamedTuple):
     pwin_n: npt.NDArray[np.int16]
     """Windows per placement (entries used in upwin)."""
     usub_ptr: U64
-    """CSR over 16 * window + mask: placements covering every window cell in mask."""
+    """CSR over 16 * window + mask: placements covering every window cell in mask and no other cell of the window."""
     usub_w: U64
     usub_v: U64
 
