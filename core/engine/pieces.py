@@ -97,6 +97,14 @@ def _words(bits: int, nwords: int) -> U64:
     return np.frombuffer(bits.to_bytes(nwords * 8, "little"), dtype=np.uint64).copy()
 
 
+def _dense(sets: Sequence[int], nwords: int) -> U64:
+    """Python-int bitsets as the rows of a uint64[len(sets), nwords] array."""
+    out = np.zeros((len(sets), nwords), dtype=np.uint64)
+    for i, bits in enumerate(sets):
+        out[i] = _words(bits, nwords)
+    return out
+
+
 def _csr(sets: Sequence[int], nwords: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32], U64]:
     """Pack Python-int bitsets into CSR arrays of their nonzero words."""
     ptr = np.zeros(len(sets) + 1, dtype=np.int64)
@@ -182,7 +190,14 @@ class PlacementTable:
     sub_ptr: npt.NDArray[np.int64]
     sub_w: npt.NDArray[np.int32]
     sub_v: U64
-    """CSR over ``window * 16 + m``: placements covering every window cell whose bit is set in m."""
+    """CSR over ``window * 16 + m``: placements covering every window cell whose bit is set in m and no other
+    cell of the window."""
+    blk_dense: U64
+    """uint64[count, npw]: blk as full placement bitsets (the kernels OR whole rows; see ``core.engine.kernels``)."""
+    tch_dense: U64
+    """uint64[count, npw]: tch as full placement bitsets."""
+    sub_dense: U64
+    """uint64[nwin * 16, npw]: the sub rows as full placement bitsets (row ``window * 16`` is empty)."""
     tmask: U64
     """uint64[4, npw]: the placements of each type."""
     valid: U64
@@ -296,6 +311,7 @@ def placement_table(size: int) -> PlacementTable:
             blk_sets[i] |= sub_sets[w * 16 + rest]
     blk_ptr, blk_w, blk_v = _csr(blk_sets, nwords_p)
     bt_ptr, bt_w, bt_pair = _csr_pair(blk_sets, tch_sets, nwords_p)
+    blk_dense, tch_dense, sub_dense = _dense(blk_sets, nwords_p), _dense(tch_sets, nwords_p), _dense(sub_sets, nwords_p)
 
     tmask = np.zeros((len(PIECE_TYPES), nwords_p), dtype=np.uint64)
     for t, bits in enumerate(type_bits):
@@ -303,12 +319,14 @@ def placement_table(size: int) -> PlacementTable:
     valid = _words((1 << count) - 1, nwords_p)
 
     for arr in (cells, ptype, cell_words, blk_ptr, blk_w, blk_v, tch_ptr, tch_w, tch_v, bt_ptr, bt_w, bt_pair,
-                win_cells, pwin, pwin_rest, pwin_n, sub_ptr, sub_w, sub_v, tmask, valid):
+                win_cells, pwin, pwin_rest, pwin_n, sub_ptr, sub_w, sub_v, tmask, valid, blk_dense, tch_dense,
+                sub_dense):
         arr.setflags(write=False)
     return PlacementTable(
         size=n, count=count, cells=cells, ptype=ptype, masks=masks, type_range=tuple(type_range), by_cells=by_cells,
         covering=tuple(tuple(lst) for lst in covering_lists), neighbours=tuple(neighbours), ncw=ncw, npw=nwords_p,
         cell_words=cell_words, blk_ptr=blk_ptr, blk_w=blk_w, blk_v=blk_v, tch_ptr=tch_ptr, tch_w=tch_w, tch_v=tch_v,
         bt_ptr=bt_ptr, bt_w=bt_w, bt_pair=bt_pair, win_cells=win_cells, pwin=pwin, pwin_rest=pwin_rest,
-        pwin_n=pwin_n, sub_ptr=sub_ptr, sub_w=sub_w, sub_v=sub_v, tmask=tmask, valid=valid,
+        pwin_n=pwin_n, sub_ptr=sub_ptr, sub_w=sub_w, sub_v=sub_v, tmask=tmask, valid=valid, blk_dense=blk_dense,
+        tch_dense=tch_dense, sub_dense=sub_dense,
     )
