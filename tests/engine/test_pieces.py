@@ -125,3 +125,21 @@ def test_window_sets_hold_exactly_the_placements_filling_the_open_cells() -> Non
                 assert listed == set()
                 continue
             assert listed == {q for q in range(table.count) if cells[q] & set(quad) == open_cells}, (w, mask)
+
+
+@pytest.mark.parametrize("size", [6, 12])
+def test_dense_rows_equal_the_sparse_tables(size: int) -> None:
+    """The kernels OR whole rows (``*_dense``); each must hold exactly the placements of its CSR row."""
+    table = placement_table(size)
+
+    def csr_rows(ptr: np.ndarray, w: np.ndarray, v: np.ndarray, rows: int) -> np.ndarray:
+        out = np.zeros((rows, table.npw), dtype=np.uint64)
+        for r in range(rows):
+            for k in range(ptr[r], ptr[r + 1]):
+                out[r, w[k]] |= v[k]
+        return out
+
+    assert (table.blk_dense == csr_rows(table.blk_ptr, table.blk_w, table.blk_v, table.count)).all()
+    assert (table.tch_dense == csr_rows(table.tch_ptr, table.tch_w, table.tch_v, table.count)).all()
+    assert (table.sub_dense == csr_rows(table.sub_ptr, table.sub_w, table.sub_v, table.nwin * 16)).all()
+    assert not table.sub_dense[::16].any()  # mask 0: the kernel's unused window slot
