@@ -273,6 +273,22 @@ def k_legal_list(kt: KTables, s: U64, out: Any) -> int:
 
 
 @njit(cache=True, inline="always")
+def _window_row(kt: KTables, s: U64, pk: Any) -> Any:
+    """The ``dsub`` row to block for one of p's windows (``upwin`` entry ``pk``, p's cells already in the rows): the
+    placements covering its cells still open when earlier pieces covered some of the others; 0 (an empty row) when
+    they covered none, as then p alone decides and its static block set has them."""
+    three = np.uint64(3)
+    r = np.uint64(kt.off_rows) + (pk & np.uint64(255))
+    shift = (pk >> np.uint64(8)) & np.uint64(255)
+    pre = ((s[r] >> shift) & three) | (((s[r + np.uint64(1)] >> shift) & three) << np.uint64(2))
+    rest = (pk >> np.uint64(16)) & np.uint64(15)
+    pre &= rest
+    if pre == np.uint64(0):
+        return np.uint64(0)
+    return (pk >> np.uint64(20)) + (rest & ~pre)
+
+
+@njit(cache=True, inline="always")
 def k_apply(kt: KTables, s: U64, p: int) -> None:
     """Place ``p``: the blocked and legal words change in one pass over whole rows (see the module docstring).
 
@@ -281,7 +297,6 @@ def k_apply(kt: KTables, s: U64, p: int) -> None:
     rows of independent words run as vector instructions, where walking lists of nonzero words did not.
     """
     one = np.uint64(1)
-    three = np.uint64(3)
     off_leg = kt.off_legal
     off_blk = kt.off_blk
     off_rows = np.uint64(kt.off_rows)
@@ -295,8 +310,6 @@ def k_apply(kt: KTables, s: U64, p: int) -> None:
     for q in range(4):
         rc = kt.uprc[up * np.uint64(4) + np.uint64(q)]
         s[off_rows + (rc >> np.uint64(8))] |= one << (rc & np.uint64(255))
-    # 2x2 rule, dynamic half: windows where earlier pieces covered some of the cells p leaves open; the
-    # placements covering the cells still open are blocked.  Row 0 of dsub is empty: an unused slot.
     base = up * np.uint64(16)
     e0 = np.uint64(0)
     e1 = np.uint64(0)
@@ -304,14 +317,8 @@ def k_apply(kt: KTables, s: U64, p: int) -> None:
     e3 = np.uint64(0)
     hits = 0
     for j in range(kt.pwin_n[p]):
-        pk = kt.upwin[base + np.uint64(j)]
-        r = off_rows + (pk & np.uint64(255))
-        shift = (pk >> np.uint64(8)) & np.uint64(255)
-        pre = ((s[r] >> shift) & three) | (((s[r + one] >> shift) & three) << np.uint64(2))
-        rest = (pk >> np.uint64(16)) & np.uint64(15)
-        pre &= rest
-        if pre != np.uint64(0):
-            e = (pk >> np.uint64(20)) + (rest & ~pre)
+        e = _window_row(kt, s, kt.upwin[base + np.uint64(j)])
+        if e != np.uint64(0):
             if hits == 0:
                 e0 = e
             elif hits == 1:
@@ -330,16 +337,10 @@ def k_apply(kt: KTables, s: U64, p: int) -> None:
     if hits > 4:
         seen = 0
         for j in range(kt.pwin_n[p]):
-            pk = kt.upwin[base + np.uint64(j)]
-            r = off_rows + (pk & np.uint64(255))
-            shift = (pk >> np.uint64(8)) & np.uint64(255)
-            pre = ((s[r] >> shift) & three) | (((s[r + one] >> shift) & three) << np.uint64(2))
-            rest = (pk >> np.uint64(16)) & np.uint64(15)
-            pre &= rest
-            if pre != np.uint64(0):
+            e = _window_row(kt, s, kt.upwin[base + np.uint64(j)])
+            if e != np.uint64(0):
                 seen += 1
                 if seen > 4:
-                    e = (pk >> np.uint64(20)) + (rest & ~pre)
                     for w in range(npw):
                         s[off_blk + w] |= kt.dsub[e, w]
                         s[off_leg + w] &= ~kt.dsub[e, w]
