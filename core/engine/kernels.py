@@ -164,8 +164,8 @@ def _kernel_tables_cached(size: int, rows: tuple[str, ...], supply: tuple[int, .
         ptype=tb.ptype, cells=tb.cells, cell_words=tb.cell_words, tmask=tb.tmask, valid=tb.valid,
         sym_o=_cell_words(board.symbol_mask(Symbol.O), tb.ncw), sym_x=_cell_words(board.symbol_mask(Symbol.X), tb.ncw),
         supply=np.array(supply, dtype=np.int64), first=first,
-        dblk=tb.blk_dense, dtch=tb.tch_dense, uprc=_pack_cells(tb), upwin=_pack_windows(tb), pwin_n=tb.pwin_n,
-        dsub=tb.sub_dense,
+        dblk=tb.blk, dtch=tb.tch, uprc=_pack_cells(tb), upwin=_pack_windows(tb), pwin_n=tb.pwin_n,
+        dsub=tb.sub,
     )
 
 

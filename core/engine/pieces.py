@@ -15,9 +15,9 @@ so the Python game state (``core.engine.rules``) and the compiled kernels
 
 Placements are sorted by type then by their ascending cell tuple, so each type
 is one contiguous index range.  Placement bitsets are arrays of uint64 words,
-bit ``i`` of the set is bit ``i & 63`` of word ``i >> 6``.  Sparse per-placement
-bitsets are stored CSR-style: the nonzero words of placement ``p`` are
-``w[ptr[p]:ptr[p+1]]`` (word indices) with values ``v[ptr[p]:ptr[p+1]]``.
+bit ``i`` of the set is bit ``i & 63`` of word ``i >> 6``.  The per-placement and
+per-window bitsets are whole rows (``uint64[rows, npw]``): the kernels OR a row in one
+pass whose words run as vector instructions.
 """
 
 from __future__ import annotations
@@ -105,42 +105,6 @@ def _dense(sets: Sequence[int], nwords: int) -> U64:
     return out
 
 
-def _csr(sets: Sequence[int], nwords: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32], U64]:
-    """Pack Python-int bitsets into CSR arrays of their nonzero words."""
-    ptr = np.zeros(len(sets) + 1, dtype=np.int64)
-    idx_parts: list[npt.NDArray[np.int32]] = []
-    val_parts: list[U64] = []
-    total = 0
-    for i, bits in enumerate(sets):
-        words = _words(bits, nwords)
-        nz = np.flatnonzero(words)
-        idx_parts.append(nz.astype(np.int32))
-        val_parts.append(words[nz])
-        total += len(nz)
-        ptr[i + 1] = total
-    w = np.concatenate(idx_parts) if idx_parts else np.zeros(0, np.int32)
-    v = np.concatenate(val_parts) if val_parts else np.zeros(0, np.uint64)
-    return ptr, w.astype(np.int32), v.astype(np.uint64)
-
-
-def _csr_pair(first: Sequence[int], second: Sequence[int], nwords: int,
-              ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32], U64]:
-    """CSR over the union of nonzero words of two bitset families; values as uint64[nnz, 2]."""
-    ptr = np.zeros(len(first) + 1, dtype=np.int64)
-    idx_parts: list[npt.NDArray[np.int32]] = []
-    val_parts: list[U64] = []
-    total = 0
-    for i, (a, b) in enumerate(zip(first, second, strict=True)):
-        wa = _words(a, nwords)
-        wb = _words(b, nwords)
-        nz = np.flatnonzero(wa | wb)
-        idx_parts.append(nz.astype(np.int32))
-        val_parts.append(np.stack([wa[nz], wb[nz]], axis=1))
-        total += len(nz)
-        ptr[i + 1] = total
-    return ptr, np.concatenate(idx_parts).astype(np.int32), np.concatenate(val_parts).astype(np.uint64)
-
-
 @dataclass(frozen=True, eq=False)
 class PlacementTable:
     """Every placement on one board size plus the incremental rule tables (see module docstring)."""
@@ -167,19 +131,11 @@ class PlacementTable:
     """uint64 words in a placement bitset."""
     cell_words: U64
     """uint64[count, ncw]: each placement's cells as a cell bitset."""
-    blk_ptr: npt.NDArray[np.int64]
-    blk_w: npt.NDArray[np.int32]
-    blk_v: U64
-    """CSR: placements ruled out by placing p whatever else is covered: overlap, same type sharing an
+    blk: U64
+    """uint64[count, npw]: placements ruled out by placing p whatever else is covered: overlap, same type sharing an
     edge, and covering every cell of a 2x2 window that p leaves open."""
-    tch_ptr: npt.NDArray[np.int64]
-    tch_w: npt.NDArray[np.int32]
-    tch_v: U64
-    """CSR: placements sharing an edge with p without overlapping it."""
-    bt_ptr: npt.NDArray[np.int64]
-    bt_w: npt.NDArray[np.int32]
-    bt_pair: U64
-    """CSR over the union of blk and tch words: ``bt_pair[k] = (blk word, tch word)`` (one pass in the kernel)."""
+    tch: U64
+    """uint64[count, npw]: placements sharing an edge with p without overlapping it."""
     win_cells: npt.NDArray[np.int16]
     """int16[nwin, 4]: 2x2 windows as (top-left, top-right, bottom-left, bottom-right)."""
     pwin: npt.NDArray[np.int16]
@@ -187,17 +143,9 @@ class PlacementTable:
     pwin_rest: npt.NDArray[np.int8]
     """int8[count, MAX_WINDOWS]: per window of pwin, bit q set when window cell q is not in the placement."""
     pwin_n: npt.NDArray[np.int16]
-    sub_ptr: npt.NDArray[np.int64]
-    sub_w: npt.NDArray[np.int32]
-    sub_v: U64
-    """CSR over ``window * 16 + m``: placements covering every window cell whose bit is set in m and no other
-    cell of the window."""
-    blk_dense: U64
-    """uint64[count, npw]: blk as full placement bitsets (the kernels OR whole rows; see ``core.engine.kernels``)."""
-    tch_dense: U64
-    """uint64[count, npw]: tch as full placement bitsets."""
-    sub_dense: U64
-    """uint64[nwin * 16, npw]: the sub rows as full placement bitsets (row ``window * 16`` is empty)."""
+    sub: U64
+    """uint64[nwin * 16, npw], row ``window * 16 + m``: placements covering every window cell whose bit is set in m
+    and no other cell of the window (row ``window * 16`` is empty)."""
     tmask: U64
     """uint64[4, npw]: the placements of each type."""
     valid: U64
@@ -268,7 +216,6 @@ def placement_table(size: int) -> PlacementTable:
     cell_words = np.zeros((count, ncw), dtype=np.uint64)
     for i, m in enumerate(masks):
         cell_words[i] = _words(m, ncw)
-    tch_ptr, tch_w, tch_v = _csr(tch_sets, nwords_p)
 
     nwin = (n - 1) * (n - 1)
     win_cells = np.zeros((nwin, 4), dtype=np.int16)
@@ -293,7 +240,7 @@ def placement_table(size: int) -> PlacementTable:
             for q in range(4):
                 bits &= cover_bits[wq[q]] if m >> q & 1 else ~cover_bits[wq[q]]
             sub_sets.append(bits)
-    sub_ptr, sub_w, sub_v = _csr(sub_sets, nwords_p)
+    sub = _dense(sub_sets, nwords_p)
 
     # 2x2 rule, static half: whatever else is covered, a placement covering every cell of a
     # window that p leaves open would fill it.  The kernels add the dynamic half (windows
@@ -309,24 +256,18 @@ def placement_table(size: int) -> PlacementTable:
             rest = sum(1 << q for q in range(4) if int(win_cells[w, q]) not in pcs)
             pwin_rest[i, j] = rest
             blk_sets[i] |= sub_sets[w * 16 + rest]
-    blk_ptr, blk_w, blk_v = _csr(blk_sets, nwords_p)
-    bt_ptr, bt_w, bt_pair = _csr_pair(blk_sets, tch_sets, nwords_p)
-    blk_dense, tch_dense, sub_dense = _dense(blk_sets, nwords_p), _dense(tch_sets, nwords_p), _dense(sub_sets, nwords_p)
+    blk, tch = _dense(blk_sets, nwords_p), _dense(tch_sets, nwords_p)
 
     tmask = np.zeros((len(PIECE_TYPES), nwords_p), dtype=np.uint64)
     for t, bits in enumerate(type_bits):
         tmask[t] = _words(bits, nwords_p)
     valid = _words((1 << count) - 1, nwords_p)
 
-    for arr in (cells, ptype, cell_words, blk_ptr, blk_w, blk_v, tch_ptr, tch_w, tch_v, bt_ptr, bt_w, bt_pair,
-                win_cells, pwin, pwin_rest, pwin_n, sub_ptr, sub_w, sub_v, tmask, valid, blk_dense, tch_dense,
-                sub_dense):
+    for arr in (cells, ptype, cell_words, blk, tch, win_cells, pwin, pwin_rest, pwin_n, sub, tmask, valid):
         arr.setflags(write=False)
     return PlacementTable(
         size=n, count=count, cells=cells, ptype=ptype, masks=masks, type_range=tuple(type_range), by_cells=by_cells,
         covering=tuple(tuple(lst) for lst in covering_lists), neighbours=tuple(neighbours), ncw=ncw, npw=nwords_p,
-        cell_words=cell_words, blk_ptr=blk_ptr, blk_w=blk_w, blk_v=blk_v, tch_ptr=tch_ptr, tch_w=tch_w, tch_v=tch_v,
-        bt_ptr=bt_ptr, bt_w=bt_w, bt_pair=bt_pair, win_cells=win_cells, pwin=pwin, pwin_rest=pwin_rest,
-        pwin_n=pwin_n, sub_ptr=sub_ptr, sub_w=sub_w, sub_v=sub_v, tmask=tmask, valid=valid, blk_dense=blk_dense,
-        tch_dense=tch_dense, sub_dense=sub_dense,
+        cell_words=cell_words, blk=blk, tch=tch, win_cells=win_cells, pwin=pwin, pwin_rest=pwin_rest,
+        pwin_n=pwin_n, sub=sub, tmask=tmask, valid=valid,
     )

@@ -67,7 +67,7 @@ def test_classify() -> None:
 
 
 def test_incremental_tables_are_consistent() -> None:
-    """blk/tch CSR rows equal the sets they stand for, computed the slow way for a sample.
+    """blk/tch rows equal the sets they stand for, computed the slow way for a sample.
 
     blk holds what p rules out whatever else is covered: overlap, same type sharing an
     edge, and placements completing a 2x2 window together with p alone.
@@ -75,13 +75,8 @@ def test_incremental_tables_are_consistent() -> None:
     size = 8
     table = placement_table(size)
 
-    def unpack(ptr: np.ndarray, w: np.ndarray, v: np.ndarray, p: int) -> set[int]:
-        out = set()
-        for k in range(ptr[p], ptr[p + 1]):
-            for b in range(64):
-                if int(v[k]) >> b & 1:
-                    out.add(int(w[k]) * 64 + b)
-        return out
+    def unpack(row: np.ndarray) -> set[int]:
+        return {w * 64 + b for w in range(len(row)) for b in range(64) if int(row[w]) >> b & 1}
 
     def nbrs(cell: int) -> set[int]:
         r, c = divmod(cell, size)
@@ -97,14 +92,9 @@ def test_incremental_tables_are_consistent() -> None:
         windows = [{r * size + c, r * size + c + 1, (r + 1) * size + c, (r + 1) * size + c + 1}
                    for r in range(size - 1) for c in range(size - 1)]
         fills = {q for q in range(table.count) for w in windows if w & cells[p] and w <= cells[p] | cells[q]}
-        blk = unpack(table.blk_ptr, table.blk_w, table.blk_v, p)
+        blk = unpack(table.blk[p])
         assert blk == overlap | same | fills
-        assert unpack(table.tch_ptr, table.tch_w, table.tch_v, p) == touch
-        pairs = {}
-        for k in range(table.bt_ptr[p], table.bt_ptr[p + 1]):
-            pairs[int(table.bt_w[k])] = (int(table.bt_pair[k, 0]), int(table.bt_pair[k, 1]))
-        assert {w * 64 + b for w, (v, _) in pairs.items() for b in range(64) if v >> b & 1} == blk
-        assert {w * 64 + b for w, (_, v) in pairs.items() for b in range(64) if v >> b & 1} == touch
+        assert unpack(table.tch[p]) == touch
 
 
 def test_window_sets_hold_exactly_the_placements_filling_the_open_cells() -> None:
@@ -118,28 +108,10 @@ def test_window_sets_hold_exactly_the_placements_filling_the_open_cells() -> Non
         quad = [int(c) for c in table.win_cells[w]]
         for mask in range(16):
             row = 16 * w + mask
-            listed = {int(table.sub_w[k]) * 64 + b for k in range(table.sub_ptr[row], table.sub_ptr[row + 1])
-                      for b in range(64) if int(table.sub_v[k]) >> b & 1}
+            listed = {k * 64 + b for k in range(table.npw) for b in range(64) if int(table.sub[row, k]) >> b & 1}
             open_cells = {quad[q] for q in range(4) if mask >> q & 1}
             if mask in (0, 15):
                 assert listed == set()
                 continue
             assert listed == {q for q in range(table.count) if cells[q] & set(quad) == open_cells}, (w, mask)
 
-
-@pytest.mark.parametrize("size", [6, 12])
-def test_dense_rows_equal_the_sparse_tables(size: int) -> None:
-    """The kernels OR whole rows (``*_dense``); each must hold exactly the placements of its CSR row."""
-    table = placement_table(size)
-
-    def csr_rows(ptr: np.ndarray, w: np.ndarray, v: np.ndarray, rows: int) -> np.ndarray:
-        out = np.zeros((rows, table.npw), dtype=np.uint64)
-        for r in range(rows):
-            for k in range(ptr[r], ptr[r + 1]):
-                out[r, w[k]] |= v[k]
-        return out
-
-    assert (table.blk_dense == csr_rows(table.blk_ptr, table.blk_w, table.blk_v, table.count)).all()
-    assert (table.tch_dense == csr_rows(table.tch_ptr, table.tch_w, table.tch_v, table.count)).all()
-    assert (table.sub_dense == csr_rows(table.sub_ptr, table.sub_w, table.sub_v, table.nwin * 16)).all()
-    assert not table.sub_dense[::16].any()  # mask 0: the kernel's unused window slot
