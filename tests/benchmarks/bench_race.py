@@ -1,8 +1,8 @@
 """Benchmark (simulated games, the analysis's own code): racing openings against playing them one at a time.
 
 Run ``python -m tests.benchmarks.bench_race [--runs=200] [--races=1,6] [--pools=synthetic,observed,edge,edge_far]
-[--candidates=28,40] [--first=1]`` from the repository root (seeds ``first`` to ``first + runs - 1``).  Normal
-test runs skip this folder.
+[--candidates=28,40] [--alpha=0.05,0.10] [--first=1]`` from the repository root (seeds ``first`` to ``first + runs -
+1``).  Normal test runs skip this folder.
 
 Why: ``tests/benchmarks/sim_pie_rules.py`` compares rules in a model of the pie loop; this runs the analysis itself
 (``core.analysis.run.analyze`` with the standard effort: screen, refinement, candidate picker, SPRTs, the
@@ -15,7 +15,8 @@ the measured CPU seconds of one game: club 0.093, ``mcts:8000`` 0.359.  Pools as
 (the synthetic one-sided openings on both sides), and ``edge``: a lopsided board whose every opening lies just
 outside the fair band (30-38% or 62-70% for club), where a "balanced" verdict is wrong, and ``edge_far``: the same
 with 70% of the openings far from even, so that a run starts many openings; ``--candidates`` sets the most
-openings a run may play out while undecided (the effort's ``candidates``).
+openings a run may play out while undecided (the effort's ``candidates``); ``--alpha`` sets both error rates of
+the SPRT pair that decides each opening (the analysis: 0.05), to see what looser tests would save and cost.
 """
 
 from __future__ import annotations
@@ -31,10 +32,11 @@ from pathlib import Path
 
 import pytest
 
+import core.analysis.run as run_module
 from core.analysis.config import CHECK_AGENT, RACE_ACTIVE, STANDARD, AnalysisConfig
 from core.analysis.openings import legal_openings
 from core.analysis.run import analyze
-from core.analysis.stats import wilson
+from core.analysis.stats import DEFAULT_ALPHA, SprtPair, wilson
 from core.board.boardfile import load_board
 from tests.analysis.simulated import SimulatedGames
 from tests.benchmarks.sim_pie_rules import OBSERVED, synthetic
@@ -65,7 +67,16 @@ POOLS: dict[str, Callable[[random.Random], float]] = {
     "edge_far": edge_far}
 
 
-def one_run(seed: int, pool: str, race: int, candidates: int = STANDARD.candidates) -> tuple[str, int, int, float]:
+def sprt_pair_at(cfg: AnalysisConfig, alpha: float) -> SprtPair:
+    """The analysis's SPRT pair for one opening (``core.analysis.verdict.sprt_pair``) with both error rates
+    ``alpha``."""
+    m = cfg.sprt_margin
+    return SprtPair.with_levels(high=(cfg.fair_high - m, cfg.fair_high + m), low=(cfg.fair_low + m, cfg.fair_low - m),
+                                alpha=alpha, beta=alpha)
+
+
+def one_run(seed: int, pool: str, race: int, candidates: int = STANDARD.candidates,
+            alpha: float = DEFAULT_ALPHA) -> tuple[str, int, int, float]:
     """(verdict, club games, judge games, CPU seconds) of one simulated standard analysis."""
     board = load_board(ROOT / "boards" / "default.yaml")
     rng = random.Random(f"{pool}-{seed}")
@@ -76,6 +87,8 @@ def one_run(seed: int, pool: str, race: int, candidates: int = STANDARD.candidat
                          screen_noise=0.5, refine_noise=0.3)
     with pytest.MonkeyPatch.context() as mp:
         sim.install(mp)
+        if alpha != DEFAULT_ALPHA:
+            mp.setattr(run_module, "sprt_pair", functools.partial(sprt_pair_at, alpha=alpha))
         report = analyze(board, AnalysisConfig.from_effort("standard", agents=["club"], seed=seed, race=race,
                                                            candidates=candidates, inline=True, strong_raw_games=10,
                                                            mirror_games=40),
@@ -92,19 +105,21 @@ def main(argv: list[str]) -> None:
     races = [int(r) for r in opts.get("races", f"1,{RACE_ACTIVE}").split(",")]
     pools = opts.get("pools", "synthetic,observed").split(",")
     limits = [int(c) for c in opts.get("candidates", str(STANDARD.candidates)).split(",")]
+    alphas = [float(a) for a in opts.get("alpha", str(DEFAULT_ALPHA)).split(",")]
     print(f"{runs} simulated standard analyses per row (seeds {first}-{first + runs - 1}), boards/default.yaml's "
           "openings\n")
-    print("| pool | openings | candidates | balanced | inconclusive | lopsided | median club games | median CPU s "
-          "(club + judge) | mean CPU s |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| pool | openings | candidates | alpha = beta | balanced | inconclusive | lopsided | median club games | "
+          "median CPU s (club + judge) | mean CPU s |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for pool in pools:
-        for r, limit in itertools.product(races, limits):
-            rows = [one_run(seed, pool, r, limit) for seed in range(first, first + runs)]
+        for r, limit, alpha in itertools.product(races, limits, alphas):
+            rows = [one_run(seed, pool, r, limit, alpha) for seed in range(first, first + runs)]
             verdicts = [v for v, *_ in rows]
             ok = verdicts.count("balanced")
             low, high = wilson(ok, runs)
             cpu = [c for *_, c in rows]
-            print(f"| {pool} | {'one at a time' if r == 1 else f'raced, {r} in play'} | {limit} | {ok / runs:.1%} "
+            print(f"| {pool} | {'one at a time' if r == 1 else f'raced, {r} in play'} | {limit} | {alpha:g} | "
+                  f"{ok / runs:.1%} "
                   f"[{low:.1%}-{high:.1%}] | {verdicts.count('inconclusive')} | {verdicts.count('lopsided')} | "
                   f"{statistics.median(g for _, g, _, _ in rows):.0f} | {statistics.median(cpu):.1f} | "
                   f"{statistics.mean(cpu) if cpu else math.nan:.1f} |", flush=True)
