@@ -37,6 +37,7 @@ from core.analysis.config import CHECK_AGENT, RACE_ACTIVE, STANDARD, AnalysisCon
 from core.analysis.openings import legal_openings
 from core.analysis.run import analyze
 from core.analysis.stats import DEFAULT_ALPHA, SprtPair, wilson
+from core.analysis.verdict import sprt_pair
 from core.board.boardfile import load_board
 from tests.analysis.simulated import SimulatedGames
 from tests.benchmarks.sim_pie_rules import OBSERVED, synthetic
@@ -70,9 +71,10 @@ POOLS: dict[str, Callable[[random.Random], float]] = {
 def sprt_pair_at(cfg: AnalysisConfig, alpha: float) -> SprtPair:
     """The analysis's SPRT pair for one opening (``core.analysis.verdict.sprt_pair``) with both error rates
     ``alpha``."""
-    m = cfg.sprt_margin
-    return SprtPair.with_levels(high=(cfg.fair_high - m, cfg.fair_high + m), low=(cfg.fair_low + m, cfg.fair_low - m),
-                                alpha=alpha, beta=alpha)
+    pair = sprt_pair(cfg)
+    for side in (pair.high, pair.low):
+        side.alpha = side.beta = alpha
+    return pair
 
 
 def one_run(seed: int, pool: str, race: int, candidates: int = STANDARD.candidates,
