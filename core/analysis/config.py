@@ -200,8 +200,8 @@ THOROUGH = Effort(
             "eight times the work (a run: 4-10 minutes on two cores; or a cluster), and it decides less often",
 )
 """Expert play decides: the same caps as :data:`STANDARD`, each game about eight times the work; with two judges
-and the firm check a run took 500-1,000 s of CPU on the five bundled boards (seed 1) and decided 1 of 5, whose
-fair openings held for all three strong agents (``docs/measurements.md``)."""
+and the firm check a run took 470-1,020 s of CPU on the five bundled boards (seeds 1 and 2) and decided 2 of 10,
+whose fair openings held for all three strong agents (``docs/measurements.md``)."""
 EFFORTS: dict[str, Effort] = {e.name: e for e in (QUICK, STANDARD, THOROUGH)}
 EFFORT_CHOICES = tuple(EFFORTS)
 DEFAULT_EFFORT = STANDARD.name
