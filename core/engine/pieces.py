@@ -213,9 +213,7 @@ def placement_table(size: int) -> PlacementTable:
 
     nwords_p = (count + 63) // 64
     ncw = (ncells + 63) // 64
-    cell_words = np.zeros((count, ncw), dtype=np.uint64)
-    for i, m in enumerate(masks):
-        cell_words[i] = _words(m, ncw)
+    cell_words = _dense(masks, ncw)
 
     nwin = (n - 1) * (n - 1)
     win_cells = np.zeros((nwin, 4), dtype=np.int16)
@@ -258,9 +256,7 @@ def placement_table(size: int) -> PlacementTable:
             blk_sets[i] |= sub_sets[w * 16 + rest]
     blk, tch = _dense(blk_sets, nwords_p), _dense(tch_sets, nwords_p)
 
-    tmask = np.zeros((len(PIECE_TYPES), nwords_p), dtype=np.uint64)
-    for t, bits in enumerate(type_bits):
-        tmask[t] = _words(bits, nwords_p)
+    tmask = _dense(type_bits, nwords_p)
     valid = _words((1 << count) - 1, nwords_p)
 
     for arr in (cells, ptype, cell_words, blk, tch, win_cells, pwin, pwin_rest, pwin_n, sub, tmask, valid):

@@ -66,6 +66,11 @@ def test_classify() -> None:
         classify([0, 1, 2, 3])
 
 
+def _members(row: np.ndarray) -> set[int]:
+    """The placements a bitset row holds (bit ``i & 63`` of word ``i >> 6``)."""
+    return {w * 64 + b for w in range(len(row)) for b in range(64) if int(row[w]) >> b & 1}
+
+
 def test_incremental_tables_are_consistent() -> None:
     """blk/tch rows equal the sets they stand for, computed the slow way for a sample.
 
@@ -74,9 +79,6 @@ def test_incremental_tables_are_consistent() -> None:
     """
     size = 8
     table = placement_table(size)
-
-    def unpack(row: np.ndarray) -> set[int]:
-        return {w * 64 + b for w in range(len(row)) for b in range(64) if int(row[w]) >> b & 1}
 
     def nbrs(cell: int) -> set[int]:
         r, c = divmod(cell, size)
@@ -92,9 +94,9 @@ def test_incremental_tables_are_consistent() -> None:
         windows = [{r * size + c, r * size + c + 1, (r + 1) * size + c, (r + 1) * size + c + 1}
                    for r in range(size - 1) for c in range(size - 1)]
         fills = {q for q in range(table.count) for w in windows if w & cells[p] and w <= cells[p] | cells[q]}
-        blk = unpack(table.blk[p])
+        blk = _members(table.blk[p])
         assert blk == overlap | same | fills
-        assert unpack(table.tch[p]) == touch
+        assert _members(table.tch[p]) == touch
 
 
 def test_window_sets_hold_exactly_the_placements_filling_the_open_cells() -> None:
@@ -108,10 +110,9 @@ def test_window_sets_hold_exactly_the_placements_filling_the_open_cells() -> Non
         quad = [int(c) for c in table.win_cells[w]]
         for mask in range(16):
             row = 16 * w + mask
-            listed = {k * 64 + b for k in range(table.npw) for b in range(64) if int(table.sub[row, k]) >> b & 1}
+            listed = _members(table.sub[row])
             open_cells = {quad[q] for q in range(4) if mask >> q & 1}
             if mask in (0, 15):
                 assert listed == set()
                 continue
             assert listed == {q for q in range(table.count) if cells[q] & set(quad) == open_cells}, (w, mask)
-
