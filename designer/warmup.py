@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import math
 import threading
 import time
 from collections.abc import Iterator
@@ -51,27 +52,32 @@ class CompileProgress:
 
     done: int
     total: int
+    seconds_left: float | None = None
+    """From the steps compiled so far (``core.selfplay.runner.CompileClock``)."""
 
     def words(self) -> str:
         share = 100 * self.done // max(1, self.total)
-        return (f"Preparing the game engine ({share}%): this happens once, after installing; an analysis started "
-                "now begins when it is ready")
+        left = "" if self.seconds_left is None else f", about {max(5, 5 * math.ceil(self.seconds_left / 5))} s left"
+        return (f"Preparing the game engine ({share}%{left}): this happens once, after installing; an analysis "
+                "started now begins when it is ready")
 
 
 def compile_engine(control: JobControl | None = None) -> bool:
     """Compile the engine into numba's disk cache in a helper process (quickly nothing when the cache holds it);
     True when it had to be compiled.  Other processes that need the engine meanwhile wait for it."""
-    from core.selfplay.runner import Runner
+    from core.selfplay.runner import CompileClock, Runner
 
     compiled = False
+    clock = CompileClock()
 
     def step(done: int, total: int, fresh: bool) -> None:
         nonlocal compiled
-        if fresh:
+        estimate = clock.step(done, total, fresh)
+        if estimate is not None:
             compiled = True
             compiling.set()
             if control is not None:
-                control.progress(CompileProgress(done, total))
+                control.progress(CompileProgress(done, total, max(0.0, estimate - clock.elapsed())))
 
     runner = Runner(workers=1)
     try:

@@ -108,9 +108,10 @@ def make_agent(spec: AgentSpec | str, board: Board, seed: int) -> Agent:
 WarmUpProgress = Callable[[int, int, bool], None]
 """``(work done, total work, whether anything had to be compiled so far)``, before the first warm-up step and
 after each; work is in units of the steps' weights (seconds of a cold compile), so it runs evenly in time."""
-BASE_WARM_UP_WEIGHTS = (3, 4, 17, 1)
-"""Share of a cold compile the kernels every kind shares take (rules, solver, screen, apply), in seconds of the
-44 s measured on the 2-core machine; each kind's row gives its own."""
+BASE_WARM_UP_WEIGHTS = (4, 5, 32, 2)
+"""Share of a cold compile the kernels every kind shares take (tables and rules, solver, screen, apply), in seconds
+of the 97 s measured on the idle 2-core machine (``docs/measurements.md``, "Compiling the engine"); each kind's row
+gives its own.  Progress bars and the compile's time estimate run evenly only when these match the steps' times."""
 
 
 def _compiled_count() -> int:
@@ -135,6 +136,19 @@ def warm_up(progress: WarmUpProgress | None = None) -> bool:
     Returns True when anything had to be compiled.  The first step is small, so a caller
     learns within seconds whether this is the slow first run.
     """
+    kinds: list[tuple[int, Callable[..., object]]] = []
+    seen: set[int] = set()
+    for info in KINDS.values():
+        if info.warm_up is None:
+            continue
+        fn = resolve_code(info.warm_up)
+        if id(fn) not in seen:
+            seen.add(id(fn))
+            kinds.append((info.warm_up_weight, fn))
+    total = sum(BASE_WARM_UP_WEIGHTS) + sum(w for w, _ in kinds)
+    before = _compiled_count()
+    if progress is not None:  # before the tiny board's tables, whose kernels are compiled too on the first run
+        progress(0, total, False)
     board = Board.random(size=4, pairs=3, seed=1)
     kt = kernel_tables(board)
     gain = gain_for(kt)
@@ -147,21 +161,9 @@ def warm_up(progress: WarmUpProgress | None = None) -> bool:
         (BASE_WARM_UP_WEIGHTS[1], lambda: k_solve(kt, s, 10, 4)),
         (BASE_WARM_UP_WEIGHTS[2], lambda: k_screen(kt, gain, np.arange(2, dtype=np.int32), 4, 1, out)),
         (BASE_WARM_UP_WEIGHTS[3], lambda: k_apply(kt, k_new_state(kt), 0)),
+        *((w, functools.partial(fn, kt, gain, rng)) for w, fn in kinds),
     ]
-    seen: set[int] = set()
-    for info in KINDS.values():
-        if info.warm_up is None:
-            continue
-        fn = resolve_code(info.warm_up)
-        if id(fn) in seen:
-            continue
-        seen.add(id(fn))
-        steps.append((info.warm_up_weight, functools.partial(fn, kt, gain, rng)))
-    total = sum(w for w, _ in steps)
-    before = _compiled_count()
     done = 0
-    if progress is not None:
-        progress(0, total, False)
     for weight, step in steps:
         step()
         done += weight

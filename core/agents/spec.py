@@ -251,7 +251,8 @@ class AgentKindInfo:
     swap: SwapRule
     warm_up: str | Callable[..., Any] | None = None
     warm_up_weight: int = 1
-    """Share of a cold compile its warm-up takes (seconds of a cold compile on the 2-core machine)."""
+    """Share of a cold compile its warm-up takes (its measured seconds of the cold compile on the idle 2-core machine,
+    ``core.agents.agent.BASE_WARM_UP_WEIGHTS``)."""
     budget: Callable[[AgentSpec], int] = lambda spec: spec.sims
     """The size of the search within the kind (simulations, nodes), for the strength order."""
     capped: Callable[[AgentSpec, int], AgentSpec] = lambda spec, sims: spec
@@ -434,24 +435,24 @@ GREEDY = AgentKindInfo(
     "greedy", "greedy, greedy:EPS (0-1)", _parse_greedy,
     lambda spec: "a greedy computer player (best immediate gain)", "cheap", rank=10,
     chooser="core.agents.search:greedy_chooser", swap="gain",
-    warm_up="core.agents.search:warm_up_simple", warm_up_weight=2,
+    warm_up="core.agents.search:warm_up_simple", warm_up_weight=1,
     spell=lambda spec: f"greedy:{spec.eps:g}" if spec.eps > 0 else "greedy")
 MCTS = AgentKindInfo(
     "mcts", "mcts:N (N simulations per move), mcts:N:greedy", _parse_mcts,
     lambda spec: f"a searching computer player ({spec.sims} simulations a move)", "search", rank=20,
     chooser="core.agents.search:mcts_chooser", swap="value",
-    warm_up="core.agents.search:warm_up_mcts", warm_up_weight=17,
+    warm_up="core.agents.search:warm_up_mcts", warm_up_weight=12,
     capped=lambda spec, sims: replace(spec, sims=min(spec.sims, sims)),
     spell=lambda spec: f"mcts:{spec.sims}" + (":greedy" if spec.greedy_playouts else ""))
 ALPHABETA = AgentKindInfo(
     "ab", "ab:N (N nodes per move), ab:t=SECONDS, ab:N:t=SECONDS", _parse_ab, _ab_describe, "search", rank=30,
     chooser="core.agents.alphabeta:ab_chooser", swap="value",
-    warm_up="core.agents.alphabeta:warm_up_ab", warm_up_weight=15, capped=_ab_capped, untimed=_ab_untimed)
+    warm_up="core.agents.alphabeta:warm_up_ab", warm_up_weight=11, capped=_ab_capped, untimed=_ab_untimed)
 PUCT = AgentKindInfo(
     "puct", "puct:N, puct:t=SECONDS, puct:N:t=SECONDS", _parse_puct,
     lambda spec: f"a guided searching computer player ({_search_budget(spec)})", "search", rank=40,
     chooser="core.agents.puct:puct_chooser", swap="value",
-    warm_up="core.agents.puct:warm_up_puct", warm_up_weight=20,
+    warm_up="core.agents.puct:warm_up_puct", warm_up_weight=30,
     budget=lambda spec: spec.sims or 1 << 62,  # a time budget only: above any simulation count
     capped=_puct_capped,
     untimed=_puct_untimed,

@@ -70,7 +70,7 @@ from core.board.geometry import cell_name
 from core.board.model import PIECE_TYPES, Board, Symbol
 from core.board.validation import Severity, validate
 from core.engine.pieces import placement_table
-from core.selfplay.runner import RunCancelled, Runner
+from core.selfplay.runner import CompileClock, RunCancelled, Runner
 from core.selfplay.tasks import BoardSpec, GameResult, GameTask, derive_seed
 from core.selfplay.worker import play_games, refine_openings, screen_openings
 
@@ -103,7 +103,7 @@ class Session:
         else:  # a cluster: as many games in flight as it has worker threads
             self.runner = Runner(workers=max(1, executor_workers), executor=executor)
         self.table = placement_table(board.size)
-        self._warm_start = 0.0
+        self._compile = CompileClock()
         self._compile_message = ""
 
     def begin(self) -> None:
@@ -116,13 +116,15 @@ class Session:
     def warming(self, done: int, total: int, compiled: bool) -> None:
         """The first worker's warm-up steps: silent when the kernels come from the disk cache, a progress
         report with a time estimate when they have to be compiled (the first run)."""
-        if done == 0:
-            self._warm_start = time.monotonic()
-            return
-        if not compiled:
+        estimate = self._compile.step(done, total, compiled)
+        if estimate is None:
             return
         if not self._compile_message:
-            self._compile_message = compile_message(time.monotonic() - self._warm_start, done, total)
+            self._compile_message = compile_message(estimate)
+        if done >= total:  # the estimate was a guess: the last report says what the compile took
+            message = f"the engine is compiled ({self._compile.elapsed():.0f} s); the analysis starts now"
+            self.report("compile", done, total, message)
+            return
         self.report("compile", done, total, self._compile_message)
 
     def report(self, phase: str, done: int, total: int, message: str) -> None:
@@ -243,10 +245,9 @@ def analyze(board: Board, config: AnalysisConfig, progress: ProgressFn | None = 
         session.runner.terminate()
 
 
-def compile_message(elapsed: float, done: int, total: int) -> str:
-    """What the first run says while one worker compiles the engine: the time the whole compile will take,
-    extrapolated from the share of it done so far and rounded up to 10 s."""
-    estimate = elapsed * total / max(done, 1)
+def compile_message(estimate: float) -> str:
+    """What the first run says while one worker compiles the engine: the time the whole compile will take
+    (:class:`~core.selfplay.runner.CompileClock`), rounded up to 10 s."""
     return f"compiling the engine (once, about {max(10, 10 * math.ceil(estimate / 10))} s)"
 
 

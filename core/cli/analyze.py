@@ -116,21 +116,27 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 class _Bars:
-    """One tqdm bar per phase on a terminal; when output is piped, only the one line that says the engine is
-    being compiled (the first run after installing), so a wait of a minute is never silent."""
+    """One tqdm bar per phase on a terminal; when output is piped, only the line that says the engine is being
+    compiled (the first run after installing), so a wait of a minute is never silent, and the line that says
+    how long it took."""
 
     def __init__(self, enabled: bool) -> None:
         self.enabled = enabled
         self.bar: Any = None
         self.key: tuple[str, str] | None = None
         self.announced = False
+        self.compiled = False
 
     def __call__(self, p: AnalysisProgress) -> None:
-        if p.phase == "compile" and not self.announced:
+        if p.phase == "compile" and p.done < p.total and not self.announced:
             self.announced = True
             print(f"{p.message}; the analysis and any --time cap start once it is ready", file=sys.stderr,
                   flush=True)
         if not self.enabled:
+            # piped: the estimate above was one guess, so the compile's last report says what the wait was
+            if p.phase == "compile" and p.done >= p.total and not self.compiled:
+                self.compiled = True
+                print(p.message, file=sys.stderr, flush=True)
             return
         from tqdm import tqdm
 

@@ -230,3 +230,22 @@ def test_effort_is_recorded_and_a_time_cap_is_optional(board_file: Path, capsys:
     code = main([*args[:-1], "--quick", "--effort", "thorough"])
     assert code != 0
     assert "--quick is --effort quick" in capsys.readouterr().err
+
+
+def test_piped_output_says_the_compile_and_what_it_took(capsys: pytest.CaptureFixture[str]) -> None:
+    """Piped, the first run prints two lines about the compile: the estimate, then the time it really took (the
+    estimate is one guess from the first steps), and nothing for the other phases."""
+    from core.analysis.config import AnalysisProgress
+    from core.cli.analyze import _Bars
+
+    bars = _Bars(enabled=False)
+    for done in (5, 40, 79):
+        message = ("compiling the engine (once, about 100 s)" if done < 79
+                   else "the engine is compiled (96 s); the analysis starts now")
+        bars(AnalysisProgress("compile", done, 79, message))
+    bars(AnalysisProgress("screen", 3, 10, "screening 1976 openings"))
+    bars(AnalysisProgress("compile", 79, 79, "the engine is compiled (96 s); the analysis starts now"))
+    assert capsys.readouterr().err.splitlines() == [
+        "compiling the engine (once, about 100 s); the analysis and any --time cap start once it is ready",
+        "the engine is compiled (96 s); the analysis starts now",
+    ]

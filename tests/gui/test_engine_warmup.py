@@ -42,6 +42,7 @@ def test_compile_engine_reports_progress_only_when_it_compiles(monkeypatch: pyte
 
     assert warmup.compile_engine(Control()) is True  # type: ignore[arg-type]
     assert [v.done for v in seen] == list(range(1, 11))  # type: ignore[attr-defined]
+    assert all(v.seconds_left is not None and v.seconds_left >= 0 for v in seen)  # type: ignore[attr-defined]
     assert not warmup.compiling.is_set()
     assert "once, after installing" in seen[0].words()  # type: ignore[attr-defined]
     FakeRunner.compiled = False
@@ -62,6 +63,8 @@ def test_the_status_bar_shows_the_compile_and_hides_it_when_ready(qtbot: QtBot) 
     window._engine_progress(warmup.CompileProgress(3, 10))
     assert window.engine_note.isVisible()
     assert "Preparing the game engine (30%)" in window.engine_note.text()
+    window._engine_progress(warmup.CompileProgress(4, 10, seconds_left=41.0))  # rounded up to 5 s
+    assert "Preparing the game engine (40%, about 45 s left)" in window.engine_note.text()
     window._engine_progress(warmup.CompileProgress(10, 10))
     assert not window.engine_note.isVisible()
     window._engine_progress("something else")  # other progress values leave the note alone
