@@ -131,6 +131,12 @@ TIME_SIDE_SHARE = 0.15
 """Share of a board's judging the generator plans for the deciding agent's raw seat-advantage and mirror games."""
 TIME_MEASURE_GAMES = 4
 """Games of an agent the generator times before it plans its rounds."""
+PIE_GAMES_PER_FAIR = 3.4
+"""For the ETA only (it never steers a run): deciding games a raced run plays for each fair opening it finds, in
+units of the SPRT pair's expected games for an opening at 50%; the openings set aside, given up or shown unfair
+cost the rest.  The 26 balanced runs of the 30-run benchmark (commit 9cb4fb1, ``docs/measurements.md``) played a
+median of 704.5 deciding games for their 3 fair openings, against 70 expected each: 3.4.  With the SPRTs' own
+figure alone, the ETA of a standard run said 40 s left when 130 s were."""
 MIN_TIME = 5.0
 """A time cap shorter than this cannot even start the workers and screen the openings."""
 MAX_TIME = 7 * 24 * 3600.0

@@ -28,6 +28,7 @@ from core.agents.spec import AgentSpec, parse_agent
 from core.analysis.candidates import CandidatePicker
 from core.analysis.config import (
     CHEAP_BATCH,
+    PIE_GAMES_PER_FAIR,
     RACE_BATCH,
     RACE_FAR,
     RACE_FIRST,
@@ -37,7 +38,6 @@ from core.analysis.config import (
     SCREEN_MIN_SIMS,
     SCREEN_TASKS,
     SCREEN_TOTAL_SIMS,
-    TIME_MEASURE_GAMES,
     AnalysisCancelled,
     AnalysisConfig,
     AnalysisProgress,
@@ -90,6 +90,8 @@ class Session:
         """When the host's time cap (``--time``) ends the run; set once the engine is ready (see :meth:`begin`)."""
         self.out_of_time = False
         self.sec_per_game: dict[str, float] = {}
+        self._timed: dict[str, tuple[float, int]] = {}
+        """Per agent, the seconds and games of its finished calls to :meth:`play` (for its speed)."""
         """Wall seconds per game of each agent, measured on its games so far (for the ETA only)."""
         self.games_done = 0
         self.plan = Plan()
@@ -166,15 +168,22 @@ class Session:
         results: list[GameResult] = []
         total = len(tasks)
         t0 = self.clock()
+        # An agent's speed counts all its games so far (a race plays many short batches, and one of a single game
+        # leaves a worker idle); until the first games in flight are back, the time paid for all of them, not for
+        # the few returned (timed by the first result alone, a batch of 40 cheap games made the ETA say 400 s
+        # with 2 s left).
+        in_flight = min(total, batch * (1 if self.runner.inline else max(1, self.runner.workers)))
+        spent_before, played_before = self._timed.get(agent, (0.0, 0))
 
         def on_chunk(_i: int, chunk: list[GameResult]) -> bool:
+            returned = len(results) + len(chunk)  # the clock now covers every game of the chunks back so far
             for r in chunk:
                 results.append(r)
                 self.games_done += 1
                 if plan_key:
                     self.plan.set(plan_key, total - len(results))
-                if len(results) >= TIME_MEASURE_GAMES or agent not in self.sec_per_game:
-                    self.sec_per_game[agent] = (self.clock() - t0) / len(results)
+                self.sec_per_game[agent] = ((spent_before + self.clock() - t0)
+                                            / (played_before + max(returned, in_flight)))
                 before, most = counted or (0, total)
                 self.report(phase, before + len(results), most, message)
                 if stop is not None and stop(len(results) - 1, r):
@@ -182,6 +191,7 @@ class Session:
             return self.timed_out()
 
         self.runner.run(play_games, chunks, on_chunk, self.cancel)
+        self._timed[agent] = (spent_before + self.clock() - t0, played_before + len(results))
         return results
 
 
@@ -202,11 +212,6 @@ class Plan:
     def set(self, key: str, expected: float) -> None:
         if key in self.left:
             self.left[key] = (self.left[key][0], max(0.0, expected))
-
-    def count_down(self, key: str) -> None:
-        """One game of a phase was played."""
-        if key in self.left:
-            self.set(key, self.left[key][1] - 1.0)
 
     def expected_seconds(self, rate: dict[str, float]) -> float | None:
         if not rate:
@@ -263,12 +268,24 @@ def _plan(s: Session, specs: list[AgentSpec], decider: str) -> None:
         played = spec.fixed_work().text  # the speeds are measured per agent as its games are played
         s.plan.add(f"raw:{spec.text}", played, raw, raw)
         s.plan.add(f"mirror:{spec.text}", played, mirror, mirror)
-        s.plan.add(f"pie:{spec.text}", played, min(budget, cfg.min_fair_openings * fair_games), budget)
+        expected = pie_games_left(cfg, cfg.min_fair_openings, 0) if deciding else cfg.min_fair_openings * fair_games
+        s.plan.add(f"pie:{spec.text}", played, min(budget, expected), budget)
         if deciding:
             rule = cfg.check_test
             for judge in cfg.checkers:
                 s.plan.add(f"check:{judge}", parse_agent(judge).fixed_work().text,
                            cfg.min_fair_openings * rule.games / 2, rule.games * cfg.candidate_limit)
+
+
+def pie_games_left(cfg: AnalysisConfig, missing: int, since_fair: int) -> float:
+    """The deciding games a run still expects to play, for the ETA: for each fair opening still ``missing``, the
+    games a raced run measured per fair opening found (:data:`~core.analysis.config.PIE_GAMES_PER_FAIR`), less the
+    ``since_fair`` games played since the last one was found, and never fewer than the SPRTs' own expectation.
+    One opening at a time (``race`` 1) the SPRTs' expectation alone, as that mode's ETA counts."""
+    fair_games = pair_expected_remaining(sprt_pair(cfg), 0.5)
+    if cfg.race <= 1:
+        return missing * fair_games
+    return max(missing * fair_games, missing * PIE_GAMES_PER_FAIR * fair_games - since_fair)
 
 
 def _pie_budget(cfg: AnalysisConfig, spec: AgentSpec, deciding: bool) -> int:
@@ -480,7 +497,12 @@ def _played(s: Session, pie: PieResult, picker: CandidatePicker, screen: FloatGr
     """An opening's games played out: the judges play it if it was shown fair, its result joins the pie and the
     picker learns from it."""
     status: OpeningStatus = {"inside": "fair", "outside": "unfair"}.get(pair.status, "undecided")  # type: ignore[assignment]
-    judges = _judge(s, p, pie.judges) if status == "fair" else ()
+    judges: tuple[CheckResult, ...] = ()
+    if status == "fair" and pie.judges:
+        # while the judges play, the ETA expects this opening to hold: the fair openings still missing after it
+        missing = max(0, s.cfg.min_fair_openings - len(pie.fair) - 1)
+        s.plan.set(f"pie:{pie.agent}", pie_games_left(s.cfg, missing, 0))
+        judges = _judge(s, p, pie.judges, missing)
     pie = pie.adding(OpeningResult(
         placement=p, cells=[int(c) for c in s.table.cells[p]], names=s.names(p),
         wins=sum(r.s1_won for r in res), games=len(res),
@@ -536,7 +558,6 @@ def _race(s: Session, spec: AgentSpec, screen: FloatGrid, pie: PieResult) -> Pie
     budget = cfg.pie_budget
     picker = CandidatePicker(screen, cfg.seed)
     refining = cfg.refine_sims > 0
-    fair_games = pair_expected_remaining(sprt_pair(cfg), 0.5)
     key = f"pie:{spec.text}"
     active: list[_Entry] = []
     aside: list[_Entry] = []
@@ -545,6 +566,8 @@ def _race(s: Session, spec: AgentSpec, screen: FloatGrid, pie: PieResult) -> Pie
 
     def spent() -> int:
         return pie.games + sum(e.games for e in active + aside)
+
+    last_fair = [0, 0]  # fair openings found, and the games spent when the last of them was found (for the ETA)
 
     def done(e: _Entry) -> bool:
         return e.pair.decided or futile(e.pair.successes, e.pair.trials, cfg) or e.games >= cfg.opening_cap
@@ -560,8 +583,10 @@ def _race(s: Session, spec: AgentSpec, screen: FloatGrid, pie: PieResult) -> Pie
         def stop(_i: int, r: GameResult) -> bool:
             e.results.append(r)
             e.pair.update(r.s1_won)
+            if len(pie.fair) != last_fair[0]:
+                last_fair[:] = [len(pie.fair), spent()]
             missing = max(0, cfg.min_fair_openings - len(pie.fair))
-            s.plan.set(key, min(budget - spent(), missing * fair_games))
+            s.plan.set(key, min(budget - spent(), pie_games_left(cfg, missing, spent() - last_fair[1])))
             return done(e)
 
         s.play(tasks, spec.cheap, "pie", msg, stop, counted=(spent(), budget))
@@ -636,18 +661,19 @@ def refine(s: Session, picker: CandidatePicker) -> None:
         s.report("screen", len(batch), len(batch), message)  # a progress bar must not stay at 0 of the batch
 
 
-def _judge(s: Session, p: int, judges: Sequence[str]) -> tuple[CheckResult, ...]:
+def _judge(s: Session, p: int, judges: Sequence[str], missing: int) -> tuple[CheckResult, ...]:
     """Every judge's check of opening ``p`` (shown fair by the deciding agent), in order, until one disputes it:
-    the opening then cannot count, so the later judges are not played."""
+    the opening then cannot count, so the later judges are not played.  ``missing``: fair openings still needed
+    after this one (for the ETA)."""
     checks: list[CheckResult] = []
     for judge in judges:
-        checks.append(_check(s, p, judge))
+        checks.append(_check(s, p, judge, missing))
         if not checks[-1].agrees:
             break
     return tuple(checks)
 
 
-def _check(s: Session, p: int, judge: str) -> CheckResult:
+def _check(s: Session, p: int, judge: str, missing: int) -> CheckResult:
     """One judge's check of opening ``p``: its games until its sequential test can tell (at most
     ``cfg.check_test.games``; see :data:`~core.analysis.config.CHECK_RULES`).  Each judge's games have seeds of
     their own, so adding a judge changes no other judge's figures."""
@@ -661,8 +687,11 @@ def _check(s: Session, p: int, judge: str) -> CheckResult:
 
     def told(_i: int, r: GameResult) -> bool:
         pair.update(r.s1_won)
-        s.plan.count_down(key)
-        return check_outcome(pair, cfg) is not None
+        outcome = check_outcome(pair, cfg)
+        here = 0.0 if outcome is not None else min(cfg.check_test.games - pair.trials, pair_expected_remaining(
+            pair, pair.successes / pair.trials))
+        s.plan.set(key, here + missing * cfg.check_test.games / 2)  # as many again for each opening still missing
+        return outcome is not None
 
     s.play(tasks, spec.cheap, "check", f"{spec.text}: judging {' '.join(s.names(p))} "
            f"(shown fair by {cfg.decider})", told)

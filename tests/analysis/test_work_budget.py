@@ -10,10 +10,12 @@ import re
 import pytest
 
 import core.analysis.run as run
-from core.analysis.config import EFFORTS, STANDARD, AnalysisConfig, AnalysisProgress
+from core.analysis.config import EFFORTS, PIE_GAMES_PER_FAIR, STANDARD, AnalysisConfig, AnalysisProgress
 from core.analysis.openings import legal_openings
 from core.analysis.results import AnalysisReport
-from core.analysis.run import analyze
+from core.analysis.run import analyze, pie_games_left
+from core.analysis.stats import pair_expected_remaining
+from core.analysis.verdict import sprt_pair
 from core.board.model import Board, GameParams
 from tests.analysis.simulated import SimulatedGames
 
@@ -178,6 +180,35 @@ def test_the_eta_comes_from_the_work_left_and_counts_down(monkeypatch: pytest.Mo
     t, eta = etas[len(etas) // 2]
     assert (end - t) / 3 <= eta + 1.0 and eta <= 3 * (end - t) + 1.0
     assert report.verdict == "balanced"
+
+
+def test_the_eta_is_not_inflated_by_the_games_still_in_flight(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cheap agent's games come back in batches: timed by the first result of a batch, its speed was the whole
+    batch's time per game, and the ETA said minutes left in a phase that had seconds to go."""
+    b = board()
+    sim = SimulatedGames(b, lambda p: 0.5, {"greedy": 0.05, "mcts:200": 0.5}).install(monkeypatch)
+    seen: list[tuple[float, AnalysisProgress]] = []
+    analyze(b, config(), progress=lambda p: seen.append((sim.now, p)), clock=sim.clock)
+    end = sim.now
+    cheap = [(t, p.eta) for t, p in seen if p.phase in ("raw", "mirror") and p.message.startswith("greedy")
+             and p.eta is not None]
+    assert cheap, "no ETA while the cheap agent played"
+    # every greedy game costs the same, so once its speed is known the estimate is never far above the truth
+    # (its fixed phases: what its openings will need is the plan's guess, not a speed)
+    assert all(eta <= 2 * (end - t) + 1.0 for t, eta in cheap), max(eta - (end - t) for t, eta in cheap)
+
+
+def test_the_deciding_games_expected_count_the_openings_that_are_not_fair() -> None:
+    """The ETA's deciding games: each missing fair opening costs what raced runs measured per fair opening found,
+    counted down as games are played, never below the SPRTs' own expectation; one at a time, the SPRTs' alone."""
+    cfg = AnalysisConfig.from_effort("standard")
+    fair_games = pair_expected_remaining(sprt_pair(cfg), 0.5)
+    assert pie_games_left(cfg, 3, 0) == pytest.approx(3 * PIE_GAMES_PER_FAIR * fair_games)
+    assert pie_games_left(cfg, 3, 100) == pytest.approx(3 * PIE_GAMES_PER_FAIR * fair_games - 100)
+    assert pie_games_left(cfg, 1, 10_000) == pytest.approx(fair_games)
+    assert pie_games_left(cfg, 0, 0) == 0.0
+    one_at_a_time = AnalysisConfig.from_effort("standard", race=1)
+    assert pie_games_left(one_at_a_time, 2, 0) == pytest.approx(2 * fair_games)
 
 
 def test_presets_and_overrides() -> None:
