@@ -6,6 +6,7 @@ plain Python over ``core.agents.levels``: the window's process reads it without 
 
 from __future__ import annotations
 
+import math
 import re
 
 from core.agents.levels import level_of
@@ -74,3 +75,13 @@ def progress_words(progress: AnalysisProgress) -> str:
     return template.format(
         count=count, opening=opening, lead=f"{who[:1].upper()}{who[1:]}: " if who else "Test ",
         engine=who or "a second engine", so_far=f"; fair so far: {fair.group(1)}" if fair else "")
+
+
+def eta_words(seconds: float | None) -> str:
+    """An ETA as a host reads it, rounded to what it can promise: measured runs end between half and twice what it
+    says early on (``docs/measurements.md``, "How true the ETA is"), so no seconds beside minutes."""
+    if seconds is None or math.isnan(seconds):
+        return ""
+    if seconds < 55:
+        return f"about {max(5, 5 * round(seconds / 5))} s left"
+    return f"about {max(1, round(seconds / 60))} min left"

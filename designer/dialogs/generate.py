@@ -10,7 +10,6 @@ The engine is a parameter (:class:`Engine`), so tests run the dialog with scorin
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -35,6 +34,7 @@ from PySide6.QtWidgets import (
 
 from core.agents.levels import LEVELS
 from core.analysis.config import DEFAULT_AGENTS
+from core.analysis.hostwords import eta_words
 from core.board.geometry import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE
 from core.board.model import Board
 from core.generate.config import MAX_COUNT, SearchConfig
@@ -92,13 +92,6 @@ def level_choices() -> list[str]:
     return [*names, *(c for c in LEVEL_CHOICES if c not in names)]
 
 
-def eta_text(seconds: float | None) -> str:
-    if seconds is None or math.isnan(seconds):
-        return ""
-    s = round(seconds)
-    return f"about {s // 60} min {s % 60:02d} s left" if s >= 60 else f"about {s} s left"
-
-
 def board_pixmap(board: Board, px: int = THUMB_PX, highlight: tuple[int, ...] = ()) -> QPixmap:
     """A picture of a board through the designer's own painter (changed cells outlined when given)."""
     image = render_image(board, RenderOptions(coordinates=False), px, Overlay(highlight=highlight))
@@ -148,7 +141,7 @@ class ProgressRow(QWidget):
         self.bar.setVisible(True)
         self.bar.setRange(0, max(1, p.total))
         self.bar.setValue(min(p.done, p.total))
-        self.label.setText(" - ".join(x for x in (phase, p.message, eta_text(p.eta)) if x))
+        self.label.setText(" - ".join(x for x in (phase, p.message, eta_words(p.eta)) if x))
 
 
 @dataclass(frozen=True)

@@ -44,7 +44,7 @@ from PySide6.QtWidgets import (
 
 from core.analysis import config as analysis_config
 from core.analysis.config import AnalysisCancelled, AnalysisConfig, AnalysisProgress
-from core.analysis.hostwords import describe_agent, progress_words
+from core.analysis.hostwords import describe_agent, eta_words, progress_words
 from core.analysis.results import AnalysisReport, Analyzer, FloatGrid, ProgressFn
 from core.board.fileio import atomic_write_text
 from core.board.model import Board
@@ -500,6 +500,8 @@ class AnalysisPanel(QWidget):
             self.progress_bar.setRange(0, p.total)
             self.progress_bar.setValue(min(p.done, p.total))
         text = progress_words(p)
+        if p.phase not in ("start", "compile", "done") and p.eta is not None:
+            text = f"{text} - {eta_words(p.eta)}"
         if p.phase == "start" and self.engine_compiling():
             text = ("Waiting for the game engine to be compiled (once, after installing); the analysis starts as "
                     "soon as it is ready")

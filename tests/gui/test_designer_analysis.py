@@ -605,3 +605,20 @@ def test_progress_and_tooltips_name_agents_in_host_words(window: MainWindow, qtb
     qtbot.waitUntil(lambda: not panel.running, timeout=10_000)
     assert shown and all(text.startswith("Club: games without a swap (") for text in shown), shown
     assert not any("raw seat advantage" in text or "puct:" in text for text in shown)
+
+
+def test_progress_says_the_time_left_once_it_is_known(window: MainWindow) -> None:
+    """The ETA the run computes is shown beside the progress, rounded to what it can promise; not before the
+    first speed is measured, and not for the start-up or the compile, which say their own waits."""
+    from core.analysis.config import AnalysisProgress
+
+    panel = window.analysis
+    message = "club: 3 openings started (at most 28), playing C7 C8 D8 D9 (fair so far: 1 of 3 needed)"
+    panel._on_progress(AnalysisProgress("pie", 40, 1200, message, None))
+    assert "left" not in panel.progress_label.text()
+    panel._on_progress(AnalysisProgress("pie", 41, 1200, message, 127.0))
+    assert panel.progress_label.text().endswith(" - about 2 min left")
+    panel._on_progress(AnalysisProgress("pie", 42, 1200, message, 23.0))
+    assert panel.progress_label.text().endswith(" - about 25 s left")
+    panel._on_progress(AnalysisProgress("compile", 5, 97, "compiling the engine (once, about 100 s)", 80.0))
+    assert "left" not in panel.progress_label.text()

@@ -14,12 +14,13 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QMenu
 from pytestqt.qtbot import QtBot
 
+from core.analysis.hostwords import eta_words
 from core.board.geometry import partner
 from core.board.model import Board, Symbol
 from core.generate.figures import Figures
 from core.generate.layout import Layout, distance, layout_of, pairs_of
 from core.generate.pool import RunnerPool
-from designer.dialogs.generate import Engine, GenerateDialog, eta_text
+from designer.dialogs.generate import Engine, GenerateDialog
 from designer.dialogs.improve import ImproveDialog
 from designer.document.document import Document
 
@@ -63,10 +64,12 @@ def improve_with_proposals(qtbot: QtBot, doc: Document) -> ImproveDialog:
     return dialog
 
 
-def test_eta_text() -> None:
-    assert eta_text(None) == ""
-    assert eta_text(42.4) == "about 42 s left"
-    assert eta_text(130) == "about 2 min 10 s left"
+def test_eta_words() -> None:
+    assert eta_words(None) == ""
+    assert eta_words(float("nan")) == ""
+    assert eta_words(42.4) == "about 40 s left"
+    assert eta_words(1.0) == "about 5 s left"
+    assert eta_words(130) == "about 2 min left"
 
 
 def test_generate_dialog_gallery_and_open(qtbot: QtBot) -> None:
@@ -84,7 +87,7 @@ def test_generate_dialog_gallery_and_open(qtbot: QtBot) -> None:
         assert dialog.start()
         assert dialog.running and not dialog.start_button.isEnabled() and dialog.cancel_button.isEnabled()
     assert not dialog.running and dialog.start_button.isEnabled()
-    assert progress and any("left" in eta_text(getattr(p, "eta", None)) for p in progress)
+    assert progress and any("left" in eta_words(getattr(p, "eta", None)) for p in progress)
     assert 1 <= dialog.gallery.count() <= 2
     item = dialog.gallery.item(0)
     assert not item.icon().isNull()
