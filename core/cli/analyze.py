@@ -33,6 +33,7 @@ from core.analysis.config import (
     AnalysisConfig,
     AnalysisProgress,
 )
+from core.analysis.hostwords import eta_words
 from core.cli import (
     EXIT_INTERRUPTED,
     EXIT_OK,
@@ -153,7 +154,7 @@ class _Bars:
             self.bar.total = max(p.total, 1)
             self.bar.n = p.done
             if p.eta is not None:
-                self.bar.set_postfix_str(f"about {p.eta:.0f} s left", refresh=False)
+                self.bar.set_postfix_str(eta_words(p.eta), refresh=False)
             self.bar.refresh()
 
     def close(self) -> None:
