@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import math
 import threading
 import time
 from collections.abc import Iterator
@@ -32,6 +31,7 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QCoreApplication
 
+from core.analysis.hostwords import eta_words
 from core.board.model import Board
 from designer.workers import HELPER_NICE, BackgroundRunner, JobControl
 
@@ -57,7 +57,7 @@ class CompileProgress:
 
     def words(self) -> str:
         share = 100 * self.done // max(1, self.total)
-        left = "" if self.seconds_left is None else f", about {max(5, 5 * math.ceil(self.seconds_left / 5))} s left"
+        left = "" if self.seconds_left is None else f", {eta_words(self.seconds_left)}"
         return (f"Preparing the game engine ({share}%{left}): this happens once, after installing; an analysis "
                 "started now begins when it is ready")
 

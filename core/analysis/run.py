@@ -90,9 +90,9 @@ class Session:
         """When the host's time cap (``--time``) ends the run; set once the engine is ready (see :meth:`begin`)."""
         self.out_of_time = False
         self.sec_per_game: dict[str, float] = {}
+        """Wall seconds per game of each agent, measured on its games so far (for the ETA only)."""
         self._timed: dict[str, tuple[float, int]] = {}
         """Per agent, the seconds and games of its finished calls to :meth:`play` (for its speed)."""
-        """Wall seconds per game of each agent, measured on its games so far (for the ETA only)."""
         self.games_done = 0
         self.plan = Plan()
         self.board = board
@@ -170,8 +170,8 @@ class Session:
         t0 = self.clock()
         # An agent's speed counts all its games so far (a race plays many short batches, and one of a single game
         # leaves a worker idle); until the first games in flight are back, the time paid for all of them, not for
-        # the few returned (timed by the first result alone, a batch of 40 cheap games made the ETA say 400 s
-        # with 2 s left).
+        # the few returned (timed by the first result alone, a batch of cheap games made the ETA say 400 s
+        # with 1 s left).
         in_flight = min(total, batch * (1 if self.runner.inline else max(1, self.runner.workers)))
         spent_before, played_before = self._timed.get(agent, (0.0, 0))
 

@@ -63,8 +63,8 @@ def test_the_status_bar_shows_the_compile_and_hides_it_when_ready(qtbot: QtBot) 
     window._engine_progress(warmup.CompileProgress(3, 10))
     assert window.engine_note.isVisible()
     assert "Preparing the game engine (30%)" in window.engine_note.text()
-    window._engine_progress(warmup.CompileProgress(4, 10, seconds_left=41.0))  # rounded up to 5 s
-    assert "Preparing the game engine (40%, about 45 s left)" in window.engine_note.text()
+    window._engine_progress(warmup.CompileProgress(4, 10, seconds_left=41.0))
+    assert "Preparing the game engine (40%, about 40 s left)" in window.engine_note.text()
     window._engine_progress(warmup.CompileProgress(10, 10))
     assert not window.engine_note.isVisible()
     window._engine_progress("something else")  # other progress values leave the note alone
