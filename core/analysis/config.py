@@ -207,7 +207,8 @@ THOROUGH = Effort(
 )
 """Expert play decides: the same caps as :data:`STANDARD`, each game about eight times the work; with two judges
 and the firm check a run took 470-1,020 s of CPU on the five bundled boards (seeds 1 and 2) and decided 2 of 10,
-whose fair openings held for all three strong agents (``docs/measurements.md``)."""
+whose fair openings held for all three strong agents, and none of three random boards at seed 1 (1,730-1,890 s of CPU
+on a day the machine ran 1.8 times slower; ``docs/measurements.md``)."""
 EFFORTS: dict[str, Effort] = {e.name: e for e in (QUICK, STANDARD, THOROUGH)}
 EFFORT_CHOICES = tuple(EFFORTS)
 DEFAULT_EFFORT = STANDARD.name
