@@ -266,7 +266,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         command = args.command
         if _entry:
             # from here on an interrupt unwinds normally, so temporary files are removed on the way out
-            signal.signal(signal.SIGINT, signal.default_int_handler)
+            signal.signal(signal.SIGINT, _interrupt)
         code: int = args.func(args)
         return code
     except CliError as exc:
@@ -290,6 +290,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         if _entry:  # the command is done: nothing left to clean up, so an interrupt ends the process at once
             signal.signal(signal.SIGINT, _interrupted_at_start)
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    """Ctrl-C while a command runs: unwind with KeyboardInterrupt, except inside a callback from the compiler (numba's
+    LLVM engine calls back into Python while it loads or compiles the engine), where Python would print "Exception
+    ignored on calling ctypes callback function ... KeyboardInterrupt" and carry on as if nothing was pressed: there
+    the interrupt comes again a moment later, once the callback has returned."""
+    f = frame
+    while f is not None:
+        if "llvmlite" in f.f_code.co_filename:
+            import _thread
+            import threading
+
+            threading.Timer(INTERRUPT_AGAIN_SECONDS, _thread.interrupt_main).start()
+            return
+        f = f.f_back
+    raise KeyboardInterrupt
+
+
+INTERRUPT_AGAIN_SECONDS = 0.02
 
 
 def _internal(command: str, exc: BaseException) -> int:
