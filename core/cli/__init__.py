@@ -262,6 +262,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = _first_word(args_list) or ""
     try:
         parser = build_parser(args_list)
+        if not args_list:  # a bare `lits`, what a newcomer types first: the commands, not "COMMAND is required"
+            parser.print_help(sys.stderr)
+            return EXIT_UNREADABLE
+        unknown = _unknown_command(parser, command)
+        if unknown:
+            print(f"lits: {unknown}", file=sys.stderr)
+            return EXIT_UNREADABLE
         args = parser.parse_args(args_list)
         command = args.command
         if _entry:
@@ -290,6 +297,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         if _entry:  # the command is done: nothing left to clean up, so an interrupt ends the process at once
             signal.signal(signal.SIGINT, _interrupted_at_start)
+
+
+def _unknown_command(parser: argparse.ArgumentParser, word: str) -> str | None:
+    """What is wrong when ``word`` names no command (with the nearest command's name), else None.  Why: argparse
+    answers a typo with all fourteen names in one line, which hides the one the host meant."""
+    import argparse
+    import difflib
+
+    names = next((list(a.choices) for a in parser._actions if isinstance(a, argparse._SubParsersAction)), [])
+    if not word or word in names:
+        return None
+    near = difflib.get_close_matches(word, names, n=1, cutoff=0.6)
+    hint = f"did you mean `lits {near[0]}`? " if near else ""
+    return f"{word!r} is not a command; {hint}`lits --help` lists them"
 
 
 def _interrupt(signum: int, frame: Any) -> None:

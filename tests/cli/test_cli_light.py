@@ -113,10 +113,24 @@ def test_plugins_are_discovered_through_the_registry(monkeypatch: pytest.MonkeyP
     assert "render" in capsys.readouterr().out
     monkeypatch.delitem(core.cli.EXTRA_COMMANDS, "render")
     monkeypatch.setattr(core.cli, "plugin_commands", dict)  # as on a machine without the designer installed
-    with pytest.raises(SystemExit) as info:
-        main(["render", str(BOARDS / "default.yaml"), "-o", "x.png"])
-    assert info.value.code == 2
-    assert "invalid choice: 'render'" in capsys.readouterr().err
+    assert main(["render", str(BOARDS / "default.yaml"), "-o", "x.png"]) == 2
+    assert "'render' is not a command" in capsys.readouterr().err
+
+
+def test_a_bare_lits_lists_the_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([]) == 2
+    err = capsys.readouterr().err
+    assert "analyze" in err and "match" in err and "seal" in err
+    assert "required" not in err
+
+
+def test_a_mistyped_command_names_the_nearest_one(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["anlyze", str(BOARDS / "default.yaml")]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "lits: 'anlyze' is not a command; did you mean `lits analyze`? `lits --help` lists them")
+    assert main(["frobnicate"]) == 2
+    assert capsys.readouterr().err.strip() == "lits: 'frobnicate' is not a command; `lits --help` lists them"
+    assert main(["validate", str(BOARDS / "default.yaml")]) == 0
 
 
 def test_a_broken_plugin_is_listed_and_explained(monkeypatch: pytest.MonkeyPatch,
