@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -158,3 +159,31 @@ def test_a_search_s_time_cap_never_cuts_an_analysis(monkeypatch: pytest.MonkeyPa
     slow = figures(analyze(board(), timed))
     assert json.loads(slow)["per_agent"]["puct:40:t=0.5"]["raw"]["games"] == 12
     assert slow == fast
+
+
+def two_families() -> AnalysisConfig:
+    """The thorough preset's judging in small: a Monte Carlo and an alpha-beta judge, each with the firm check."""
+    return config(check_agent="mcts:40+ab:200", check_rule="firm", workers=2)
+
+
+def test_judges_of_two_families_give_the_same_report_anywhere() -> None:
+    """``--effort thorough``'s shape (two judges in turn, the firm check) on one worker, on two slowed ones and on a
+    dask cluster: a cluster's extra cores make the run faster, never different."""
+    reference = analyze(board(), two_families())
+    judged = [o for o in reference.pie.openings if o.judges]
+    assert judged and any(len(o.judges) == 2 for o in judged), "the alpha-beta judge never played"
+    assert {j.agent for o in judged for j in o.judges} == {"mcts:40", "ab:200"}
+    expected = figures(reference)
+    assert figures(analyze(board(), replace(two_families(), workers=1))) == expected
+    pool = SlowPool(2)
+    try:
+        slow = analyze(board(), two_families(), executor=pool, executor_workers=2)
+    finally:
+        pool.shutdown(cancel_futures=True)
+    assert figures(slow) == expected
+    pytest.importorskip("distributed")
+    from core.selfplay.cluster import DaskSession, parse_cluster
+
+    with DaskSession(parse_cluster("local:2")) as session:
+        remote = analyze(board(), two_families(), executor=session.executor, executor_workers=session.worker_count())
+    assert figures(remote) == expected
