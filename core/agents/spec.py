@@ -495,6 +495,9 @@ def spec_help() -> str:
 
 
 SPEC_HELP = spec_help()
+FIXED_WORK_HELP = ("agents sized in seconds only (puct:t=2, ab:t=1) are refused, since their games would depend "
+                   "on the machine; puct:N:t=S and the expert level play on their N simulations")
+"""Said where :meth:`AgentSpec.fixed_work` applies (analyze, openings), beside :data:`SPEC_HELP`."""
 
 
 def parse_agent(text: str) -> AgentSpec:

@@ -12,7 +12,7 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
-from core.agents.spec import SPEC_HELP, AgentSpecError, parse_agent, reproducible
+from core.agents.spec import FIXED_WORK_HELP, SPEC_HELP, AgentSpecError, parse_agent, reproducible
 from core.analysis.config import (
     AB_JUDGE,
     CHECK_AGENT,
@@ -69,7 +69,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("board", metavar="BOARD", help="board file (YAML)")
     p.add_argument("--agent", action="append", metavar="SPEC", dest="agents",
                    help=f"agent to play with, repeatable; {SPEC_HELP} (default: {' and '.join(defaults.agents)}); "
-                        "the strongest one decides the verdict")
+                        f"the strongest one decides the verdict; {FIXED_WORK_HELP}")
     p.add_argument("--deciding-agent", metavar="SPEC", default="",
                    help="the agent whose games decide every opening's status and the verdict (default: the "
                         "strongest --agent); the verdict says which strength it holds for")

@@ -44,10 +44,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         return a
 
     def at(a: argparse.ArgumentParser, what: str) -> None:
-        a.add_argument("--at", metavar="TIME", help=f"{what}: 14:03:27 (the day of the last event, this machine's "
-                                                    "zone) or full ISO 8601; default: now")
+        day = ("today, this machine's zone" if a.prog.endswith(" start") else
+               "the day and zone of the last event; past midnight, up to an hour after it")
+        a.add_argument("--at", metavar="TIME", help=f"{what}: 14:03:27 ({day}) or full ISO 8601; default: now")
 
-    def by(a: argparse.ArgumentParser) -> None:
+    def by(a: argparse.ArgumentParser, correcting: bool) -> None:
+        if correcting:  # only the last move's player may correct it, whoever is to move now
+            a.add_argument("--by", metavar="NAME", help="who posted the correction (refused unless they made the "
+                                                        "last move); default: the player who made the last move")
+            return
         a.add_argument("--by", metavar="NAME", help="who posted it (refused if it is not their turn); default: "
                                                     "the player to move")
 
@@ -75,7 +80,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         a = action(name, help_text, description)
         if cells is not None:
             a.add_argument("cells", metavar="CELLS", help=cells)
-        by(a)
+        by(a, name == "correct")
         at(a, when)
         json_flag(a)
 
@@ -83,7 +88,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
            "Judge a posted placement (four cells in any order and case, with spaces, commas, dashes or nothing "
            "between them) or 'swap'. A counted move names its piece; a refused one names the rule and the cells, "
            "or who is to move.", "the post's time", 'the four cells as posted, e.g. "e6 f6 g6 f7"')
-    posted("swap", "the pie-rule swap, as X's first turn",
+    posted("swap", "the pie-rule swap, as the second player's first turn",
            "Record the pie-rule swap (only as the second player's first turn).", "the post's time", None)
     posted("correct", "replace the last move while its correction window is open",
            "Replace the last move by a corrected one, if its player posts the correction within the correction "

@@ -10,7 +10,7 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
-from core.agents.spec import SPEC_HELP, AgentSpecError, reproducible
+from core.agents.spec import FIXED_WORK_HELP, SPEC_HELP, AgentSpecError, reproducible
 from core.analysis.config import DEFAULT_AGENTS, FAIR_BAND, MAX_GAMES, MIN_GAMES, AnalysisCancelled, AnalysisConfig
 from core.cli import (
     EXIT_DISK_FULL,
@@ -97,7 +97,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     which.add_argument("--top", type=int, metavar="K",
                        help="the K placements the analysis's screen puts closest to even")
     p.add_argument("--agent", default=DEFAULT_AGENTS[-1], metavar="SPEC",
-                   help=f"the agent in both seats; {SPEC_HELP} (default {DEFAULT_AGENTS[-1]})")
+                   help=f"the agent in both seats; {SPEC_HELP} (default {DEFAULT_AGENTS[-1]}); {FIXED_WORK_HELP}")
     count = p.add_mutually_exclusive_group()
     count.add_argument("--max-games", type=int, default=DEFAULT_MAX_GAMES, metavar="N",
                        help="most games per opening; each stops once the SPRT pair decides "

@@ -12,6 +12,10 @@ from datetime import UTC, datetime, timedelta, tzinfo
 
 _TIME_OF_DAY_RE = re.compile(r"^([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d)(?:\.(\d{1,3}))?)?$")
 HALF_DAY_MS = 12 * 3600 * 1000
+PAST_MIDNIGHT_MS = 3600 * 1000
+"""A bare time of day taken as the next day must lie within this of the last event (a match running past
+midnight); further on it is refused.  Why: "08:05" typed for 20:05 (a 12-hour clock, a dropped digit) was read as
+the next morning, and the hours in between emptied a bank: a loss on time the journal can never take back."""
 
 
 class TimeError(ValueError):
@@ -51,14 +55,21 @@ def clock_text(ms: int, zone: tzinfo) -> str:
     return from_ms(ms, zone).strftime("%H:%M:%S")
 
 
+def _duration(ms: int) -> str:
+    """``11 h 53 min`` (whole minutes)."""
+    minutes = ms // 60_000
+    return f"{minutes // 60} h {minutes % 60} min" if minutes >= 60 else f"{minutes} min"
+
+
 def now_ms() -> int:
     return round(time.time() * 1000)
 
 
 def parse_when(text: str | None, after: tuple[int, tzinfo] | None = None) -> tuple[int, tzinfo]:
     """The instant the host means: ``None`` is now; ``14:03:27`` is that time on the day of ``after`` (the last
-    event), or the next day when that would lie more than 12 hours before it (a match that runs past midnight);
-    a full ISO 8601 time without an offset is in this machine's zone.
+    event), or the next day when that would lie more than 12 hours before it and at most an hour after it (a match
+    that runs past midnight; further on, TimeError asks for the date, see :data:`PAST_MIDNIGHT_MS`); a full ISO 8601
+    time without an offset is in this machine's zone.
     """
     if text is None:
         zone = after[1] if after is not None else local_zone()
@@ -74,6 +85,12 @@ def parse_when(text: str | None, after: tuple[int, tzinfo] | None = None) -> tup
         ms = to_ms(moment)
         if after is not None and ms < after[0] - HALF_DAY_MS:
             ms = to_ms(moment + timedelta(days=1))
+            if ms - after[0] > PAST_MIDNIGHT_MS:
+                meant = from_ms(ms, zone)
+                raise TimeError(
+                    f"{raw} would be the next day ({meant.strftime('%Y-%m-%d %H:%M:%S')}), "
+                    f"{_duration(ms - after[0])} after the last event at {clock_text(after[0], zone)}; if that is "
+                    f"meant, give the date too: {meant.isoformat(timespec='seconds')}")
         return ms, zone
     try:
         moment = datetime.fromisoformat(raw)

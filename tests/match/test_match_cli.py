@@ -246,3 +246,34 @@ def test_json_replies_carry_the_journaled_events_and_the_status(started: Path,
     assert status["clocks"]["Bo"] == {"turn": 60.0, "bank": 300.0, "running": True}
     assert status["moves"] == [{"ply": 1, "player": "Al", "action": "A2 B2 C2 C3", "piece": "L",
                                 "at": "2026-05-02T14:00:20+00:00", "line": 2}]
+
+
+def readme_match_example() -> list[list[str]]:
+    """The README's `lits match` example, one argument list per line, its comments dropped."""
+    import shlex
+
+    from tests.paths import REPO
+
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    lines = [line.strip() for line in text.splitlines() if line.startswith("    lits match ")]
+    return [shlex.split(line.split("  #")[0])[1:] for line in lines]
+
+
+def test_the_readme_s_match_example_is_accepted_as_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """A host copies the manual's commands: each must be counted (a correction the rules refuse once slipped in)."""
+    from tests.paths import REPO
+
+    example = readme_match_example()
+    assert [args[1] for args in example] == ["start", "move", "swap", "move", "correct", "post", "end"]
+    assert main(["seal", str(REPO / "boards" / "default.yaml"), "--season", "readme", "--out", str(tmp_path)]) == 0
+    monkeypatch.chdir(tmp_path)
+    capsys.readouterr()
+    for args in example[:-1]:  # `end` closes a decided match, which four moves do not make
+        assert main(args) == 0, (args, capsys.readouterr())
+        out = capsys.readouterr().out
+        assert "Not counted" not in out, (args, out)
+    events = journal_events(tmp_path / "dm1-match")
+    played = [(e["event"], e["action"], e["counted"]) for e in events if e["event"] in ("move", "correct")]
+    assert played == [("move", "F6 G6 E7 F7", True), ("move", "swap", True), ("move", "F8 G8 H8 G9", True),
+                      ("correct", "D7 C8 D8 D9", True)]

@@ -109,6 +109,21 @@ def test_times_of_day_follow_the_last_event_across_midnight() -> None:
         parse_when("half past two", last)
 
 
+def test_a_time_of_day_far_into_the_next_day_asks_for_the_date() -> None:
+    """``07:59`` after a post at 20:00 would be the next morning and empty a bank overnight: refused, naming the
+    day it would be and how to say it if meant; the date given, it counts."""
+    last = parse_iso("2026-05-02T20:00:00+02:00")
+    with pytest.raises(ValueError) as info:
+        parse_when("07:59:00", last)
+    assert str(info.value) == ("07:59:00 would be the next day (2026-05-03 07:59:00), 11 h 59 min after the last "
+                               "event at 20:00:00; if that is meant, give the date too: 2026-05-03T07:59:00+02:00")
+    assert parse_when("2026-05-03T07:59:00+02:00", last)[0] - last[0] == (11 * 60 + 59) * 60_000
+    late = parse_iso("2026-05-02T23:30:00+02:00")
+    assert parse_when("00:29:59", late)[0] - late[0] == 3_599_000  # past midnight within the hour
+    with pytest.raises(ValueError, match="would be the next day"):
+        parse_when("00:30:01", late)
+
+
 def test_an_unknown_event_or_player_is_an_event_error(tiny: Match) -> None:
     with pytest.raises(EventError, match="unknown event 'teleport'"):
         tiny.submit({"event": "teleport", "at": tiny.when("14:00:10")})
