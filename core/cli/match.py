@@ -128,6 +128,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 # ---------------------------------------------------------------------------------- running
 
 
+JOURNAL_ADVICE = ("The match folder cannot be trusted as it is, so nothing was judged. Restore the folder from a "
+                  "copy, or start the match again in a new folder and enter the game room's posts in order with "
+                  "their times (--at).")
+"""Said after every journal that cannot be trusted.  Why: in the middle of a match the host needs the way on, not
+only the line that is wrong."""
+
+
 def run(args: argparse.Namespace) -> int:
     from core.match.journal import JournalError
     from core.match.session import EventError, Refused
@@ -143,7 +150,7 @@ def run(args: argparse.Namespace) -> int:
             return _post(args, match)
         return _write(args, match)
     except JournalError as exc:
-        raise CliError(str(exc), EXIT_UNREADABLE) from None
+        raise CliError(f"{exc}\n{JOURNAL_ADVICE}", EXIT_UNREADABLE) from None
     except (EventError, TimeError) as exc:
         raise CliError(str(exc), EXIT_UNREADABLE) from None
     except Refused as exc:
@@ -157,6 +164,9 @@ def run(args: argparse.Namespace) -> int:
 def _open(folder: str) -> Match:
     from core.match.host import Match
 
+    if os.path.exists(folder) and not os.path.isdir(folder):
+        raise CliError(f"{folder}: is a file, not a match folder; give the folder that `lits match start ... --dir "
+                       "FOLDER` made", EXIT_UNREADABLE)
     if not os.path.isdir(folder):
         raise CliError(f"{folder}: no such folder (start a match with `lits match start BOARD --dir {folder}`)",
                        EXIT_UNREADABLE)
@@ -368,7 +378,8 @@ def _status(args: argparse.Namespace, match: Match) -> int:
         lines.append(f"{i:>3}. {s.clock_at(a.at)}  {s.names[a.seat]:<12} {what}")
     last = s.events[-1][1]
     if last.get("event") in ("move", "correct") and not last.get("counted"):
-        lines.append(f"Last post not counted: {last.get('player') or '?'} {last.get('text')!r} "
+        who = last.get("player") or last.get("by") or "a post"  # no player to move once the match is decided
+        lines.append(f"Last post not counted: {who} {last.get('text')!r} "
                      f"({last['refused']['rule']})")
     result = s.result_text()
     if result:

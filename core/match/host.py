@@ -17,6 +17,7 @@ from core.engine.record import record_to_text
 from core.match.journal import Journal, JournalError
 from core.match.session import DEFAULT_WINDOW, EventError, MatchSession, Refused, start_event
 from core.match.times import iso, parse_iso, parse_when
+from core.seal import PRIVATE_MAP_NAME
 
 if TYPE_CHECKING:
     from core.match.post import Post
@@ -46,6 +47,9 @@ class Match:
         match = cls(folder)
         if match.journal.exists():
             raise MatchExistsError(f"{match.journal.path}: the folder already holds a match; give another --dir")
+        if (match.folder / PRIVATE_MAP_NAME).exists():  # posts written there could be shared with the season's secrets
+            raise MatchExistsError(f"{match.folder}: this is a season's secret folder (it holds {PRIVATE_MAP_NAME}); "
+                                   "keep each match in a folder of its own, e.g. dm1-match")
         ms, zone = parse_when(at)
         event = start_event(board, o_name, x_name, iso(ms, zone), window, source)
         session = MatchSession(event)  # checks the names and the window before anything is written

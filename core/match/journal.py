@@ -134,6 +134,9 @@ class Journal:
         if complete < recorded:
             raise JournalError(self.path, complete + 1, f"is missing: {CHECK_NAME} records {recorded} lines but the "
                                f"journal ends after line {complete}; it was truncated")
+        if check is None and complete > 1:
+            raise JournalError(self.check_path, None, f"is missing: it is rewritten beside {self.path.name} after "
+                               "every event, so the two files must be copied together")
         if complete > recorded + 1:
             raise JournalError(self.path, recorded + 2, f"was added after {CHECK_NAME} was written ({recorded} "
                                "lines): lines were appended by hand or the check file is an old copy")

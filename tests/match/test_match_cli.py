@@ -277,3 +277,40 @@ def test_the_readme_s_match_example_is_accepted_as_written(tmp_path: Path, monke
     played = [(e["event"], e["action"], e["counted"]) for e in events if e["event"] in ("move", "correct")]
     assert played == [("move", "F6 G6 E7 F7", True), ("move", "swap", True), ("move", "F8 G8 H8 G9", True),
                       ("correct", "D7 C8 D8 D9", True)]
+
+
+def test_folders_a_match_must_not_use_are_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A board file where the match folder belongs, the season's secret folder as a match folder, a journal copied
+    without its check file: each refused with what it is and, for a journal, the way on."""
+    board = write_board(tmp_path)
+    assert main(["match", "status", str(board)]) == 2
+    assert f"{board}: is a file, not a match folder" in capsys.readouterr().err
+    season = tmp_path / "season"
+    season.mkdir()
+    (season / "PRIVATE-slots.txt").write_text("dm1 default.yaml\n", encoding="utf-8")
+    assert main(["match", "start", str(board), "--o", "Al", "--x", "Bo", "--dir", str(season), "--at", START]) == 1
+    assert "this is a season's secret folder (it holds PRIVATE-slots.txt)" in capsys.readouterr().err
+    assert sorted(p.name for p in season.iterdir()) == ["PRIVATE-slots.txt"]
+    folder = tmp_path / "m"
+    assert main(["match", "start", str(board), "--o", "Al", "--x", "Bo", "--dir", str(folder), "--at", START]) == 0
+    assert main(["match", "move", str(folder), STEPS[0][0][1], *STEPS[0][0][2:]]) == STEPS[0][1]
+    (folder / "journal.check").unlink()
+    capsys.readouterr()
+    assert main(["match", "status", str(folder)]) == 2
+    err = capsys.readouterr().err
+    assert "journal.check: is missing: it is rewritten beside journal.jsonl after every event" in err
+    assert "start the match again in a new folder and enter the game room's posts in order" in err
+
+
+def test_a_post_after_the_match_was_decided_is_shown_without_a_question_mark(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    board = write_board(tmp_path)
+    folder = tmp_path / "m"
+    assert main(["match", "start", str(board), "--o", "Al", "--x", "Bo", "--dir", str(folder), "--at", START]) == 0
+    late = "14:30:00"  # the first player's turn time and bank ran out long before
+    assert main(["match", "move", str(folder), STEPS[0][0][1], "--at", late]) == 1
+    capsys.readouterr()
+    assert main(["match", "status", str(folder), "--at", late]) == 0
+    out = capsys.readouterr().out
+    assert f"Last post not counted: a post {STEPS[0][0][1]!r} (decided)" in out, out
+    assert "?" not in out
