@@ -71,7 +71,7 @@ def markdown(report: AnalysisReport, board: Board, images: dict[str, str]) -> st
     title = report.board_name or "board"
     out = [f"# Balance analysis: {title}", ""]
     out.append(f"**Verdict: {report.verdict}** (decided by `{report.agent}`; seed {cfg.seed}"
-               f"{'; quick mode' if cfg.quick else ''}; {report.elapsed:.0f} s)")
+               f"{'; a quick look only: never publish it' if cfg.quick else ''}; {report.elapsed:.0f} s)")
     out.append("")
     out += [f"- {r}" for r in report.reasons]
     if report.warnings:
@@ -96,7 +96,7 @@ def markdown(report: AnalysisReport, board: Board, images: dict[str, str]) -> st
     out += ["", "## Raw seat advantage (information, not the verdict)", "",
             f"Same agent in both seats, S1 = {report.s1_symbol} places first, no swap.", "",
             "| agent | games | S1 wins | 95% interval | SPRT | tie-break share | mean margin [95%] | length | "
-            "legal per turn | mirror probe wins | verdict |",
+            "legal per turn | mirror probe wins | its pie verdict |",
             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for name, res in report.per_agent.items():
         raw = res.raw

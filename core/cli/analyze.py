@@ -307,7 +307,8 @@ def format_text(report: AnalysisReport, path: str) -> str:
     for name, res in report.per_agent.items():
         raw = res.raw
         if not raw.games:
-            lines.append(f"  {name:<12} no games were played (the time cap came first); verdict {res.verdict}")
+            lines.append(f"  {name:<12} no games were played (the time cap came first); its pie verdict "
+                         f"{res.verdict}")
             continue
         low, high = raw.ci95
         m = raw.margin
@@ -315,5 +316,8 @@ def format_text(report: AnalysisReport, path: str) -> str:
                   else "no mirror games")
         lines.append(f"  {name:<12} S1 wins {pct(raw.s1_win_rate)} [{pct(low)}-{pct(high)}] of {raw.games}; "
                      f"tie-break {pct(raw.tie_break_share)}; margin {m.mean:+.2f}; length {raw.mean_length:.1f}; "
-                     f"{mirror}; verdict {res.verdict}")
+                     f"{mirror}; its pie verdict {res.verdict}")
+    if cfg.quick:  # the headline reads like a verdict to publish: say it is not, where the host looks last
+        lines.append(f"A quick look only ({report.agent} play, no cross-check): never publish it; "
+                     f"`lits analyze {path}` gives the verdict to publish.")
     return "\n".join(lines)

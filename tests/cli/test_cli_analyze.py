@@ -249,3 +249,20 @@ def test_piped_output_says_the_compile_and_what_it_took(capsys: pytest.CaptureFi
         "compiling the engine (once, about 100 s); the analysis and any --time cap start once it is ready",
         "the engine is compiled (96 s); the analysis starts now",
     ]
+
+
+def test_a_quick_look_says_it_is_not_the_verdict_to_publish() -> None:
+    """The quick headline reads "BALANCED" like a verdict; its last line says it is a first look, and each agent's
+    raw line names its pie verdict as such (a 70% no-swap rate beside "verdict balanced" read as a contradiction)."""
+    from core.analysis.results import read_report
+    from core.cli.analyze import format_text
+    from tests.paths import REPO
+
+    reports = REPO / "tests" / "data" / "reports"
+    quick = format_text(read_report(reports / "dense-quick.json"), "dense.yaml").splitlines()
+    assert quick[-1].startswith("A quick look only (") and quick[-1].endswith(
+        "never publish it; `lits analyze dense.yaml` gives the verdict to publish.")
+    raw = [line for line in quick if " S1 wins " in line]
+    assert raw and all("; its pie verdict " in line for line in raw)
+    standard = format_text(read_report(reports / "default-balanced.json"), "default.yaml")
+    assert "quick look" not in standard
