@@ -11,6 +11,8 @@ and :class:`BoardContentError` (it is YAML, but not a valid board).
 from __future__ import annotations
 
 import os
+import re
+from collections import Counter
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
@@ -206,22 +208,51 @@ _SECTIONS: dict[str, type[BaseModel]] = {"supply": SupplyModel, "clock": ClockMo
 """The nested sections of a board file, for naming the keys allowed inside them."""
 
 
+def _rows_missing_hint(rows: int, width: int) -> str:
+    """A guess at the one slip that makes a grid of equal rows not square: rows missing or rows too many."""
+    gap = abs(width - rows)
+    if rows < width:
+        return "is a row missing?" if gap == 1 else f"are {gap} rows missing?"
+    return "is there one row too many?" if gap == 1 else f"are there {gap} rows too many?"
+
+
+def _valid_size(n: int) -> bool:
+    return MIN_SIZE <= n <= MAX_SIZE and n % 2 == 0
+
+
 def grid_problems(rows: list[str], lines: list[int] | None = None) -> list[str]:
-    """Every shape problem of a grid at once: size, row lengths, characters."""
+    """Every shape problem of a grid at once: size, row lengths, characters.
+
+    Rows of one length that differ from the number of rows are one problem (a row missing or one too
+    many), said once, not once per row.
+    """
     problems: list[str] = []
     n = len(rows)
+    widths = Counter(len(row) for row in rows)
+    # The length most rows share is what the grid means to be; on a tie, the square one.
+    width = max(widths, key=lambda w: (widths[w], w == n)) if rows else n
 
     def where(i: int) -> str:
         line = f" (line {lines[i]})" if lines and i < len(lines) else ""
         return f"grid row {i + 1}{line}"
 
-    if n < MIN_SIZE or n > MAX_SIZE:
-        problems.append(f"grid: {n} rows; a board has {MIN_SIZE} to {MAX_SIZE} rows")
-    elif n % 2:
-        problems.append(f"grid: {n} rows, an odd size; boards need an even size so every cell has a distinct partner")
+    if width != n:
+        problems.append(f"grid: {n} rows of {width} cells: the grid must be square ({_rows_missing_hint(n, width)})")
+    if width == n or not _valid_size(width):
+        if n < MIN_SIZE or n > MAX_SIZE:
+            problems.append(f"grid: {n} rows; a board has {MIN_SIZE} to {MAX_SIZE} rows")
+        elif n % 2:
+            problems.append(f"grid: {n} rows, an odd size; boards need an even size so every cell has a distinct "
+                            "partner")
     for i, row in enumerate(rows):
-        if len(row) != n:
-            problems.append(f"{where(i)}: {len(row)} cells, but the grid has {n} rows and must be square")
+        if len(row) != width:
+            off = len(row) - width
+            extra = f"{'one cell' if abs(off) == 1 else f'{abs(off)} cells'} too {'many' if off > 0 else 'few'}"
+            if width == n:
+                problems.append(f"{where(i)}: {len(row)} cells, but the grid has {n} rows and must be square "
+                                f"({extra})")
+            else:
+                problems.append(f"{where(i)}: {len(row)} cells, but the other rows have {width} ({extra})")
         for j, ch in enumerate(row):
             if ch not in ".OX":
                 col = COLUMN_LETTERS[j] if j < len(COLUMN_LETTERS) else f"#{j + 1}"
@@ -255,10 +286,28 @@ def _pydantic_details(exc: ValidationError) -> list[str]:
     return out
 
 
+def _describe_tab(mark: yaml.Mark | None) -> str | None:
+    """A tab where YAML wants a space, in words: editors hide tabs, so the parser's wording helps no one."""
+    buffer, pointer = getattr(mark, "buffer", None), getattr(mark, "pointer", None)
+    if mark is None or not isinstance(buffer, str) or not isinstance(pointer, int):
+        return None
+    if buffer[pointer:pointer + 1] != "\t":
+        return None
+    before = buffer[pointer - mark.column:pointer]
+    if not before:
+        return f"line {mark.line + 1}: starts with a tab; indent with spaces"
+    if not before.strip(" \t"):
+        return f"line {mark.line + 1}: has a tab in its indentation; indent with spaces"
+    return f"line {mark.line + 1}, column {mark.column + 1}: a tab where only spaces are allowed; write a space instead"
+
+
 def _describe_yaml_error(exc: yaml.MarkedYAMLError) -> str:
     def at(mark: yaml.Mark) -> str:
         return f"line {mark.line + 1}, column {mark.column + 1}"
 
+    tab = _describe_tab(exc.problem_mark)
+    if tab is not None:
+        return tab
     mark = exc.problem_mark or exc.context_mark
     text = f"{at(mark)}: " if mark else ""
     text += f"not valid YAML: {exc.problem or exc.context or 'malformed document'}"
@@ -277,6 +326,24 @@ def _describe_reader_error(exc: yaml.reader.ReaderError, text: str) -> str:
     char = exc.character if isinstance(exc.character, str) else chr(int(exc.character))
     return (f"line {line}, column {column}: character U+{ord(char):04X} is not allowed in a YAML file "
             "(a control character; was the file damaged or is it not a board file?)")
+
+
+def _not_a_board(empty: bool, data: Any) -> str:
+    """What a file holds instead of the keys of a board, in the host's words (never a Python type name)."""
+    if empty:
+        return ("this is not a board file: it is empty (or holds only comments); a board file holds at least the "
+                "key grid: with the rows of the board")
+    if isinstance(data, str):
+        kind = "plain text"
+    elif isinstance(data, list):
+        kind = "a list"
+    elif isinstance(data, bool):
+        kind = "a lone true or false"
+    elif isinstance(data, (int, float)):
+        kind = "a lone number"
+    else:
+        kind = "nothing but null"
+    return f"this is not a board file: it holds {kind}, not the keys of a board (such as grid:)"
 
 
 def parse_board_text(text: str, path: str = "<text>") -> Board:
@@ -301,8 +368,7 @@ def parse_board_text(text: str, path: str = "<text>") -> Board:
     finally:
         loader.dispose()
     if not isinstance(data, dict):  # not a board file at all (like a binary file), not a board with a problem
-        kind = "empty" if data is None else f"a {type(data).__name__}"
-        raise BoardReadError(path, [f"the document is {kind}; a board file is a mapping with at least a 'grid' key"])
+        raise BoardReadError(path, [_not_a_board(root is None, data)])
     bad_keys = [k for k in data if not isinstance(k, str)]
     if bad_keys:
         raise BoardContentError(path, [f"key {k!r}: keys must be text" for k in bad_keys])
@@ -321,6 +387,29 @@ def parse_board_text(text: str, path: str = "<text>") -> Board:
         bank=model.clock.bank,
     )
     return Board.from_rows(model.grid, params=params, name=model.name, author=model.author, notes=model.notes)
+
+
+_GRID_KEY_RE = re.compile(r"(?m)^grid[ \t]*:")
+
+
+def looks_like_board_file(text: str) -> bool:
+    """Whether text is meant as a board file, valid or not, so a tool given one in place of another file says so.
+
+    A line ``grid:`` or a YAML document whose keys include ``grid`` is a board file, even a damaged one.
+    """
+    if _GRID_KEY_RE.search(text.removeprefix("\ufeff")):
+        return True
+    try:
+        loader = StrictLoader(text)
+    except yaml.YAMLError:
+        return False
+    try:
+        data = loader.get_single_data()
+    except (yaml.YAMLError, RecursionError):
+        return False
+    finally:
+        loader.dispose()
+    return isinstance(data, dict) and "grid" in data
 
 
 def load_board(path: str | os.PathLike[str]) -> Board:

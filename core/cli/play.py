@@ -2,7 +2,8 @@
 
 Exit codes: 0 fine, 1 the input has problems (the record breaks a rule or has a line
 that is not a placement, or the board file is readable but not a valid board), 2 a file
-cannot be read (or is not YAML) or an argument is wrong.  The
+cannot be read (or is not YAML, or is a board file where the record belongs) or an
+argument is wrong.  The
 compiled kernels are imported only by ``bench`` so other commands start fast.
 """
 
@@ -10,6 +11,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import shlex
 import statistics
 import time
 from typing import Any
@@ -44,7 +47,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "replay", help=summary("replay"),
         description="Replay a game record on a board: stops at the first action that breaks a rule and says "
                     "which (by its 1-based position, placements and swap counted) and why. Exit 0 if the record "
-                    "is legal, 1 if it breaks a rule, 2 if a file cannot be read.")
+                    "is legal, 1 if it breaks a rule, 2 if a file cannot be read or is not the kind expected.")
     r.add_argument("board", metavar="BOARD", help="board file (YAML)")
     r.add_argument("record", metavar="RECORD", help="game record")
     r.add_argument("--json", action="store_true", help="print one JSON object for machines")
@@ -63,6 +66,23 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 
+def _sealed_record(path: str) -> CliError | None:
+    """A sealed board file given as a game record: another kind of file (exit 2), not a record with a bad line."""
+    from core.engine.record import RECORD_FORM
+    from core.seal import sealcheck
+
+    if not os.path.isfile(path):  # read once already; a pipe read again could wait forever
+        return None
+    try:
+        head = sealcheck.read_capped(path, 64)
+    except OSError:
+        return None
+    if not sealcheck.looks_sealed(head):
+        return None
+    return CliError(f"{path}: this is a sealed board file (made by `lits seal`), not a game record ({RECORD_FORM})",
+                    EXIT_UNREADABLE)
+
+
 def _actions(path: str, size: int) -> list[Any]:
     from core.engine.record import RecordError, load_record
 
@@ -70,7 +90,42 @@ def _actions(path: str, size: int) -> list[Any]:
         return load_record(path, size)
     except RecordError as exc:
         # A readable record with a line that is not a placement has problems (1); an unreadable file is 2.
-        raise CliError(str(exc), EXIT_UNREADABLE if exc.line is None else EXIT_PROBLEMS) from None
+        if exc.line is None:
+            raise CliError(str(exc), EXIT_UNREADABLE) from None
+        raise _sealed_record(path) or CliError(str(exc), EXIT_PROBLEMS) from None
+
+
+def _swapped_arguments(args: argparse.Namespace, exc: CliError) -> CliError:
+    """The board argument's error, plus the right order when that file reads as a game record."""
+    from core.board.boardfile import load_board
+    from core.board.fileio import ReadError, read_limited_text
+    from core.board.geometry import MAX_SIZE
+    from core.engine.record import MAX_RECORD_BYTES, RecordError, parse_record
+
+    if not os.path.isfile(args.board):  # read once already; a pipe read again could wait forever
+        return exc
+    try:
+        if not parse_record(read_limited_text(args.board, MAX_RECORD_BYTES), MAX_SIZE):
+            return exc
+    except (ReadError, RecordError):
+        return exc
+    hint = "it reads as a game record, and the order is `lits replay BOARD RECORD`"
+    try:
+        if os.path.isfile(args.record):
+            load_board(args.record)
+            hint += f" (here: `lits replay {shlex.quote(args.record)} {shlex.quote(args.board)}`)"
+    except (ValueError, OSError):
+        pass
+    return CliError(f"{exc.message}; {hint}", exc.code)
+
+
+def _legal_summary(actions: list[Any]) -> str:
+    """The count a host checks first: how many actions were read, and that all of them are legal."""
+    placements = sum(1 for action in actions if not isinstance(action, str))
+    counted = f"{placements} placement{'' if placements == 1 else 's'}"
+    if placements == len(actions):
+        return f"legal, {counted}"
+    return f"legal, {len(actions)} actions ({counted} and a swap)"
 
 
 def run_moves(args: argparse.Namespace) -> int:
@@ -95,14 +150,20 @@ def run_replay(args: argparse.Namespace) -> int:
     from core.board.model import Symbol
     from core.engine.record import RecordError, load_record, replay
 
-    board = load_board_arg(args.board)
+    try:
+        board = load_board_arg(args.board)
+    except CliError as exc:
+        raise _swapped_arguments(args, exc) from None
     error_json: dict[str, Any] | None = None
     error_text = ""
     try:
         actions = load_record(args.record, board.size)
     except RecordError as exc:
-        if exc.line is None:  # the file itself cannot be read
+        if exc.line is None:  # the file itself cannot be read, or is a board file
             raise CliError(str(exc), EXIT_UNREADABLE) from None
+        sealed = _sealed_record(args.record)
+        if sealed is not None:
+            raise sealed from None
         # A line that is not a placement is the first bad action: report the position before it.
         actions = exc.before
         error_json = {"ply": exc.ply, "reason": exc.detail, "rule": "notation", "action": None}
@@ -133,6 +194,10 @@ def run_replay(args: argparse.Namespace) -> int:
     if error_json is not None:
         print(error_text)
         print(f"position before that action ({len(state.placements)} placements):")
+    elif actions:
+        print(f"{args.record}: {_legal_summary(actions)}")
+    else:
+        print(f"{args.record}: no moves in this record (the starting position)")
     print(f"score: O {score[Symbol.O]}, X {score[Symbol.X]}")
     if result is not None:
         print(result.explain())

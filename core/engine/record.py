@@ -19,6 +19,8 @@ from core.board.model import Board
 from core.engine.rules import SWAP, GameState, IllegalMoveError, IllegalReason, NotationError, Placement
 
 MAX_RECORD_BYTES = 1024 * 1024
+RECORD_FORM = "one placement per line, e.g. E6 F6 G6 F7, or swap"
+"""What a game record looks like, for messages about a file that is something else."""
 _LINE_BREAK_RE = re.compile(r"\r\n|\r|\n")
 
 Action = Placement | str
@@ -77,12 +79,20 @@ def parse_record(text: str, size: int, path: str = "<record>") -> list[Action]:
 
 
 def load_record(path: str | os.PathLike[str], size: int) -> list[Action]:
+    """The actions of a record file; a board file given in its place is unreadable (no line), not a bad move."""
     name = os.fspath(path)
     try:
         text = read_limited_text(name, MAX_RECORD_BYTES, what="game record")
     except ReadError as exc:
         raise RecordError(str(exc), name) from None
-    return parse_record(text, size, name)
+    try:
+        return parse_record(text, size, name)
+    except RecordError:
+        from core.board.boardfile import looks_like_board_file  # YAML is loaded only for a record that fails
+
+        if looks_like_board_file(text):
+            raise RecordError(f"{name}: this is a board file, not a game record ({RECORD_FORM})", name) from None
+        raise
 
 
 def record_to_text(actions: Iterable[Action], size: int, header_comments: Sequence[str] = ()) -> str:
@@ -114,5 +124,5 @@ def replay(board: Board, actions: Iterable[Action]) -> tuple[GameState, ReplayEr
     return state, None
 
 
-__all__ = ["MAX_RECORD_BYTES", "Action", "RecordError", "ReplayError", "load_record", "parse_record",
+__all__ = ["MAX_RECORD_BYTES", "RECORD_FORM", "Action", "RecordError", "ReplayError", "load_record", "parse_record",
            "record_to_text", "replay", "save_record"]

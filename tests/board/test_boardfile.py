@@ -81,7 +81,10 @@ BAD_READ = {
     "alias only": ("grid: *nothing\n", "aliases"),
     "duplicate key": ("pie: true\npie: false\ngrid: []\n", "duplicate key 'pie' (first given on line 1)"),
     "deep nesting": ("grid: " + "[" * 50 + "]" * 50 + "\n", "nested deeper"),
-    "tab indentation": ("grid:\n\t- '....'\n", "not valid YAML"),
+    "tab indentation": ("grid:\n\t- '....'\n", ": line 2: starts with a tab; indent with spaces"),
+    "tab after spaces": ("grid:\n  \t- '....'\n", ": line 2: has a tab in its indentation; indent with spaces"),
+    "tab inside a line": ("name:\tx\ngrid: []\n",
+                          ": line 1, column 6: a tab where only spaces are allowed; write a space instead"),
 }
 
 
@@ -142,10 +145,14 @@ BAD_CONTENT = {
     "future version": ("version: 2\n" + grid_yaml([EMPTY_ROW] * 12), "key 'version'"),
 }
 NOT_A_BOARD = {
-    "a list": ("- 1\n- 2\n", "the document is a list"),
-    "empty": ("", "the document is empty"),
-    "blank lines": ("\n\n# only a comment\n", "the document is empty"),
-    "a word": ("hello\n", "the document is a str"),
+    "a list": ("- 1\n- 2\n", "this is not a board file: it holds a list, not the keys of a board (such as grid:)"),
+    "empty": ("", "this is not a board file: it is empty (or holds only comments)"),
+    "blank lines": ("\n\n# only a comment\n", "this is not a board file: it is empty (or holds only comments)"),
+    "a word": ("hello\n", "this is not a board file: it holds plain text, not the keys of a board (such as grid:)"),
+    "a game record": ("E6 F6 G6 F7\nswap\n", "it holds plain text, not the keys of a board"),
+    "a number": ("12\n", "this is not a board file: it holds a lone number"),
+    "a boolean": ("yes\n", "this is not a board file: it holds a lone true or false"),
+    "a null": ("~\n", "this is not a board file: it holds nothing but null"),
 }
 
 
@@ -158,6 +165,8 @@ def test_a_document_that_is_no_mapping_cannot_be_read_as_a_board(tmp_path: Path,
     with pytest.raises(BoardReadError) as info:
         load_board(path)
     assert fragment in str(info.value) and not isinstance(info.value, BoardContentError)
+    assert not any(word in detail for word in ("document", "mapping", "str", "'grid' key")
+                   for detail in info.value.details)
 
 
 @pytest.mark.parametrize("case", sorted(BAD_CONTENT))
@@ -169,6 +178,32 @@ def test_bad_content_names_key_or_row(tmp_path: Path, case: str) -> None:
         load_board(path)
     assert fragment in str(info.value)
     assert str(info.value).startswith(f"{path}: ")
+
+
+GRID_SHAPES = {
+    "a row missing": ([EMPTY_ROW] * 11, ["grid: 11 rows of 12 cells: the grid must be square (is a row missing?)"]),
+    "a row too many": ([EMPTY_ROW] * 13,
+                       ["grid: 13 rows of 12 cells: the grid must be square (is there one row too many?)"]),
+    "two rows missing": ([EMPTY_ROW] * 10,
+                         ["grid: 10 rows of 12 cells: the grid must be square (are 2 rows missing?)"]),
+    "one row too long": ([EMPTY_ROW] * 11 + ["." * 13],
+                         ["grid row 12 (line 13): 13 cells, but the grid has 12 rows and must be square "
+                          "(one cell too many)"]),
+    "a row missing and one too short": ([EMPTY_ROW] * 10 + ["." * 9],
+                                        ["grid: 11 rows of 12 cells: the grid must be square (is a row missing?)",
+                                         "grid row 11 (line 12): 9 cells, but the other rows have 12 "
+                                         "(3 cells too few)"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(GRID_SHAPES))
+def test_a_grid_that_is_not_square_is_one_problem_not_one_per_row(tmp_path: Path, case: str) -> None:
+    rows, expected = GRID_SHAPES[case]
+    path = tmp_path / "shape.yaml"
+    path.write_text(grid_yaml(rows))
+    with pytest.raises(BoardContentError) as info:
+        load_board(path)
+    assert info.value.details == expected
 
 
 def test_every_grid_problem_is_reported_at_once(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ import pytest
 from core.board.model import Symbol
 from core.cli import main
 from core.engine.rules import GameState
+from tests.paths import DATA
 from tests.reference_rules import RefGame, from_notation, notation
 
 DEFAULT = "boards/default.yaml"
@@ -112,6 +113,48 @@ def test_replay_rule_break_and_unreadable(capsys: pytest.CaptureFixture[str], tm
     data = json.loads(out)
     assert code == 1 and data["ok"] is False and data["error"]["ply"] == 2 and data["error"]["rule"] == "notation"
     assert "2x2 square" in data["error"]["reason"] and data["placements"] == 1 and data["to_move"] == "X"
+
+
+def test_replay_says_a_legal_record_is_legal(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    record = write(tmp_path, "g.txt", "C3 D3 E3 C4\nswap\nF3 G3 H3 I3\n")
+    code, out, _ = run(capsys, "replay", DEFAULT, record)
+    assert code == 0 and out.splitlines()[0] == f"{record}: legal, 3 actions (2 placements and a swap)"
+    one = write(tmp_path, "one.txt", "C3 D3 E3 C4\n")
+    code, out, _ = run(capsys, "replay", DEFAULT, one)
+    assert code == 0 and out.splitlines()[0] == f"{one}: legal, 1 placement"
+    empty = write(tmp_path, "empty.txt", "# nothing played yet\n")
+    code, out, _ = run(capsys, "replay", DEFAULT, empty)
+    assert code == 0 and out.splitlines()[0] == f"{empty}: no moves in this record (the starting position)"
+    assert "O to move, 1976 legal placements" in out
+
+
+def test_replay_with_the_arguments_swapped(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    record = write(tmp_path, "g.txt", "C3 D3 E3 C4\nswap\n")
+    code, out, err = run(capsys, "replay", record, DEFAULT)
+    assert code == 2 and out == ""
+    assert err.strip() == (f"lits replay: {record}: this is not a board file: it holds plain text, not the keys of "
+                           "a board (such as grid:); it reads as a game record, and the order is "
+                           f"`lits replay BOARD RECORD` (here: `lits replay {DEFAULT} {record}`)")
+    # Plain text that is no record gets the loader's words only.
+    code, _, err = run(capsys, "replay", write(tmp_path, "note.txt", "hello\n"), record)
+    assert code == 2 and err.strip().endswith("note.txt: this is not a board file: it holds plain text, not the keys "
+                                              "of a board (such as grid:)")
+
+
+def test_a_board_file_given_as_the_record(capsys: pytest.CaptureFixture[str]) -> None:
+    """Another kind of file where the record belongs is exit 2 naming the kind, not a rule broken at action 1."""
+    from core.seal.sealcheck import looks_sealed
+
+    sealed = str(DATA / "seal" / "match-01.lits-sealed")
+    assert looks_sealed(Path(sealed).read_bytes()[:64])
+    form = "not a game record (one placement per line, e.g. E6 F6 G6 F7, or swap)"
+    for record, said in ((DEFAULT, "this is a board file"),
+                         (sealed, "this is a sealed board file (made by `lits seal`)")):
+        for argv in (["replay", DEFAULT, record], ["replay", DEFAULT, record, "--json"],
+                     ["moves", DEFAULT, "--record", record]):
+            code, out, err = run(capsys, *argv)
+            assert (code, out) == (2, ""), argv
+            assert err.strip() == f"lits {argv[0]}: {record}: {said}, {form}"
 
 
 def test_bench_json(capsys: pytest.CaptureFixture[str]) -> None:

@@ -62,6 +62,13 @@ BAD_FILES = {
     "wrong row length": (grid([*GOOD_ROWS[:3], b"." * 10, *GOOD_ROWS[4:]]), 1, "grid row 4 (line 5): 10 cells"),
     "bad character": (grid([*GOOD_ROWS[:2], b"..#.........", *GOOD_ROWS[3:]]), 1, "cell C3: '#' is not one of"),
     "odd size": (grid([b"." * 11] * 11), 1, "an odd size"),
+    "a row missing": (grid(GOOD_ROWS[:11]), 1,
+                      "INVALID\n  error: grid: 11 rows of 12 cells: the grid must be square (is a row missing?)\n"),
+    "a tab": (grid(GOOD_ROWS).replace(b"  - '", b"\t- '", 1), 2,
+              "UNREADABLE\n  error: line 2: starts with a tab; indent with spaces\n"),
+    "plain text": (b"E6 F6 G6 F7\nswap\n", 2,
+                   "UNREADABLE\n  error: this is not a board file: it holds plain text, not the keys of a board "
+                   "(such as grid:)\n"),
     "broken anti-symmetry": (grid([b"O" + b"." * 11, *GOOD_ROWS[1:]]), 1,
                              "A1 holds O but its partner L12 is empty"),
     "10 MB file": (b"grid:\n" + b"  - '" + b"." * 10_000_000 + b"'\n", 2, "larger than 256 KiB"),
@@ -79,6 +86,15 @@ def test_every_kind_of_bad_file(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert f"{path}: " in out
     assert fragment in out
     assert "Traceback" not in out + err
+
+
+def test_a_missing_row_is_one_error_not_one_per_row(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "short.yaml"
+    path.write_bytes(grid(GOOD_ROWS[:11]))
+    code, out, _ = run(["validate", str(path)], capsys)
+    assert code == 1
+    assert out.splitlines() == [f"{path}: INVALID",
+                                "  error: grid: 11 rows of 12 cells: the grid must be square (is a row missing?)"]
 
 
 def test_wrong_arguments_exit_2(capsys: pytest.CaptureFixture[str]) -> None:

@@ -18,6 +18,7 @@ from core.engine.record import (
     save_record,
 )
 from core.engine.rules import SWAP, GameState, Placement
+from tests.paths import BOARDS
 
 
 def test_parse_ignores_blanks_and_comments_and_reads_swap() -> None:
@@ -97,3 +98,24 @@ def test_only_newlines_end_a_line() -> None:
     assert info.value.line == 3
     assert "A5 A6 A7" in str(info.value)
     assert parse_record("A1 B1 C1 D1\n# a\u2028b\x0cc\nswap\n", 12) == [Placement.parse("A1 B1 C1 D1", 12), SWAP]
+
+
+@pytest.mark.parametrize("text", [
+    (BOARDS / "default.yaml").read_text(encoding="utf-8"),
+    "{name: x, grid: ['....', '....', '....', '....']}\n",
+    "grid:\n\t- '....'\n",
+])
+def test_a_board_file_given_as_a_record_is_named_as_such(tmp_path: Path, text: str) -> None:
+    """A board file is another kind of file (no line to blame), not a record whose line 2 is a bad move."""
+    path = tmp_path / "board.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(RecordError) as info:
+        load_record(path, 12)
+    assert str(info.value) == (f"{path}: this is a board file, not a game record "
+                               "(one placement per line, e.g. E6 F6 G6 F7, or swap)")
+    assert info.value.line is None
+    # a record with a line that only looks like a key is still a record with a bad line
+    path.write_text("C3 D3 E3 C4\nname: x\n", encoding="utf-8")
+    with pytest.raises(RecordError) as info:
+        load_record(path, 12)
+    assert info.value.line == 2
