@@ -1,7 +1,7 @@
 """Opening a revealed sealed file as a board: read it, verify it, and say in words what is wrong when it cannot be.
 
 The window only shows the outcome; the board opens as an untitled copy, so saving can never overwrite the sealed
-bytes.  (Opened as YAML a sealed file was refused with "the document is a str", which told the host nothing.)
+bytes.  Why its own reader: read as YAML, a sealed file is only "not a board file", which tells the host nothing.
 """
 
 from __future__ import annotations

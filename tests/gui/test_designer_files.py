@@ -164,7 +164,7 @@ def test_names_without_extension_get_one_and_ask_before_replacing(window: MainWi
 
 def test_a_sealed_file_opens_as_an_untitled_copy(window: MainWindow, tmp_path: Path, dialogs: Any,
                                                  qtbot: QtBot) -> None:
-    """Opening a revealed .lits-sealed file said only 'the document is a str'; now it shows the board."""
+    """A revealed .lits-sealed file opens as its board (read as YAML it would be only "not a board file")."""
     from core.seal.sealing import seal_board, write_sealed
 
     board = Board.random(size=10, pairs=12, seed=5)
