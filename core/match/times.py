@@ -14,8 +14,8 @@ _TIME_OF_DAY_RE = re.compile(r"^([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d)(?:\.(\d{
 HALF_DAY_MS = 12 * 3600 * 1000
 PAST_MIDNIGHT_MS = 3600 * 1000
 """A bare time of day taken as the next day must lie within this of the last event (a match running past
-midnight); further on it is refused.  Why: "08:05" typed for 20:05 (a 12-hour clock, a dropped digit) was read as
-the next morning, and the hours in between emptied a bank: a loss on time the journal can never take back."""
+midnight); further on it is refused.  Why: "08:05" typed for 20:05 (a 12-hour clock, a dropped digit) would be read
+as the next morning, and the hours in between would empty a bank: a loss on time the journal can never take back."""
 
 
 class TimeError(ValueError):

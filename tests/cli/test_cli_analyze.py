@@ -253,7 +253,8 @@ def test_piped_output_says_the_compile_and_what_it_took(capsys: pytest.CaptureFi
 
 def test_a_quick_look_says_it_is_not_the_verdict_to_publish() -> None:
     """The quick headline reads "BALANCED" like a verdict; its last line says it is a first look, and each agent's
-    raw line names its pie verdict as such (a 70% no-swap rate beside "verdict balanced" read as a contradiction)."""
+    raw line names its pie verdict as such (a 70% no-swap rate beside a bare "verdict balanced" reads as a
+    contradiction)."""
     from core.analysis.results import read_report
     from core.cli.analyze import format_text
     from tests.paths import REPO

@@ -261,7 +261,8 @@ def readme_match_example() -> list[list[str]]:
 
 def test_the_readme_s_match_example_is_accepted_as_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                             capsys: pytest.CaptureFixture[str]) -> None:
-    """A host copies the manual's commands: each must be counted (a correction the rules refuse once slipped in)."""
+    """A host copies the manual's commands: each must be counted (an example the rules refuse teaches the wrong
+    thing)."""
     from tests.paths import REPO
 
     example = readme_match_example()
