@@ -64,8 +64,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help=summary("verify"),
         description="Strictly check sealed board files and compare their SHA-256 with the published one. "
                     "Exit 0 when every file matches, 1 on a mismatch or a malformed file, 2 when a file or "
-                    "argument cannot be used (a board file instead of a sealed one too), 4 when the files are "
-                    "well-formed but neither --sums nor --digest was given, so nothing was compared.",
+                    "argument cannot be used (a board file or a binary file instead of a sealed one too), 4 when "
+                    "the files are well-formed but neither --sums nor --digest was given, so nothing was compared.",
     )
     v.add_argument("files", nargs="+", metavar="SEALED", help=f"sealed board files (*{SEALED_SUFFIX})")
     group = v.add_mutually_exclusive_group()
@@ -79,7 +79,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help=summary("reveal-bundle"),
         description="Verify the sealed files against SHA256SUMS, then copy both byte for byte into DIR together "
                     "with VERIFY.txt (commands for Linux, macOS, Windows and Python) and verify_sealed.py "
-                    "(a standard-library-only verifier).",
+                    f"(a standard-library-only verifier). DIR is posted whole, so a folder holding {PRIVATE_MAP_NAME} "
+                    "or sealed files not being revealed (the season folder) is refused.",
     )
     b.add_argument("files", nargs="+", metavar="SEALED", help="the sealed files to reveal")
     b.add_argument("--sums", required=True, metavar=SUMS_NAME, help="the SHA256SUMS published before the season")
@@ -91,7 +92,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "unseal",
         help=summary("unseal"),
         description="Verify a sealed file strictly (and against a published digest if given) and save it as a "
-                    "board file (YAML). Never overwrites without --force.",
+                    "board file (YAML). Never overwrites without --force, and never writes over the sealed file "
+                    f"or to a name ending in {SEALED_SUFFIX}.",
     )
     u.add_argument("file", metavar="SEALED", help="the sealed board file")
     u.add_argument("-o", "--output", required=True, metavar="BOARD", help="board file to write (YAML)")
@@ -236,6 +238,32 @@ def published_digest(path: str, sums: str | None, digest: str | None, refused: s
     return listed if isinstance(listed, str) else None
 
 
+def _same_file(a: str, b: str) -> bool:
+    """Whether two names reach one file (a link, another spelling of the path); by the resolved path when one
+    of them does not exist yet."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.normcase(os.path.realpath(a)) == os.path.normcase(os.path.realpath(b))
+
+
+def unseal_target_problem(sealed: str, output: str) -> str | None:
+    """Why ``unseal`` must not write its board to ``output``, even with --force; None when it may.
+
+    The sealed file being read is the only proof of its board (a lost one can never be proven), and a board file
+    named like a sealed one would be taken for one, or replace one.
+    """
+    example = str(Path(output).with_suffix(".yaml"))
+    if example == output:
+        example = str(Path(output).with_name(Path(output).stem + "-board.yaml"))
+    if _same_file(sealed, output):
+        return f"{output}: refusing to write over the sealed file being read; give another name, e.g. {example}"
+    if output.lower().endswith(SEALED_SUFFIX):
+        return (f"{output}: an editable board file must not carry the sealed file's extension {SEALED_SUFFIX}; "
+                f"give another name, e.g. {example}")
+    return None
+
+
 def run_unseal(args: argparse.Namespace) -> int:
     from core.board.boardfile import save_board
     from core.seal.sealing import board_from_fields, verify_file
@@ -243,12 +271,18 @@ def run_unseal(args: argparse.Namespace) -> int:
     folder_problem = output_folder_problem(args.output, Path(args.file).stem + ".yaml")
     if folder_problem is not None:
         raise CliError(folder_problem, EXIT_UNREADABLE)
+    target_problem = unseal_target_problem(args.file, args.output)
+    if target_problem is not None:
+        raise CliError(target_problem, EXIT_USAGE)
     try:
         read = read_sealed(args.file)
     except IsADirectoryError:
         raise CliError(f"{args.file}: is a folder, not a sealed board file", EXIT_UNREADABLE) from None
     except OSError as exc:
         raise CliError(f"{args.file}: cannot be read ({exc.strerror or exc})", EXIT_UNREADABLE) from None
+    binary = sealcheck.binary_message(args.file, read.head)
+    if binary is not None:
+        raise CliError(binary, EXIT_UNREADABLE)
     expected = published_digest(args.file, args.sums, args.digest, "not unsealed")
     try:
         result = verify_file(read, expected)

@@ -16,8 +16,9 @@ the same bytes) and explains damage such as CRLF line endings, a byte-order mark
 or trailing spaces instead of only saying "mismatch".
 
 Exit status: 0 every file matches, 1 a mismatch or a malformed file, 2 a file or
-argument that cannot be used (an editable board file given instead of a sealed one
-too), 4 every file is well-formed but no digest was given to compare. A new meaning of the format gets a new version
+argument that cannot be used (an editable board file or a binary file, such as a
+picture, given instead of a sealed one too), 4 every file is well-formed but no digest
+was given to compare. A new meaning of the format gets a new version
 line; the version 1 rules here must never change.
 """
 
@@ -64,6 +65,8 @@ _NUM = r"(0|[1-9][0-9]{0,5})"
 _SUMS_LINE_RE = re.compile(r"^[ \t]*([0-9A-Fa-f]{64}) [ *]?(.+)$")
 _SEALED_HEAD_RE = re.compile(rb"^(?:\xef\xbb\xbf)?lits-sealed-board v[0-9]+\r?\n")
 _BOARD_FILE_RE = re.compile(rb"(?m)^(?:grid|version|name|author|notes|first|pie|supply|clock)[ \t]*:")
+# Words only a sealed board holds: a file with one of them is a damaged sealed board, whatever else is broken.
+_SEALED_WORDS_RE = re.compile(rb"lits-sealed|battle-of|of-lits|supply L=|-seconds [0-9]|nonce [0-9a-f]{8}")
 
 EXIT_OK = 0
 EXIT_PROBLEMS = 1
@@ -351,6 +354,9 @@ def parse(data: bytes) -> SealedFields:
     """Strictly parse sealed bytes; raises SealedFormatError explaining the most likely damage first."""
     if is_board_file(data):
         raise SealedFormatError([Problem("not-sealed", BOARD_FILE_MESSAGE)])
+    kind = binary_kind(data)
+    if kind is not None:
+        raise SealedFormatError([Problem("binary", f"this is {kind}, not a sealed board file")])
     if len(data) > MAX_SEALED_BYTES:
         raise SealedFormatError([_too_large(len(data))])
     if not data:
@@ -542,7 +548,13 @@ def verify_file(read: FileBytes, expected_digest: str | None = None) -> VerifyRe
     if read.whole:
         return verify_bytes(read.head, expected_digest)
     expected = None if expected_digest is None else normalize_digest(expected_digest)
-    problem = Problem("not-sealed", BOARD_FILE_MESSAGE) if is_board_file(read.head) else _too_large(read.size)
+    kind = binary_kind(read.head)
+    if is_board_file(read.head):
+        problem = Problem("not-sealed", BOARD_FILE_MESSAGE)
+    elif kind is not None:
+        problem = Problem("binary", f"this is {kind}, not a sealed board file")
+    else:
+        problem = _too_large(read.size)
     result = VerifyResult(digest=read.digest, expected=expected, fields=None, problems=[problem], size=read.size)
     if read.digest is None:
         result.notes.append("no SHA-256 is shown: the stream was not read to its end")
@@ -557,7 +569,62 @@ BOARD_FILE_MESSAGE = ("this is an editable board file (YAML), not a sealed board
 
 def is_board_file(data: bytes) -> bool:
     """Whether bytes are an editable (YAML) board file rather than a sealed one: another command takes them."""
-    return not looks_sealed(data[:64]) and _BOARD_FILE_RE.search(data) is not None
+    return (not looks_sealed(data[:64]) and _magic_kind(data) is None
+            and _BOARD_FILE_RE.search(data) is not None)
+
+
+# The first bytes of the files most often picked by mistake (a board's picture, an export, an archive).
+_MAGIC_NUMBERS = (
+    (b"\x89PNG\r\n\x1a\n", "a PNG picture"),
+    (b"\xff\xd8\xff", "a JPEG picture"),
+    (b"GIF87a", "a GIF picture"),
+    (b"GIF89a", "a GIF picture"),
+    (b"%PDF-", "a PDF document"),
+    (b"PK\x03\x04", "a ZIP archive"),
+    (b"PK\x05\x06", "a ZIP archive"),
+)
+BINARY_SNIFF_BYTES = 512
+"""How many first bytes decide whether a file is binary (NUL bytes, or not UTF-8 text)."""
+
+
+def _magic_kind(head: bytes) -> str | None:
+    """The kind of file a known magic number starts, so the message names what the host picked by mistake."""
+    for magic, kind in _MAGIC_NUMBERS:
+        if head.startswith(magic):
+            return kind
+    return None
+
+
+def binary_kind(head: bytes) -> str | None:
+    """What binary file ``head`` begins, e.g. "a binary file (a PNG picture)"; None for text.
+
+    Asked before the damage diagnoses, which would explain a picture's bytes as a sealed file converted to CRLF.
+    A file with a sealed board's words, or with a UTF-16 byte-order mark, is left to those diagnoses: it is a
+    damaged sealed file, not another kind of file.
+    """
+    kind = _magic_kind(head)
+    if kind is not None:
+        return f"a binary file ({kind})"
+    sample = head[:BINARY_SNIFF_BYTES]
+    # Without its NUL bytes, a sealed board saved as UTF-16 with no byte-order mark shows its words again.
+    if sample.startswith((b"\xff\xfe", b"\xfe\xff")) or _SEALED_WORDS_RE.search(sample.replace(b"\x00", b"")):
+        return None
+    if b"\x00" in sample:
+        return "a binary file"
+    try:
+        sample.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        cut_in_a_character = exc.reason == "unexpected end of data" and len(head) > len(sample)
+        if not cut_in_a_character:
+            return "a binary file"
+    return None
+
+
+def binary_message(path: str, head: bytes) -> str | None:
+    """The one line for a binary file given where a sealed board belongs; None when it is text or a board file
+    (which has its own message)."""
+    kind = None if is_board_file(head) else binary_kind(head)
+    return None if kind is None else f"{path} is {kind}, not a sealed board file"
 
 
 def looks_sealed(head: bytes) -> bool:
@@ -621,6 +688,8 @@ def describe(result: VerifyResult, label: str) -> str:
         status = "OK, matches the published digest" if result.matched else "well-formed (no published digest given)"
     elif any(p.message == BOARD_FILE_MESSAGE for p in result.problems):
         status = "FAILED: an editable board file, not a sealed board"
+    elif any(p.code == "binary" for p in result.problems):
+        status = "FAILED: a binary file, not a sealed board"
     elif f is None:
         status = "FAILED: not a valid sealed board"
     elif any(p.code == "not-listed" for p in result.problems):
@@ -732,6 +801,11 @@ def check_files(paths: Sequence[str], sums_path: str | None = None,
             reports.append(_error_report(path, f"{path}: cannot be read ({exc.strerror or exc})"))
             code = max(code, EXIT_UNREADABLE)
             continue
+        binary = binary_message(path, read.head)
+        if binary is not None:
+            reports.append(_error_report(path, binary, "binary"))
+            code = max(code, EXIT_UNREADABLE)
+            continue
         expected = digest
         hint = None
         if sums is not None:
@@ -749,8 +823,8 @@ def check_files(paths: Sequence[str], sums_path: str | None = None,
     return reports, code
 
 
-def _error_report(path: str, message: str) -> dict[str, object]:
-    return {"file": path, "ok": False, "readable": False, "problems": [{"code": "unreadable", "line": None,
+def _error_report(path: str, message: str, code: str = "unreadable") -> dict[str, object]:
+    return {"file": path, "ok": False, "readable": False, "problems": [{"code": code, "line": None,
                                                                         "message": message}], "text": message}
 
 

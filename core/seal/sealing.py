@@ -72,8 +72,9 @@ class SealError(ValueError):
 
 
 class SealInputError(SealError):
-    """An input that cannot be read as what it should be (a missing sealed file, an unreadable SHA256SUMS) or an
-    output path that is not a folder: the command line's exit 2, where a file that fails its check is exit 1."""
+    """An input that cannot be read as what it should be (a missing sealed file, an unreadable SHA256SUMS, a
+    picture or a board file where a sealed file belongs) or an output path that cannot take the result (not a
+    folder, a season folder for a bundle): the command line's exit 2, where a file that fails its check is exit 1."""
 
 
 @dataclass(frozen=True)
@@ -411,13 +412,45 @@ def verify_text(items: Sequence[tuple[str, SealedFields, str]], fingerprint: str
     return "\n".join(lines)
 
 
+SHOWN_NAMES = 5
+"""Sealed files named in a refusal; the rest are counted."""
+
+
+def bundle_folder_problem(folder: Path, revealed: Sequence[str]) -> str | None:
+    """Why a reveal bundle must not go into ``folder``; None when it may.
+
+    The host posts the bundle folder whole, so a folder holding the private slot map, or sealed files other than
+    ``revealed`` (the season folder), would publish boards before their match. Sealed files in a folder that
+    already holds a bundle (its VERIFY.txt, and no slot map) were revealed by that bundle.
+    """
+    if not folder.is_dir():
+        return None
+    names = sorted(p.name for p in folder.iterdir())
+    season = PRIVATE_MAP_NAME in names
+    held = [PRIVATE_MAP_NAME] if season else []
+    earlier_bundle = VERIFY_TEXT_NAME in names and not season
+    hidden = [] if earlier_bundle else [n for n in names if n.lower().endswith(SEALED_SUFFIX) and n not in revealed]
+    if hidden:
+        shown = ", ".join(hidden[:SHOWN_NAMES]) + (
+            f" and {len(hidden) - SHOWN_NAMES} more" if len(hidden) > SHOWN_NAMES else "")
+        held.append(f"the unrevealed sealed file{'s' if len(hidden) > 1 else ''} {shown}")
+    if not held:
+        return None
+    stems = [Path(name).stem for name in revealed]
+    new_name = "reveal-" + (stems[0] if len(stems) == 1 else f"{stems[0]}-{stems[-1]}")
+    example = os.path.join(os.path.dirname(os.path.normpath(folder)), new_name) + os.sep
+    return (f"{folder}: this folder holds {' and '.join(held)}; choose a new folder for the bundle, "
+            f"e.g. {example}")
+
+
 def write_bundle(sealed_paths: Sequence[str | os.PathLike[str]], sums_path: str | os.PathLike[str],
                  out_dir: str | os.PathLike[str], force: bool = False) -> BundleResult:
     """Copy the revealed files and SHA256SUMS byte for byte and add VERIFY.txt and the verify script.
 
     Every file is verified against SHA256SUMS first: a bundle that does not
     check out would only make the host look like a cheat. Existing files in the
-    folder with identical bytes are fine; different ones need ``force``.
+    folder with identical bytes are fine; different ones need ``force``; a folder
+    that would publish other boards (:func:`bundle_folder_problem`) is refused.
     """
     sums_file = Path(sums_path)
     listed, sums_raw = read_sums(sums_file)
@@ -430,6 +463,11 @@ def write_bundle(sealed_paths: Sequence[str | os.PathLike[str]], sums_path: str 
             read = read_sealed(path)
         except OSError as exc:
             raise SealInputError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+        binary = sealcheck.binary_message(str(path), read.head)
+        if binary is not None:
+            raise SealInputError(binary)
+        if sealcheck.is_board_file(read.head):
+            raise SealInputError(f"{path} is an editable board file, not a sealed one: seal it with `lits seal`")
         expected = listed.get(path.name)
         if expected is None:
             raise SealError(f"{path}: {path.name} is not listed in {sums_file}")
@@ -448,6 +486,9 @@ def write_bundle(sealed_paths: Sequence[str | os.PathLike[str]], sums_path: str 
     copies.append((folder / VERIFY_TEXT_NAME, verify_txt.encode("ascii")))
     if folder.exists() and not folder.is_dir():
         raise SealInputError(f"{folder}: exists and is not a folder")
+    leak = bundle_folder_problem(folder, [name for name, _, _ in items])
+    if leak is not None:
+        raise SealInputError(leak)
     clashes = []
     for target, data in copies:
         if target.exists() and not force:

@@ -243,3 +243,24 @@ def test_unseal_checks_the_very_bytes_it_saves_against_the_sums(sealed_dir: Path
                        "--sums", str(sealed_dir / "SHA256SUMS"))
     assert code == 1 and "digest mismatch" in err
     assert not target.exists()
+
+
+def test_unseal_never_writes_over_a_sealed_file(sealed_dir: Path, tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """The sealed file is the only proof of its board: --force must not turn it (or another one) into YAML."""
+    sealed = sealed_dir / "match-1.lits-sealed"
+    before = {p.name: p.read_bytes() for p in sealed_dir.iterdir()}
+    (tmp_path / "hard.txt").hardlink_to(sealed)
+    for target in (str(sealed), str(sealed_dir / ".." / "out" / "match-1.lits-sealed"), str(tmp_path / "hard.txt")):
+        code, out, err = run(capsys, "unseal", str(sealed), "-o", target, "--force")
+        assert code == 2 and out == ""
+        example = str(Path(target).with_suffix(".yaml"))
+        assert err == (f"lits unseal: {target}: refusing to write over the sealed file being read; give another "
+                       f"name, e.g. {example}\n")
+    for target in (sealed_dir / "match-2.lits-sealed", tmp_path / "new.LITS-SEALED"):
+        code, _, err = run(capsys, "unseal", str(sealed), "-o", str(target), "--force")
+        assert code == 2
+        assert err == (f"lits unseal: {target}: an editable board file must not carry the sealed file's extension "
+                       f".lits-sealed; give another name, e.g. {target.with_suffix('.yaml')}\n")
+    assert {p.name: p.read_bytes() for p in sealed_dir.iterdir()} == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["hard.txt", "match-1.yaml", "match-2.yaml", "out"]

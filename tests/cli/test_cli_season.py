@@ -165,6 +165,40 @@ def test_a_real_file_size_limit_in_the_middle(season: Path, tmp_path: Path) -> N
     assert snapshot(season) == before
 
 
+# -- a reveal bundle is posted whole -------------------------------------------------------------------
+
+def test_a_bundle_never_goes_into_the_season_folder(season: Path, tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """Posting that folder would publish the slot map and the boards of the matches still to come."""
+    run(capsys, "seal", BOARD_FILES[2], "--season", "s1", "--out", str(season), "--append")
+    before = snapshot(season)
+    sealed, sums = str(season / "dm1.lits-sealed"), str(season / "SHA256SUMS")
+    example = os.path.join(str(tmp_path), "reveal-dm1") + os.sep
+    for force in ([], ["--force"]):
+        code, out, err = run(capsys, "reveal-bundle", sealed, "--sums", sums, "--out", str(season), *force)
+        assert (code, out) == (2, "")
+        assert err == (f"lits reveal-bundle: {season}: this folder holds PRIVATE-slots.txt and the unrevealed "
+                       f"sealed files dm2.lits-sealed, dm3.lits-sealed; choose a new folder for the bundle, e.g. "
+                       f"{example}\n")
+    private = (season / PRIVATE_MAP_NAME).read_bytes()
+    (season / PRIVATE_MAP_NAME).unlink()
+    code, _, err = run(capsys, "reveal-bundle", sealed, str(season / "dm2.lits-sealed"), "--sums", sums,
+                       "--out", str(season))
+    assert code == 2 and err == (f"lits reveal-bundle: {season}: this folder holds the unrevealed sealed file "
+                                 "dm3.lits-sealed; choose a new folder for the bundle, e.g. "
+                                 f"{os.path.join(str(tmp_path), 'reveal-dm1-dm2')}{os.sep}\n")
+    (season / PRIVATE_MAP_NAME).write_bytes(private)
+    assert snapshot(season) == before
+    # any other folder: files it already holds stay as they are
+    bundle = tmp_path / "reveal-dm1"
+    bundle.mkdir()
+    (bundle / "notes.txt").write_text("for the game room\n")
+    code, _, err = run(capsys, "reveal-bundle", sealed, "--sums", sums, "--out", str(bundle))
+    assert code == 0, err
+    assert sorted(p.name for p in bundle.iterdir()) == ["SHA256SUMS", "VERIFY.txt", "dm1.lits-sealed", "notes.txt",
+                                                        "verify_sealed.py"]
+
+
 # -- what players paste and run -----------------------------------------------------------------------
 
 def test_one_space_between_digest_and_name_is_accepted(season: Path, tmp_path: Path,
@@ -236,6 +270,63 @@ def test_a_board_file_given_to_verify_or_unseal(tmp_path: Path, capsys: pytest.C
     assert "check it with `lits validate`, or seal it with `lits seal`" in out
     code, _, err = run(capsys, "unseal", board, "-o", str(tmp_path / "x.yaml"))
     assert code == 2 and "`lits validate`" in err and not (tmp_path / "x.yaml").exists()
+
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize("data", [PNG + bytes(200), PNG + bytes(range(256)) * 240], ids=["small", "large"])
+def test_a_picture_given_to_verify_unseal_or_reveal_bundle(season: Path, tmp_path: Path, data: bytes,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """Its bytes were explained as CRLF damage (a small one) or as an oversize sealed file (a large one)."""
+    picture = str(tmp_path / "r.png")
+    Path(picture).write_bytes(data)
+    said = f"{picture} is a binary file (a PNG picture), not a sealed board file\n"
+    sums = str(season / "SHA256SUMS")
+    for argv in (["verify", picture, "--sums", sums], ["unseal", picture, "-o", str(tmp_path / "r.yaml")],
+                 ["unseal", picture, "-o", str(tmp_path / "r.yaml"), "--sums", sums],
+                 ["reveal-bundle", picture, "--sums", sums, "--out", str(tmp_path / "bundle")]):
+        code, out, err = run(capsys, *argv)
+        assert (code, out, err) == (2, "", f"lits {argv[0]}: {said}"), argv
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.png", "season"]
+    proc = subprocess.run([sys.executable, str(REPO / "core" / "seal" / "sealcheck.py"), picture, "--sums", sums],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (2, "", said)
+
+
+def test_other_binary_files_are_named_and_damaged_sealed_files_keep_their_diagnosis(
+        season: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    kinds = {"p.jpg": (b"\xff\xd8\xff\xe0\x00\x10JFIF", " (a JPEG picture)"),
+             "p.gif": (b"GIF89a\x01\x00", " (a GIF picture)"),
+             "p.pdf": (b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n", " (a PDF document)"),
+             "p.zip": (b"PK\x03\x04\x14\x00", " (a ZIP archive)"), "nul.txt": (b"dm1\x00\x00", ""),
+             "latin1.txt": (b"caf\xe9 au lait\n", "")}
+    for name, (data, kind) in kinds.items():
+        (tmp_path / name).write_bytes(data)
+        code, out, _ = run(capsys, "verify", str(tmp_path / name), "--digest", "0" * 64, "--json")
+        assert code == 2 and json.loads(out)["files"][0]["problems"] == [
+            {"code": "binary", "line": None, "message": f"{tmp_path / name} is a binary file{kind}, not a sealed "
+                                                        "board file"}]
+    data = (season / "dm1.lits-sealed").read_bytes()
+    damaged = tmp_path / "dm1.lits-sealed"
+    for bad, problem in ((data.replace(b"\n", b"\r\n"), "Windows line endings (CRLF)"),
+                         (b"\xff\xfe" + data.decode().encode("utf-16-le"), "saved as UTF-16 text"),
+                         (data.decode().encode("utf-16-be"), "byte 0x00 is not printable ASCII"),
+                         (data.replace(b"lits-sealed-board", b"lits-s\xe9aled-board"), "byte 0xe9 is not printable")):
+        damaged.write_bytes(bad)
+        code, out, _ = run(capsys, "verify", str(damaged), "--sums", str(season / "SHA256SUMS"))
+        assert code == 1 and "FAILED: not a valid sealed board" in out and problem in out, out
+
+
+def test_a_board_file_given_to_reveal_bundle(season: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Named as the editable board it is (exit 2), not as a sealed file of another season ("not listed")."""
+    board = BOARD_FILES[0]
+    code, out, err = run(capsys, "reveal-bundle", board, "--sums", str(season / "SHA256SUMS"),
+                         "--out", str(tmp_path / "bundle"))
+    assert (code, out) == (2, "")
+    assert err == (f"lits reveal-bundle: {board} is an editable board file, not a sealed one: seal it with "
+                   "`lits seal`\n")
+    assert not (tmp_path / "bundle").exists()
 
 
 def test_a_sealed_file_given_to_seal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
