@@ -129,10 +129,14 @@ class Placement:
         if not tokens:
             raise NotFourCellsError("no cells given: a placement is four cell names such as 'A1 B1 C1 D1'")
         cells = []
-        for token in tokens:
+        for i, token in enumerate(tokens):
             try:
                 cells.append(parse_cell(token, size))
             except CellNameError as exc:
+                after = tokens[i + 1] if i + 1 < len(tokens) else ""
+                if token.isalpha() and len(token) == 1 and after.isdigit():  # "e 6 f6 g6 f7": a space typed inside
+                    raise UnknownCellError(f"{token + ' ' + after!r} is not a cell name: write the column letter and "
+                                           f"the row number together, e.g. {token.upper()}{after}") from None
                 raise UnknownCellError(str(exc)) from None
         return _from_cell_indices(cells, size)
 

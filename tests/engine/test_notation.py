@@ -40,6 +40,11 @@ def test_parse_what_people_post() -> None:
         Placement.parse("e6f6g6", 12)
     with pytest.raises(UnknownCellError, match="'a123' is not a cell name"):
         Placement.parse("a123 b1 c1 d1", 12)
+    # a space typed inside a cell name: the message gives the cell the host meant
+    with pytest.raises(UnknownCellError) as info:
+        Placement.parse("e 6 f6 g6 f7", 12)
+    assert str(info.value) == ("'e 6' is not a cell name: write the column letter and the row number together, "
+                               "e.g. E6")
 
 
 def test_canonical_is_reading_order() -> None:
