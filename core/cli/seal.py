@@ -128,6 +128,19 @@ def _old_fingerprint(out: str) -> str | None:
         return None
 
 
+def _same_boards(paths: list[str], boards: list[Board], slots: list[str]) -> list[str]:
+    """Slots that would play the same game (same grid and settings; names and notes aside).  Why: a board given
+    twice by mistake takes a slot a season meant for another board, and nobody could tell before the reveal."""
+    first: dict[tuple[object, ...], int] = {}
+    out = []
+    for i, board in enumerate(boards):
+        j = first.setdefault((board.size, tuple(board.cells), board.params), i)
+        if j != i:
+            out.append(f"{paths[i]}: warning: slot {slots[i]} holds the same board as slot {slots[j]} ({paths[j]}): "
+                       "the same grid and settings")
+    return out
+
+
 def run_seal(args: argparse.Namespace) -> int:
     from core.board.validation import Severity, validate
     from core.seal.sealing import SealError, SealInputError, seal_board, write_private_map, write_sealed
@@ -147,6 +160,7 @@ def run_seal(args: argparse.Namespace) -> int:
             raise CliError(f"{path}: {exc}", EXIT_PROBLEMS) from None
         boards.append(board)
         warnings += [f"{path}: warning: {p.message}" for p in validate(board) if p.severity is Severity.WARNING]
+    warnings += _same_boards(args.boards, boards, slots)
     old_fingerprint = _old_fingerprint(args.out)
     try:
         paths, sums_path, fingerprint = write_sealed(args.out, sealed, force=args.force, append=args.append)

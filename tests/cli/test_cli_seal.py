@@ -56,6 +56,20 @@ def test_seal_prints_digests_check_codes_and_fingerprint(tmp_path: Path, boards:
     assert f"season fingerprint (SHA-256 of SHA256SUMS): {hashlib.sha256(sums).hexdigest()}" in out
 
 
+def test_seal_warns_when_two_slots_hold_the_same_board(tmp_path: Path, boards: list[Path],
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    renamed = tmp_path / "renamed.yaml"
+    board = load_board(boards[0])
+    board.name = "another name"  # names and notes aside, it is the same game
+    save_board(board, renamed)
+    code, out, _ = run(capsys, "seal", str(boards[0]), str(boards[1]), str(renamed), "--season", "s",
+                       "--out", str(tmp_path / "o"))
+    assert code == 0
+    warnings = [line for line in out.splitlines() if "warning:" in line]
+    assert warnings == [f"{renamed}: warning: slot dm3 holds the same board as slot dm1 ({boards[0]}): the same grid "
+                        "and settings"]
+
+
 def test_seal_uses_slot_ids_in_order(tmp_path: Path, boards: list[Path], capsys: pytest.CaptureFixture[str]) -> None:
     code, _, _ = run(capsys, "seal", *map(str, boards), "--season", "s", "--out", str(tmp_path / "o"),
                      "--slot", "final", "--slot", "spare.1")
