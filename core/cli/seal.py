@@ -129,16 +129,10 @@ def _old_fingerprint(out: str) -> str | None:
 
 
 def _same_boards(paths: list[str], boards: list[Board], slots: list[str]) -> list[str]:
-    """Slots that would play the same game (same grid and settings; names and notes aside).  Why: a board given
-    twice by mistake takes a slot a season meant for another board, and nobody could tell before the reveal."""
-    first: dict[tuple[object, ...], int] = {}
-    out = []
-    for i, board in enumerate(boards):
-        j = first.setdefault((board.size, tuple(board.cells), board.params), i)
-        if j != i:
-            out.append(f"{paths[i]}: warning: slot {slots[i]} holds the same board as slot {slots[j]} ({paths[j]}): "
-                       "the same grid and settings")
-    return out
+    from core.seal.sealing import repeated_boards
+
+    return [f"{paths[i]}: warning: slot {slots[i]} holds the same board as slot {slots[j]} ({paths[j]}): the same "
+            "grid and settings" for i, j in repeated_boards(boards)]
 
 
 def run_seal(args: argparse.Namespace) -> int:

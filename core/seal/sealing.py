@@ -125,6 +125,19 @@ def fields_from_board(board: Board, season: str, slot: str, nonce_hex: str) -> S
     )
 
 
+def repeated_boards(boards: Sequence[Board]) -> list[tuple[int, int]]:
+    """``(i, j)`` for each board ``i`` that plays the same game as the earlier board ``j`` (the same grid and
+    settings; names and notes aside).  Why: a board given twice by mistake takes a slot meant for another, and
+    nobody could tell before the reveal."""
+    first: dict[tuple[object, ...], int] = {}
+    pairs = []
+    for i, board in enumerate(boards):
+        j = first.setdefault((board.size, tuple(board.cells), board.params), i)
+        if j != i:
+            pairs.append((i, j))
+    return pairs
+
+
 def seal_board(board: Board, season: str, slot: str, nonce: bytes | None = None) -> SealedBoard:
     """Seal one board under a fresh 256-bit nonce.
 

@@ -290,7 +290,7 @@ class SealDialog(QDialog):
         import hashlib
 
         from core.seal.sealcheck import SUMS_NAME
-        from core.seal.sealing import SealError, seal_board, write_private_map, write_sealed
+        from core.seal.sealing import SealError, repeated_boards, seal_board, write_private_map, write_sealed
 
         season = self.season.text().strip()
         folder = self.folder.text().strip()
@@ -313,7 +313,8 @@ class SealDialog(QDialog):
             return False
         lines = [f"{s.slot}: {s.digest}  (check code {s.check_code})" for s in sealed]
         self.digest_text = "\n".join(lines) + f"\nseason {season} fingerprint: {fingerprint}\n"
-        notes: list[str] = []
+        notes: list[str] = [f"Warning: slot {sealed[i].slot} holds the same board as slot {sealed[j].slot} (the same "
+                            "grid and settings)." for i, j in repeated_boards([board for board, _ in self.entries])]
         if old_fingerprint is not None and old_fingerprint != fingerprint:
             notes.append(f"{SUMS_NAME} CHANGED: the fingerprint published before ({old_fingerprint}) no longer "
                          f"matches. Publish the new {SUMS_NAME} and fingerprint and tell the players why.")

@@ -14,7 +14,7 @@ from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtWidgets import QMessageBox, QPlainTextEdit
 from pytestqt.qtbot import QtBot
 
-from core.board.boardfile import load_board
+from core.board.boardfile import load_board, save_board
 from core.board.geometry import parse_cell
 from core.board.model import Board, Symbol
 from designer.app import create_window
@@ -277,6 +277,20 @@ def test_export_sealed_with_digests_and_sums(window: MainWindow, tmp_path: Path,
     dialog.copy.click()
     assert QGuiApplication.clipboard().text() == dialog.digest_text
     assert "spring-2027" in dialog.digest_text
+    assert "same board" not in dialog.output.toPlainText()
+
+
+def test_sealing_the_same_board_twice_is_pointed_out(window: MainWindow, tmp_path: Path, qtbot: QtBot) -> None:
+    copy = tmp_path / "copy.yaml"
+    save_board(window.document.snapshot(), copy)
+    dialog = SealDialog(window.document.snapshot(), None, window)
+    qtbot.addWidget(dialog)
+    dialog.folder.setText(str(tmp_path / "sealed"))
+    dialog.season.setText("s")
+    assert dialog.add_board_files([str(copy)]) == []
+    assert dialog.seal()
+    assert "Warning: slot dm2 holds the same board as slot dm1 (the same grid and settings)." in (
+        dialog.output.toPlainText())
 
 
 def test_render_light_and_dark_differ() -> None:
