@@ -269,6 +269,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if unknown:
             print(f"lits: {unknown}", file=sys.stderr)
             return EXIT_UNREADABLE
+        actions = _actions_parser(parser, command)
+        if actions is not None and args_list == [command]:  # `lits match` alone: its actions, as `lits` alone
+            actions.print_help(sys.stderr)
+            return EXIT_UNREADABLE
         args = parser.parse_args(args_list)
         command = args.command
         if _entry:
@@ -311,6 +315,17 @@ def _unknown_command(parser: argparse.ArgumentParser, word: str) -> str | None:
     near = difflib.get_close_matches(word, names, n=1, cutoff=0.6)
     hint = f"did you mean `lits {near[0]}`? " if near else ""
     return f"{word!r} is not a command; {hint}`lits --help` lists them"
+
+
+def _actions_parser(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser | None:
+    """The parser of ``command`` when it has actions of its own (``lits match start``), else None."""
+    import argparse
+
+    sub = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)
+    target = sub.choices.get(command) if sub is not None else None
+    if not isinstance(target, argparse.ArgumentParser):
+        return None
+    return target if any(isinstance(a, argparse._SubParsersAction) for a in target._actions) else None
 
 
 def _interrupt(signum: int, frame: Any) -> None:

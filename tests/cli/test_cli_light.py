@@ -124,6 +124,12 @@ def test_a_bare_lits_lists_the_commands(capsys: pytest.CaptureFixture[str]) -> N
     assert "required" not in err
 
 
+def test_a_bare_command_with_actions_lists_its_actions(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["match"]) == 2
+    err = capsys.readouterr().err
+    assert "start" in err and "correct" in err and "required" not in err
+
+
 def test_a_mistyped_command_names_the_nearest_one(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["anlyze", str(BOARDS / "default.yaml")]) == 2
     assert capsys.readouterr().err.strip() == (
