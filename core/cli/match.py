@@ -128,15 +128,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 # ---------------------------------------------------------------------------------- running
 
 
-JOURNAL_ADVICE = ("The match folder cannot be trusted as it is, so nothing was judged. Restore the folder from a "
-                  "copy, or start the match again in a new folder and enter the game room's posts in order with "
-                  "their times (--at).")
-"""Said after every journal that cannot be trusted.  Why: in the middle of a match the host needs the way on, not
-only the line that is wrong."""
-
-
 def run(args: argparse.Namespace) -> int:
-    from core.match.journal import JournalError
+    from core.match.journal import JOURNAL_ADVICE, JournalError
     from core.match.session import EventError, Refused
     from core.match.times import TimeError
 

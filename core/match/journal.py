@@ -37,6 +37,13 @@ MAX_JOURNAL_BYTES = 16 * 1024 * 1024
 MAX_LINE_BYTES = 64 * 1024
 
 
+JOURNAL_ADVICE = ("The match folder cannot be trusted as it is, so nothing was judged. Restore the folder from a "
+                  "copy, or start the match again in a new folder and enter the game room's posts in order with "
+                  "their times.")
+"""Said after every journal that cannot be trusted (command line and Host window).  Why: in the middle of a match the
+host needs the way on, not only the line that is wrong."""
+
+
 class JournalError(ValueError):
     """A journal that cannot be trusted as written; the message names the file and the line."""
 

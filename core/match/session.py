@@ -112,7 +112,7 @@ def board_from_dict(data: object) -> Board:
 
 def check_name(name: object, what: str) -> str:
     if not isinstance(name, str) or not name.strip():
-        raise EventError(f"{what}: a player needs a name")
+        raise EventError(f"{what} needs a name")
     clean = name.strip()
     if len(clean) > MAX_NAME or any(not ch.isprintable() for ch in clean):
         raise EventError(f"{what}: {name!r} is not a usable name (at most {MAX_NAME} printable characters)")
@@ -132,8 +132,8 @@ class MatchSession:
     def __init__(self, start: dict[str, Any]) -> None:
         self.start = dict(start)
         self.board = board_from_dict(start.get("board"))
-        o_name = check_name(start.get("o"), "--o")
-        x_name = check_name(start.get("x"), "--x")
+        o_name = check_name(start.get("o"), "the player of O")
+        x_name = check_name(start.get("x"), "the player of X")
         if o_name.casefold() == x_name.casefold():
             raise EventError(f"both players are called {o_name!r}; give each a name of their own")
         first = self.board.params.first

@@ -42,10 +42,10 @@ from PySide6.QtWidgets import (
 from core.board.model import Board
 from core.engine.rules import Placement
 from core.match.host import Match, MatchExistsError
-from core.match.journal import JOURNAL_NAME, JournalError
+from core.match.journal import JOURNAL_ADVICE, JOURNAL_NAME, JournalError
 from core.match.post import event_line, make_post
 from core.match.session import DEFAULT_WINDOW, EventError, MatchSession, Refused
-from core.match.times import TimeError, now_ms
+from core.match.times import TimeError, now_ms, parse_when
 from core.play.clock import format_seconds
 from core.selfplay.worker import start_helper
 from designer import clipboard
@@ -158,6 +158,11 @@ class HostWindow(QMainWindow):
         self.players_label.setFont(big)
         self.status_label = QLabel()
         self.status_label.setWordWrap(True)
+        self.problem_label = QLabel()
+        self.problem_label.setWordWrap(True)
+        self.problem_label.setStyleSheet(f"color: {BAD_COLOUR}; font-weight: bold")
+        self.problem_label.hide()
+        self.journal_problem: str | None = None
         self.clock_labels = [QLabel(), QLabel()]
         for label in self.clock_labels:
             label.setFont(big)
@@ -223,6 +228,7 @@ class HostWindow(QMainWindow):
         side_layout.addWidget(self.players_label)
         side_layout.addLayout(clocks)
         side_layout.addWidget(self.status_label)
+        side_layout.addWidget(self.problem_label)
         side_layout.addLayout(form)
         side_layout.addLayout(buttons)
         side_layout.addWidget(post_box, 3)
@@ -267,11 +273,18 @@ class HostWindow(QMainWindow):
         self.judge()
         self._update_post()
 
-    def _size(self) -> int:
+    def _size(self) -> tuple[int, int, int]:
+        """What tells that the journal changed: its size, its modification time and the check file's (an edit in
+        place keeps the size)."""
         try:
-            return self.match.journal.path.stat().st_size
+            stat = self.match.journal.path.stat()
         except OSError:
-            return -1
+            return (-1, -1, -1)
+        try:
+            check = self.match.journal.check_path.stat().st_mtime_ns
+        except OSError:
+            check = -1
+        return (stat.st_size, stat.st_mtime_ns, check)
 
     def _on_timer(self) -> None:
         """Follow the journal (a command typed in a terminal writes to it too), then the clocks."""
@@ -281,14 +294,28 @@ class HostWindow(QMainWindow):
             try:
                 self.match.reload()
             except JournalError as exc:
-                self.status_label.setText(f"The journal cannot be trusted: {exc}")
+                self._distrust(str(exc))
                 return
+            self._distrust(None)
             self.refresh()
             return
         self.tick()
 
+    def _distrust(self, problem: str | None) -> None:
+        """Show (or, once the journal reads again, clear) why the journal cannot be trusted, with the way on; while
+        it stands, nothing can be recorded and the clocks stop following it."""
+        self.journal_problem = problem
+        self.problem_label.setVisible(problem is not None)
+        if problem is not None:
+            self.problem_label.setText(f"The journal cannot be trusted: {problem}\n{JOURNAL_ADVICE}")
+        for button in (self.record_button, self.correct_button, self.swap_button, self.pause_button,
+                       self.resign_button, self.end_button):
+            button.setEnabled(problem is None and self.session.ended is None)
+
     def tick(self) -> None:
         """The live clocks (a QTimer calls this): each player's turn time and bank, by the wall clock."""
+        if self.journal_problem is not None:
+            return
         s = self.session
         now = max(self._clock(), s.now)
         clocks = s.clocks(now)
@@ -325,6 +352,20 @@ class HostWindow(QMainWindow):
         last = s.state.placements[-1].cells if s.state.placements else ()
         if not text.strip():
             self.verdict_label.setText("")
+            self.canvas.set_marks(highlight=last)
+            return
+        typed = self.time_edit.text().strip()
+        try:
+            at = parse_when(typed, (s.now, s.zone))[0] if typed else max(self._clock(), s.now)
+        except TimeError as exc:
+            self._say(str(exc), ok=False)
+            return
+        deadline = s.deadline()
+        if deadline is not None and at >= deadline and s.result() is None:
+            flagged = s.clock.current
+            name = s.label(flagged) if flagged is not None else "The player to move"
+            self._say(f"Too late to count: {name}'s bank ran out at {s.clock_at(deadline)}, so recording it "
+                      "records the loss on time", ok=False)
             self.canvas.set_marks(highlight=last)
             return
         try:
@@ -385,16 +426,19 @@ class HostWindow(QMainWindow):
             self._say(str(exc), ok=False)
             return None
         except JournalError as exc:
-            QMessageBox.critical(self, "Journal cannot be trusted", str(exc))
+            self._distrust(str(exc))
+            QMessageBox.critical(self, "Journal cannot be trusted", f"{exc}\n\n{JOURNAL_ADVICE}")
             return None
         except OSError as exc:
             QMessageBox.critical(self, "Journal cannot be written", f"{self.match.folder}: {exc}")
             self.match.reload()
             return None
-        self.time_edit.clear()
         self._journal_size = self._size()
-        self.refresh()
         last = written[-1]
+        if last.get("counted") is not False:  # a refused post is re-entered with the time it was posted at
+            self.time_edit.clear()
+            self.by_combo.setCurrentIndex(0)  # the next post is most likely the next player's
+        self.refresh()
         if last.get("counted") is False:
             self._say(f"Not counted ({last['refused']['rule']}): {last['refused']['message']}", ok=False)
         self.recorded.emit()
@@ -468,26 +512,42 @@ def _log_text(event: dict[str, Any]) -> str:
             return f"{at}  {event.get('player')}: {event.get('action')} ({event.get('piece') or 'pie rule'}) counted" \
                    + (f", replaces {event.get('replaces')}" if kind == "correct" else "")
         refused = event.get("refused") or {}
-        return f"{at}  {event.get('player')}: {what} {event.get('text')!r} not counted ({refused.get('rule')})"
+        who = event.get("player") or event.get("by") or "(no player to move)"
+        return f"{at}  {who}: {what} {event.get('text')!r} not counted ({refused.get('rule')})"
     return f"{at}  {event_line(event, _LOG_LINES, outcome=(event.get('result') or {}).get('text', ''))}"
 
 
 class HostSetupDialog(QDialog):
-    """Who plays O and X, and how long a post may be corrected."""
+    """Who plays O and X, when the first player's clock starts, and how long a post may be corrected."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, board: Board | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Host a match")
         self.o_edit = QLineEdit()
         self.o_edit.setPlaceholderText("name in the game room")
         self.x_edit = QLineEdit()
         self.x_edit.setPlaceholderText("name in the game room")
+        self.start_edit = QLineEdit()
+        self.start_edit.setPlaceholderText("now, or when play begins: 20:00:00")
+        self.start_edit.setToolTip("The first player's clock runs from this time: set up early, give the time the "
+                                   "match begins (today, this computer's time zone)")
         self.window_spin = QSpinBox()
         self.window_spin.setRange(0, 3600)
         self.window_spin.setValue(DEFAULT_WINDOW)
         self.window_spin.setSuffix(" s")
-        ok_cancel_form(self, [("Plays O", self.o_edit), ("Plays X", self.x_edit),
-                              ("Correction window", self.window_spin)])
+        self.window_spin.setToolTip("How long after a post its player may still correct it")
+        rows: list[tuple[str, QWidget]] = []
+        if board is not None:
+            first = board.params.first.value
+            about = QLabel(f"{board.name or 'Untitled board'} ({board.size}x{board.size}); the player of {first} "
+                           "places first")
+            rows.append(("Board", about))
+        rows += [("Plays O", self.o_edit), ("Plays X", self.x_edit), ("Clocks start", self.start_edit),
+                 ("Correction window", self.window_spin)]
+        ok_cancel_form(self, rows)
+
+    def start_time(self) -> str | None:
+        return self.start_edit.text().strip() or None
 
 
 def open_host_window(parent: QWidget | None, board: Board, options: RenderOptions | None = None) -> HostWindow | None:
@@ -508,12 +568,20 @@ def open_host_window(parent: QWidget | None, board: Board, options: RenderOption
                 QMessageBox.warning(parent, "Cannot host this match", "This board cannot be played in a match: "
                                     + "; ".join(errors[:3]))
                 return None
-            dialog = HostSetupDialog(parent)
-            if dialog.exec() != QDialog.DialogCode.Accepted:
-                return None
-            match = Match.create(folder, board, dialog.o_edit.text(), dialog.x_edit.text(), None,
-                                 dialog.window_spin.value())
-    except (JournalError, EventError, MatchExistsError, TimeError) as exc:
+            dialog = HostSetupDialog(parent, board)
+            while True:  # a name or a time to mend keeps what was typed
+                if dialog.exec() != QDialog.DialogCode.Accepted:
+                    return None
+                try:
+                    match = Match.create(folder, board, dialog.o_edit.text(), dialog.x_edit.text(),
+                                         dialog.start_time(), dialog.window_spin.value())
+                    break
+                except (EventError, TimeError) as exc:
+                    QMessageBox.warning(dialog, "Cannot host this match", str(exc))
+    except JournalError as exc:
+        QMessageBox.warning(parent, "Cannot host this match", f"{exc}\n\n{JOURNAL_ADVICE}")
+        return None
+    except (EventError, MatchExistsError, TimeError) as exc:
         QMessageBox.warning(parent, "Cannot host this match", str(exc))
         return None
     except OSError as exc:

@@ -174,3 +174,82 @@ def test_file_menu_opens_a_folder_and_resumes_its_match(qtbot, folder: Path,  # 
     qtbot.addWidget(host)
     assert host.players_label.text() == "Al (O) vs Bo (X)"
     host.close()
+
+
+def test_a_post_too_late_to_count_is_said_before_it_is_recorded(qtbot, folder: Path) -> None:  # type: ignore[no-untyped-def]
+    """The verdict as it is typed reads the clock: a move posted after the bank ran out would only record the loss
+    on time, so it is never shown as counting."""
+    wall = Wall()
+    window = show(qtbot, folder, wall)
+    type_move(qtbot, window, "A2 B2 C2 C3")
+    assert window.verdict_label.text().startswith("Counts: move 1")
+    window.time_edit.setText("14:07:00")  # the turn minute and the 5-minute bank ran out at 14:06:00
+    type_move(qtbot, window, "A2 B2 C2 C3")
+    assert window.verdict_label.text() == ("Too late to count: Al (O)'s bank ran out at 14:06:00, so recording it "
+                                           "records the loss on time")
+    window.time_edit.clear()
+    wall.now = ms("14:06:30")  # no post time: the wall clock says the same
+    type_move(qtbot, window, "A2 B2 C2 C3")
+    assert window.verdict_label.text().startswith("Too late to count: Al (O)'s bank ran out at 14:06:00")
+
+
+def test_after_a_counted_post_the_poster_is_the_player_to_move_again(qtbot, folder: Path) -> None:  # type: ignore[no-untyped-def]
+    window = show(qtbot, folder, Wall())
+    window.by_combo.setCurrentText("Al")
+    window.time_edit.setText("14:00:20")
+    type_move(qtbot, window, "A2 B2 C2 C3")
+    window.record_button.click()
+    assert window.by_combo.currentText() == TO_MOVE and window.time_edit.text() == ""
+    window.by_combo.setCurrentText("Al")  # Al posts out of turn: refused, and the typed time stays to re-enter
+    window.time_edit.setText("14:00:40")
+    type_move(qtbot, window, "E1 F1 D2 E2")
+    window.record_button.click()
+    assert events(folder)[-1]["counted"] is False
+    assert window.time_edit.text() == "14:00:40"
+
+
+def test_a_journal_damaged_while_the_window_is_open_stops_recording(qtbot, folder: Path) -> None:  # type: ignore[no-untyped-def]
+    window = show(qtbot, folder, Wall())
+    window.time_edit.setText("14:00:20")
+    type_move(qtbot, window, "A2 B2 C2 C3")
+    window.record_button.click()
+    journal = folder / "journal.jsonl"
+    journal.write_text(journal.read_text(encoding="utf-8").replace("A2 B2 C2 C3", "A2 B2 C2 D2"), encoding="utf-8")
+    qtbot.waitUntil(lambda: window.problem_label.isVisible())
+    assert window.problem_label.text().startswith("The journal cannot be trusted: ")
+    assert "start the match again in a new folder" in window.problem_label.text()
+    assert not window.record_button.isEnabled() and not window.swap_button.isEnabled()
+    qtbot.wait(100)  # the clock ticks do not hide it
+    assert window.problem_label.isVisible()
+
+
+def test_the_setup_keeps_what_was_typed_and_starts_the_clock_when_asked(  # type: ignore[no-untyped-def]
+        qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from PySide6.QtWidgets import QDialog, QMessageBox
+
+    from designer.host.window import HostSetupDialog, open_host_window
+
+    board = load_board(write_board(tmp_path))
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", staticmethod(lambda *a, **k: str(tmp_path / "new")))
+    warnings: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning", staticmethod(lambda _p, _t, text, *a: warnings.append(text)))
+    answers = iter([("Al", "", "20:00:00"), ("Al", "Bo", "20:00:00")])
+    seen: list[tuple[str, str, str]] = []
+
+    def fill(dialog: HostSetupDialog) -> int:
+        seen.append((dialog.o_edit.text(), dialog.x_edit.text(), dialog.start_edit.text()))
+        o_name, x_name, start = next(answers)
+        dialog.o_edit.setText(o_name)
+        dialog.x_edit.setText(x_name)
+        dialog.start_edit.setText(start)
+        return QDialog.DialogCode.Accepted
+
+    monkeypatch.setattr(HostSetupDialog, "exec", fill)
+    host = open_host_window(None, board)
+    assert isinstance(host, HostWindow)
+    qtbot.addWidget(host)
+    assert warnings == ["the player of X needs a name"]
+    assert seen[1] == ("Al", "", "20:00:00"), "the second try starts from what was typed"
+    start = events(tmp_path / "new")[0]
+    assert "T20:00:00" in str(start["at"]), start["at"]
+    host.close()
