@@ -411,6 +411,8 @@ class HostWindow(QMainWindow):
         """Text and picture on the clipboard in one go (a chat client pastes what it takes)."""
         drawn = self.post_image is not None and self._drawn_text == self.post_text
         clipboard.put(self.post_text, self.post_image if drawn else None)
+        if not drawn and self._draw_pictures:  # a post pasted without its board would look complete
+            self._say("Copied the text only: the picture is still being drawn; copy again in a moment", ok=False)
 
     # ------------------------------------------------------------------ recording
     def _submit(self, event: dict[str, Any]) -> list[dict[str, Any]] | None:

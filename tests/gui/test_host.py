@@ -253,3 +253,21 @@ def test_the_setup_keeps_what_was_typed_and_starts_the_clock_when_asked(  # type
     start = events(tmp_path / "new")[0]
     assert "T20:00:00" in str(start["at"]), start["at"]
     host.close()
+
+
+def test_the_journal_list_names_a_post_without_a_player() -> None:
+    from designer.host.window import _log_text
+
+    late = {"event": "move", "at": "2026-05-02T14:30:00+00:00", "text": "a2 b2 c2 c3", "counted": False,
+            "refused": {"rule": "decided"}, "player": None, "by": None}
+    assert _log_text(late) == "14:30:00  (no player to move): post 'a2 b2 c2 c3' not counted (decided)"
+    assert _log_text({**late, "by": "Bo"}).startswith("14:30:00  Bo: post")
+
+
+def test_copying_before_the_picture_is_drawn_says_so(qtbot, folder: Path) -> None:  # type: ignore[no-untyped-def]
+    window = show(qtbot, folder, Wall(), pictures=True)
+    window.post_image = None  # the picture is still being drawn
+    window.copy_post()
+    assert window.verdict_label.text() == ("Copied the text only: the picture is still being drawn; copy again in a "
+                                           "moment")
+    assert QGuiApplication.clipboard().text() == window.post_text
