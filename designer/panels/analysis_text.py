@@ -198,7 +198,16 @@ def raw_meaning(report: AnalysisReport, pie_rule: bool = True) -> str:
     text = f"Without a swap, {FIRST} wins {with_range(rate, ci)} of {games} games. "
     if not pie_rule:
         return text + "This board is played without the swap rule, so this is the real first-move advantage."
-    return text + "Most boards favour the first move like this; the swap rule evens it out, so this is not the verdict."
+    low, high = ci
+    if low > 0.5:
+        lean = "The first move is favoured, as on most boards"
+    elif high < 0.5:
+        lean = "Here the second player is favoured"
+    else:
+        lean = "Neither side is clearly favoured"
+    if report.verdict == "lopsided":  # the verdict says the swap cannot even it: never claim that it does
+        return text + f"{lean}; the verdict above says whether the swap rule can even the game out."
+    return text + f"{lean}; the swap rule is what evens a board out, so this is not the verdict."
 
 
 # -- heatmaps -------------------------------------------------------------------------------------

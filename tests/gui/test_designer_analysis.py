@@ -622,3 +622,15 @@ def test_progress_says_the_time_left_once_it_is_known(window: MainWindow) -> Non
     assert panel.progress_label.text().endswith(" - about 25 s left")
     panel._on_progress(AnalysisProgress("compile", 5, 97, "compiling the engine (once, about 100 s)", 80.0))
     assert "left" not in panel.progress_label.text()
+
+
+def test_the_no_swap_line_follows_its_figure_and_the_verdict() -> None:
+    """The line under the no-swap chart agrees with its figure (no "first move favoured" under 40% for the first
+    mover) and with the verdict (no "the swap rule evens it out" when the verdict says it cannot)."""
+    from designer.panels.analysis_text import raw_meaning
+
+    assert "The first move is favoured, as on most boards; the swap rule is what evens" in raw_meaning(
+        saved_report(BALANCED))
+    assert "Neither side is clearly favoured;" in raw_meaning(saved_report(REFINED))  # 40% (likely 26-55%)
+    lopsided = raw_meaning(saved_report(LOPSIDED))
+    assert "evens a board out" not in lopsided and "the verdict above says whether the swap rule" in lopsided
