@@ -105,8 +105,11 @@ def test_times_of_day_follow_the_last_event_across_midnight() -> None:
     last = parse_iso("2026-05-02T23:59:30+02:00")
     assert parse_when("00:00:10", last)[0] - last[0] == 40_000
     assert parse_when("23:59:40", last)[0] - last[0] == 10_000
-    with pytest.raises(ValueError, match="is not a time"):
+    with pytest.raises(ValueError, match=r"is not a time: write the post's time as 14:03:27 \(on the day of the last "
+                                         r"event, in its zone\)"):
         parse_when("half past two", last)
+    with pytest.raises(ValueError, match=r"\(today, this machine's zone\)"):
+        parse_when("14.00.20")
 
 
 def test_a_time_of_day_far_into_the_next_day_asks_for_the_date() -> None:
