@@ -95,8 +95,8 @@ def parse_when(text: str | None, after: tuple[int, tzinfo] | None = None) -> tup
     try:
         moment = datetime.fromisoformat(raw)
     except ValueError:
-        day = "today, this machine's zone" if after is None else "on the day of the last event, in its zone"
-        raise TimeError(f"{text!r} is not a time: write the post's time as 14:03:27 ({day}) or in full as "
+        read_as = "today, this machine's zone" if after is None else "on the day of the last event, in its zone"
+        raise TimeError(f"{text!r} is not a time: write the post's time as 14:03:27 ({read_as}) or in full as "
                         "2026-05-02T14:03:27+02:00") from None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=local_zone())

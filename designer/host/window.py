@@ -180,11 +180,15 @@ class HostWindow(QMainWindow):
         self.by_combo.currentIndexChanged.connect(self.judge)
         self.verdict_label = QLabel()
         self.verdict_label.setWordWrap(True)
+        self.correction_label = QLabel()
+        self.correction_label.setWordWrap(True)
+        self.correction_label.hide()
         form = QFormLayout()
         form.addRow("Posted by", self.by_combo)
         form.addRow("Post time", self.time_edit)
         form.addRow("Move", self.paste_edit)
         form.addRow(self.verdict_label)
+        form.addRow(self.correction_label)
 
         self.record_button = QPushButton("&Record move")
         self.record_button.clicked.connect(self.record_move)
@@ -350,6 +354,7 @@ class HostWindow(QMainWindow):
         text = self.paste_edit.text()
         s = self.session
         last = s.state.placements[-1].cells if s.state.placements else ()
+        self.correction_label.hide()
         if not text.strip():
             self.verdict_label.setText("")
             self.canvas.set_marks(highlight=last)
@@ -380,6 +385,26 @@ class HostWindow(QMainWindow):
         else:
             self._say(f"Not counted ({verdict.rule}): {verdict.message}", ok=False)
             self.canvas.set_marks(highlight=last, problems=verdict.cells)
+        self._judge_correction(text, at)
+
+    def _judge_correction(self, text: str, at: int) -> None:
+        """While the last move may still be corrected, what the pasted text would be as its correction: the host
+        sees before pressing Correct whether it counts."""
+        s = self.session
+        previous = s.last_action
+        if previous is None or at > previous.at + s.window_ms or s.result() is not None:
+            self.correction_label.hide()
+            return
+        try:
+            verdict = s.judge_correction(text, self._by(), at)
+        except (Refused, EventError) as exc:
+            verdict_text, ok = str(exc), False
+        else:
+            verdict_text = verdict.message if verdict.counted else f"not counted ({verdict.rule}): {verdict.message}"
+            ok = verdict.counted
+        self.correction_label.setStyleSheet(f"color: {OK_COLOUR if ok else BAD_COLOUR}")
+        self.correction_label.setText(f"As Correct last move: {verdict_text}")
+        self.correction_label.show()
 
     def _say(self, text: str, ok: bool) -> None:
         self.verdict_label.setStyleSheet(f"color: {OK_COLOUR if ok else BAD_COLOUR}")

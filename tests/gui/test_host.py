@@ -271,3 +271,25 @@ def test_copying_before_the_picture_is_drawn_says_so(qtbot, folder: Path) -> Non
     assert window.verdict_label.text() == ("Copied the text only: the picture is still being drawn; copy again in a "
                                            "moment")
     assert QGuiApplication.clipboard().text() == window.post_text
+
+
+def test_what_the_paste_would_be_as_a_correction_is_shown_while_the_window_is_open(  # type: ignore[no-untyped-def]
+        qtbot, folder: Path) -> None:
+    wall = Wall()
+    window = show(qtbot, folder, wall)
+    type_move(qtbot, window, "A2 B2 C2 C3")
+    assert window.correction_label.isHidden(), "nothing to correct before the first move"
+    window.time_edit.setText("14:00:20")
+    window.record_button.click()
+    window.time_edit.setText("14:00:40")
+    type_move(qtbot, window, "A2 A3 A4 A5")  # Al's move again, as a correction of it
+    assert not window.correction_label.isHidden()
+    assert window.correction_label.text().startswith("As Correct last move: move 1: Al (O) places an I at A2 A3 A4 A5")
+    window.by_combo.setCurrentText("Bo")  # only the player of the last move may correct it
+    type_move(qtbot, window, "A2 A3 A4 A5")
+    assert window.correction_label.text() == ("As Correct last move: not counted (wrong-player): only Al, who made "
+                                              "move 1, may correct it")
+    window.by_combo.setCurrentIndex(0)
+    window.time_edit.setText("14:05:00")  # past the 120 s window: no correction line
+    type_move(qtbot, window, "A2 A3 A4 A5")
+    assert window.correction_label.isHidden()
