@@ -117,6 +117,8 @@ class MainWindow(QMainWindow):
         self.document = document or Document(Board())
         self.settings = QSettings()
         self.recent = RecentFiles(self.settings, self)
+        self.sealed_origin: tuple[str, list[Symbol]] | None = None
+        """The sealed file the board was opened from and its cells, so Host a match can propose it while unedited."""
         self.theme = str(self.settings.value("theme", "light"))
         if self.theme not in THEMES:
             self.theme = "light"
@@ -568,6 +570,7 @@ class MainWindow(QMainWindow):
                 self.recent.remove(path)
             return False
         self.document.replace_board(opened.board, None)
+        self.sealed_origin = (os.path.abspath(path), list(opened.board.cells))
         self.recent.add(os.path.abspath(path))
         self.statusBar().showMessage(f"Opened the sealed board {os.path.basename(path)} (SHA-256 "
                                      f"{opened.digest[:16]}…) as an untitled copy; the sealed file is never "
@@ -731,7 +734,10 @@ class MainWindow(QMainWindow):
         """File > Host a match: run a live match on this board (or resume one from its folder's journal)."""
         from designer.host.window import open_host_window
 
-        return open_host_window(self, self.document.snapshot(), self.view.options)
+        board = self.document.snapshot()
+        origin = self.sealed_origin  # a sealed board opened and not edited since: propose its file
+        sealed = origin[0] if origin is not None and origin[1] == list(board.cells) else ""
+        return open_host_window(self, board, self.view.options, sealed)
 
     # -- recovery ----------------------------------------------------------------------
     def offer_recovery(self) -> bool:

@@ -195,25 +195,16 @@ def _board_and_source(args: argparse.Namespace) -> tuple[Board, dict[str, Any]]:
 
 def _reveal(args: argparse.Namespace) -> tuple[Board, dict[str, Any]]:
     """A sealed board checked against its published digest, as ``lits unseal`` checks it."""
-    from core.cli.seal import published_digest
-    from core.seal import sealcheck
-    from core.seal.sealing import board_from_fields, read_sealed, verify_file
+    from core.match.host import RevealError, reveal_sealed
 
     if not (args.sums or args.digest):
         raise CliError(f"{args.board}: a sealed board needs its published digest, so the reveal is checked: add "
                        "--sums SHA256SUMS or --digest HEX", EXIT_UNREADABLE)
-    read = read_sealed(args.board)
-    expected = published_digest(args.board, args.sums, args.digest, "not started")
-    checked = "--digest" if args.sums is None else os.path.basename(args.sums)
     try:
-        result = verify_file(read, expected)
-    except ValueError as exc:
-        raise CliError(f"--digest: {exc}", EXIT_UNREADABLE) from None
-    if not result.ok or result.fields is None:
-        raise CliError(f"not started:\n{sealcheck.describe(result, args.board)}", EXIT_PROBLEMS)
-    source = {"file": os.path.basename(args.board), "sealed": read.head.decode("ascii"), "sha256": result.digest,
-              "checked_with": checked}
-    return board_from_fields(result.fields), source
+        return reveal_sealed(args.board, args.sums, args.digest)
+    except RevealError as exc:
+        raise CliError(f"--digest: {exc}" if exc.digest else str(exc),
+                       EXIT_UNREADABLE if exc.unreadable else EXIT_PROBLEMS) from None
 
 
 def _start(args: argparse.Namespace) -> int:

@@ -230,20 +230,17 @@ def run_bundle(args: argparse.Namespace) -> int:
 
 
 def published_digest(path: str, sums: str | None, digest: str | None, refused: str) -> str | None:
-    """The digest a sealed file's bytes must match: ``--digest`` as given, or the one ``--sums`` lists for it.
+    """:func:`core.seal.sealing.published_digest` with its refusals as exit codes (``refused`` names what was not
+    done, e.g. "not unsealed")."""
+    from core.seal.sealing import SealError, SealInputError
+    from core.seal.sealing import published_digest as listed_digest
 
-    With ``--sums`` the file on disk is checked against the list first (a mismatch is refused as ``refused``, e.g.
-    "not unsealed"); the listed digest is returned as well, because that check read the file itself and the bytes
-    about to be used must be held to the same published digest."""
-    if sums is None:
-        return digest
-    reports, code = sealcheck.check_files([path], sums_path=sums)
-    if code == EXIT_UNREADABLE:
-        raise CliError(str(reports[0]["text"]), EXIT_UNREADABLE)
-    if code != EXIT_OK:
-        raise CliError(f"{refused}:\n{reports[0]['text']}", EXIT_PROBLEMS)
-    listed = reports[0].get("expected")
-    return listed if isinstance(listed, str) else None
+    try:
+        return listed_digest(path, sums, digest)
+    except SealInputError as exc:
+        raise CliError(str(exc), EXIT_UNREADABLE) from None
+    except SealError as exc:
+        raise CliError(f"{refused}:\n{exc}", EXIT_PROBLEMS) from None
 
 
 def _same_file(a: str, b: str) -> bool:

@@ -31,6 +31,48 @@ class MatchExistsError(ValueError):
     """The folder already holds a match: a second start would hide the first one's journal."""
 
 
+class RevealError(ValueError):
+    """A sealed board that cannot start a match: ``unreadable`` when a file cannot be read as what it should be
+    (the command line's exit 2), else it failed its check against the published digest (exit 1)."""
+
+    def __init__(self, message: str, unreadable: bool, digest: bool = False) -> None:
+        super().__init__(message)
+        self.unreadable = unreadable
+        self.digest = digest
+        """The digest given is not one (64 hex digits): the caller names its own field."""
+
+
+def reveal_sealed(path: str, sums: str | None, digest: str | None) -> tuple[Board, dict[str, Any]]:
+    """The board of a sealed file checked against its published digest (``sums`` or ``digest``), and the source
+    the start event records: the sealed text, its digest and what it was checked with, so the journal itself
+    proves the board played is the one committed before the season."""
+    from core.seal import sealcheck
+    from core.seal.sealing import SealError, SealInputError, board_from_fields, published_digest, read_sealed
+
+    if not (sums or digest):
+        raise RevealError(f"{path}: a sealed board needs its published digest, so the reveal is checked: give "
+                          "its SHA256SUMS or the digest", True)
+    try:
+        read = read_sealed(path)
+        expected = published_digest(path, sums, digest)
+    except SealInputError as exc:
+        raise RevealError(str(exc), True) from None
+    except SealError as exc:
+        raise RevealError(f"not started:\n{exc}", False) from None
+    except OSError as exc:
+        raise RevealError(f"{path}: cannot be read ({exc.strerror or exc})", True) from None
+    try:
+        result = sealcheck.verify_file(read, expected)
+    except ValueError as exc:
+        raise RevealError(str(exc), True, digest=True) from None
+    if not result.ok or result.fields is None:
+        raise RevealError(f"not started:\n{sealcheck.describe(result, path)}", False)
+    checked = "the digest" if sums is None else os.path.basename(sums)
+    source = {"file": os.path.basename(path), "sealed": read.head.decode("ascii"), "sha256": result.digest,
+              "checked_with": checked}
+    return board_from_fields(result.fields), source
+
+
 class Match:
     """One match folder; :meth:`open` rebuilds it, :meth:`submit` adds an event."""
 

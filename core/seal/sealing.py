@@ -125,6 +125,23 @@ def fields_from_board(board: Board, season: str, slot: str, nonce_hex: str) -> S
     )
 
 
+def published_digest(path: str, sums: str | None, digest: str | None) -> str | None:
+    """The digest a sealed file's bytes must match: ``digest`` as given, or the one ``sums`` lists for it.
+
+    With ``sums`` the file on disk is checked against the list first (SealInputError when a file cannot be read,
+    SealError with the checker's words when it fails); the listed digest is returned as well, because the bytes
+    about to be used must be held to the same published digest."""
+    if sums is None:
+        return digest
+    reports, code = sealcheck.check_files([path], sums_path=sums)
+    if code == sealcheck.EXIT_UNREADABLE:
+        raise SealInputError(str(reports[0]["text"]))
+    if code != sealcheck.EXIT_OK:
+        raise SealError(str(reports[0]["text"]))
+    listed = reports[0].get("expected")
+    return listed if isinstance(listed, str) else None
+
+
 def repeated_boards(boards: Sequence[Board]) -> list[tuple[int, int]]:
     """``(i, j)`` for each board ``i`` that plays the same game as the earlier board ``j`` (the same grid and
     settings; names and notes aside).  Why: a board given twice by mistake takes a slot meant for another, and

@@ -41,7 +41,7 @@ from PySide6.QtWidgets import (
 
 from core.board.model import Board
 from core.engine.rules import Placement
-from core.match.host import Match, MatchExistsError
+from core.match.host import Match, MatchExistsError, RevealError, reveal_sealed
 from core.match.journal import JOURNAL_ADVICE, JOURNAL_NAME, JournalError
 from core.match.post import event_line, make_post
 from core.match.session import DEFAULT_WINDOW, EventError, MatchSession, Refused
@@ -545,9 +545,10 @@ def _log_text(event: dict[str, Any]) -> str:
 
 
 class HostSetupDialog(QDialog):
-    """Who plays O and X, when the first player's clock starts, and how long a post may be corrected."""
+    """Who plays O and X, when the first player's clock starts, how long a post may be corrected, and, for a
+    sealed board, its file and the published SHA256SUMS or digest it is checked against."""
 
-    def __init__(self, parent: QWidget | None = None, board: Board | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, board: Board | None = None, sealed: str = "") -> None:
         super().__init__(parent)
         self.setWindowTitle("Host a match")
         self.o_edit = QLineEdit()
@@ -563,6 +564,12 @@ class HostSetupDialog(QDialog):
         self.window_spin.setValue(DEFAULT_WINDOW)
         self.window_spin.setSuffix(" s")
         self.window_spin.setToolTip("How long after a post its player may still correct it")
+        self.sealed_edit = QLineEdit(sealed)
+        self.sealed_edit.setPlaceholderText("optional: the season's .lits-sealed file of this match")
+        self.sealed_edit.setToolTip("A sealed board is checked against its published digest, and the journal "
+                                    "keeps the proof that the board played is the one committed")
+        self.sums_edit = QLineEdit()
+        self.sums_edit.setPlaceholderText("SHA256SUMS file, or the published digest")
         rows: list[tuple[str, QWidget]] = []
         if board is not None:
             first = board.params.first.value
@@ -570,16 +577,36 @@ class HostSetupDialog(QDialog):
                            "places first")
             rows.append(("Board", about))
         rows += [("Plays O", self.o_edit), ("Plays X", self.x_edit), ("Clocks start", self.start_edit),
-                 ("Correction window", self.window_spin)]
+                 ("Correction window", self.window_spin), ("Sealed board", self.sealed_edit),
+                 ("Checked against", self.sums_edit)]
         ok_cancel_form(self, rows)
 
     def start_time(self) -> str | None:
         return self.start_edit.text().strip() or None
 
+    def reveal(self) -> tuple[Board, dict[str, Any]] | None:
+        """The sealed board and the start event's source, checked against its published digest; None when no
+        sealed file was given.  RevealError says why it cannot start the match."""
+        path = self.sealed_edit.text().strip()
+        if not path:
+            return None
+        given = self.sums_edit.text().strip()
+        if not given:
+            raise RevealError(f"{path}: a sealed board needs its published digest, so the reveal is checked: give "
+                              "its SHA256SUMS file or the digest", True)
+        as_digest = len(given) == 64 and all(c in "0123456789abcdefABCDEF" for c in given)
+        try:
+            return reveal_sealed(path, None if as_digest else given, given if as_digest else None)
+        except RevealError as exc:
+            if exc.digest:
+                raise RevealError(f"Checked against: {exc}", True) from None
+            raise
 
-def open_host_window(parent: QWidget | None, board: Board, options: RenderOptions | None = None) -> HostWindow | None:
+
+def open_host_window(parent: QWidget | None, board: Board, options: RenderOptions | None = None,
+                     sealed: str = "") -> HostWindow | None:
     """File > Host a match: pick the match's folder; one with a journal resumes, an empty one starts a match on
-    ``board`` after asking who plays O and X."""
+    ``board`` (or on the sealed file named in the setup, ``sealed`` proposed) after asking who plays O and X."""
     folder = QFileDialog.getExistingDirectory(parent, "Match folder: an empty folder starts a match, a folder "
                                                       "with a journal resumes it")
     if not folder:
@@ -590,20 +617,22 @@ def open_host_window(parent: QWidget | None, board: Board, options: RenderOption
         else:
             from core.board.validation import Severity, validate
 
-            errors = [p.message for p in validate(board) if p.severity is Severity.ERROR]
-            if errors:
-                QMessageBox.warning(parent, "Cannot host this match", "This board cannot be played in a match: "
-                                    + "; ".join(errors[:3]))
-                return None
-            dialog = HostSetupDialog(parent, board)
-            while True:  # a name or a time to mend keeps what was typed
+            dialog = HostSetupDialog(parent, board, sealed)
+            while True:  # a name, a time or a sealed file to mend keeps what was typed
                 if dialog.exec() != QDialog.DialogCode.Accepted:
                     return None
                 try:
-                    match = Match.create(folder, board, dialog.o_edit.text(), dialog.x_edit.text(),
-                                         dialog.start_time(), dialog.window_spin.value())
+                    revealed = dialog.reveal()
+                    played, source = revealed if revealed is not None else (board, None)
+                    errors = [p.message for p in validate(played) if p.severity is Severity.ERROR]
+                    if errors:
+                        QMessageBox.warning(dialog, "Cannot host this match", "This board cannot be played in a "
+                                            "match: " + "; ".join(errors[:3]))
+                        continue
+                    match = Match.create(folder, played, dialog.o_edit.text(), dialog.x_edit.text(),
+                                         dialog.start_time(), dialog.window_spin.value(), source)
                     break
-                except (EventError, TimeError) as exc:
+                except (EventError, TimeError, RevealError) as exc:
                     QMessageBox.warning(dialog, "Cannot host this match", str(exc))
     except JournalError as exc:
         QMessageBox.warning(parent, "Cannot host this match", f"{exc}\n\n{JOURNAL_ADVICE}")

@@ -4,6 +4,7 @@ closing and reopening the window resumes the match from its journal."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -293,3 +294,63 @@ def test_what_the_paste_would_be_as_a_correction_is_shown_while_the_window_is_op
     window.time_edit.setText("14:05:00")  # past the 120 s window: no correction line
     type_move(qtbot, window, "A2 A3 A4 A5")
     assert window.correction_label.isHidden()
+
+
+def test_a_match_starts_from_a_sealed_file_checked_against_its_sums(  # type: ignore[no-untyped-def]
+        qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The window's path proves the reveal as `lits match start X.lits-sealed --sums` does: the start event keeps the
+    sealed text, its digest and what it was checked with; a digest that does not match starts nothing."""
+    from PySide6.QtWidgets import QDialog, QMessageBox
+
+    from core.cli import main
+    from designer.host.window import HostSetupDialog, open_host_window
+
+    board_file = write_board(tmp_path)
+    assert main(["seal", str(board_file), "--season", "s", "--out", str(tmp_path / "season")]) == 0
+    sealed, sums = tmp_path / "season" / "dm1.lits-sealed", tmp_path / "season" / "SHA256SUMS"
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", staticmethod(lambda *a, **k: str(tmp_path / "m")))
+    warnings: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning", staticmethod(lambda _p, _t, text, *a: warnings.append(text)))
+    against = iter(["0" * 64, str(sums)])  # a wrong digest first, then the published SHA256SUMS
+
+    def fill(dialog: HostSetupDialog) -> int:
+        assert dialog.sealed_edit.text() == str(sealed), "the sealed file the board came from is proposed"
+        dialog.o_edit.setText("Al")
+        dialog.x_edit.setText("Bo")
+        dialog.sums_edit.setText(next(against))
+        return QDialog.DialogCode.Accepted
+
+    monkeypatch.setattr(HostSetupDialog, "exec", fill)
+    edited = load_board(board_file)
+    host = open_host_window(None, edited, sealed=str(sealed))
+    assert isinstance(host, HostWindow)
+    qtbot.addWidget(host)
+    assert len(warnings) == 1 and warnings[0].startswith("not started:")
+    start = events(tmp_path / "m")[0]
+    source = start["source"]
+    assert isinstance(source, dict)
+    assert source["file"] == "dm1.lits-sealed" and source["checked_with"] == "SHA256SUMS"
+    assert source["sealed"] == sealed.read_text(encoding="ascii")
+    assert f"{source['sha256']}  dm1.lits-sealed" in sums.read_text(encoding="ascii")
+    host.close()
+
+
+def test_host_a_match_proposes_the_sealed_file_the_board_was_opened_from(  # type: ignore[no-untyped-def]
+        qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import designer.host.window as host_window
+    from core.board.model import Symbol
+    from core.cli import main
+    from tests.gui.windows import open_window
+
+    assert main(["seal", str(write_board(tmp_path)), "--season", "s", "--out", str(tmp_path / "season")]) == 0
+    sealed = str(tmp_path / "season" / "dm1.lits-sealed")
+    proposed: list[str] = []
+    monkeypatch.setattr(host_window, "open_host_window", lambda _p, _b, _o, s: proposed.append(s))
+    win = open_window(qtbot)
+    win.host_match()
+    assert win._open_sealed(sealed, quiet=True)
+    win.host_match()
+    empty = win.document.board.cells.index(Symbol.EMPTY)
+    win.document.paint(empty, Symbol.O)  # edited since: no longer the sealed board
+    win.host_match()
+    assert proposed == ["", os.path.abspath(sealed), ""]
