@@ -107,7 +107,7 @@ def summarise(report: AnalysisReport, quick: bool | None = None, games: int | No
             side = "too often" if best.rate > 0.5 else "too rarely"
             summary.lines.append(
                 f"No first placement tried keeps the game close: even the closest to even, {best.label}, "
-                f"lets {FIRST} win {side} ({with_range(best.rate, best.ci)}).")
+                f"lets {FIRST} win {side}: {with_range(best.rate, best.ci)}.")
             summary.lines.append(f"Whoever may swap after the first placement simply takes the winning side, "
                                  f"so the swap rule cannot even this board out ({len(tried)} openings tried).")
             summary.next_step = (f"Move symbols near {best.cells[0]} (where the closest-to-even opening lies) "
