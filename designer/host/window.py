@@ -570,6 +570,9 @@ class HostSetupDialog(QDialog):
                                     "keeps the proof that the board played is the one committed")
         self.sums_edit = QLineEdit()
         self.sums_edit.setPlaceholderText("SHA256SUMS file, or the published digest")
+        for edit in (self.o_edit, self.x_edit, self.start_edit, self.sealed_edit, self.sums_edit):
+            # wide enough for its hint: a placeholder cut short ("name in the gam…") says nothing
+            edit.setMinimumWidth(edit.fontMetrics().horizontalAdvance(edit.placeholderText()) + 24)
         rows: list[tuple[str, QWidget]] = []
         if board is not None:
             first = board.params.first.value

@@ -47,7 +47,8 @@ def test_the_fields_keep_their_labels_and_order(qtbot) -> None:  # type: ignore[
     qtbot.addWidget(host)
     layout = host.layout()
     assert isinstance(layout, QFormLayout)
-    assert labels(layout) == ["Plays O", "Plays X", "Clocks start", "Correction window", ""]
+    assert labels(layout) == ["Plays O", "Plays X", "Clocks start", "Correction window", "Sealed board",
+                              "Checked against", ""]
     picture = PictureDialog(RenderOptions())
     qtbot.addWidget(picture)
     layout = picture.layout()

@@ -354,3 +354,14 @@ def test_host_a_match_proposes_the_sealed_file_the_board_was_opened_from(  # typ
     win.document.paint(empty, Symbol.O)  # edited since: no longer the sealed board
     win.host_match()
     assert proposed == ["", os.path.abspath(sealed), ""]
+
+
+def test_the_setup_s_hints_are_not_cut(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from designer.host.window import HostSetupDialog
+
+    dialog = HostSetupDialog()
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    for edit in (dialog.o_edit, dialog.start_edit, dialog.sealed_edit, dialog.sums_edit):
+        assert edit.width() >= edit.fontMetrics().horizontalAdvance(edit.placeholderText()), edit.placeholderText()
