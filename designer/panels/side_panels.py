@@ -170,9 +170,9 @@ class ValidationPanel(QWidget):
             n = self.document.board.size
             a, b = p.cells
             board = self.document.board
-            self.keep_this.setText(f"Set {cell_name(b, n)} to {board[a].other.value}")
+            self.keep_this.setText(_set_words(cell_name(b, n), board[a].other))
             self.keep_this.setToolTip(f"Make {cell_name(b, n)} mirror {cell_name(a, n)}")
-            self.keep_partner.setText(f"Set {cell_name(a, n)} to {board[b].other.value}")
+            self.keep_partner.setText(_set_words(cell_name(a, n), board[b].other))
             self.keep_partner.setToolTip(f"Make {cell_name(a, n)} mirror {cell_name(b, n)}")
         else:
             self.keep_this.setText("Fix partner")
@@ -339,3 +339,8 @@ def align_top(widget: QWidget) -> QWidget:
     lay.setContentsMargins(0, 0, 0, 0)
     lay.addWidget(widget, 0, Qt.AlignmentFlag.AlignTop)
     return box
+
+
+def _set_words(cell: str, symbol: Symbol) -> str:
+    """The repair button's words: "Set I1 to X", or "Empty I1" (the file's "." means nothing to a host)."""
+    return f"Empty {cell}" if symbol is Symbol.EMPTY else f"Set {cell} to {symbol.value}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import re
 from pathlib import Path
 from typing import Any
 
@@ -215,6 +216,8 @@ def test_broken_board_opens_shows_pairs_and_repairs(window: MainWindow, tmp_path
     assert now is not None and now != first
     assert window.view.selected == now.cells
     assert cell_name(now.cells[1], 6) in panel.keep_this.text()
+    for button in (panel.keep_this, panel.keep_partner):  # a host's words, never the file's "."
+        assert re.fullmatch(r"(Set [A-L]\d+ to [OX]|Empty [A-L]\d+)", button.text()), button.text()
     doc.undo_stack.undo()
     assert len(doc.board.broken_pairs()) == 3
     panel.select_problem(0)
