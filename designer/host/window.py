@@ -177,6 +177,7 @@ class HostWindow(QMainWindow):
         self.paste_edit.setPlaceholderText("paste the move as posted, e.g. e6 f6 g6 f7")
         self.paste_edit.textChanged.connect(self.judge)
         self.paste_edit.returnPressed.connect(self.record_move)
+        self.time_edit.returnPressed.connect(self.paste_edit.setFocus)  # the time first, then the move: Enter moves on
         self.by_combo.currentIndexChanged.connect(self.judge)
         self.verdict_label = QLabel()
         self.verdict_label.setWordWrap(True)

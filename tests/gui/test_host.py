@@ -365,3 +365,13 @@ def test_the_setup_s_hints_are_not_cut(qtbot) -> None:  # type: ignore[no-untype
     qtbot.waitExposed(dialog)
     for edit in (dialog.o_edit, dialog.start_edit, dialog.sealed_edit, dialog.sums_edit):
         assert edit.width() >= edit.fontMetrics().horizontalAdvance(edit.placeholderText()), edit.placeholderText()
+
+
+def test_enter_in_the_post_time_box_moves_on_to_the_move(qtbot, folder: Path) -> None:  # type: ignore[no-untyped-def]
+    window = show(qtbot, folder, Wall())
+    window.activateWindow()
+    window.time_edit.setFocus()
+    qtbot.keyClicks(window.time_edit, "14:00:20")
+    QTest.keyClick(window.time_edit, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: window.paste_edit.hasFocus())
+    assert window.time_edit.text() == "14:00:20" and len(events(folder)) == 1, "nothing recorded by Enter alone"
