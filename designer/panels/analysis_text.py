@@ -206,7 +206,8 @@ def raw_meaning(report: AnalysisReport, pie_rule: bool = True) -> str:
     else:
         lean = "Neither side is clearly favoured"
     if report.verdict == "lopsided":  # the verdict says the swap cannot even it: never claim that it does
-        return text + f"{lean}; the verdict above says whether the swap rule can even the game out."
+        return text + (f"{lean}; this rate without a swap is not the verdict, which says whether the swap rule can "
+                       "even the game out.")
     return text + f"{lean}; the swap rule is what evens a board out, so this is not the verdict."
 
 

@@ -633,7 +633,7 @@ def test_the_no_swap_line_follows_its_figure_and_the_verdict() -> None:
         saved_report(BALANCED))
     assert "Neither side is clearly favoured;" in raw_meaning(saved_report(REFINED))  # 40% (likely 26-55%)
     lopsided = raw_meaning(saved_report(LOPSIDED))
-    assert "evens a board out" not in lopsided and "the verdict above says whether the swap rule" in lopsided
+    assert "evens a board out" not in lopsided and "not the verdict, which says whether the swap rule" in lopsided
     lines = summarise(saved_report(LOPSIDED)).lines
     assert any("lets the player who moves first win too rarely: 0% (likely 0-18%)." in line for line in lines), lines
     assert not any(re.search(r"\([^()]*\(", line) for line in lines), "no brackets inside brackets"
