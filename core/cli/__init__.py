@@ -303,13 +303,20 @@ def main(argv: Sequence[str] | None = None) -> int:
             signal.signal(signal.SIGINT, _interrupted_at_start)
 
 
+def _commands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    """The commands (or actions) ``parser`` dispatches to, by name; empty when it has none."""
+    import argparse
+
+    sub = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)
+    return dict(sub.choices) if sub is not None else {}
+
+
 def _unknown_command(parser: argparse.ArgumentParser, word: str) -> str | None:
     """What is wrong when ``word`` names no command (with the nearest command's name), else None.  Why: argparse
     answers a typo with all fourteen names in one line, which hides the one the host meant."""
-    import argparse
     import difflib
 
-    names = next((list(a.choices) for a in parser._actions if isinstance(a, argparse._SubParsersAction)), [])
+    names = list(_commands(parser))
     if not word or word in names:
         return None
     near = difflib.get_close_matches(word, names, n=1, cutoff=0.6)
@@ -319,13 +326,8 @@ def _unknown_command(parser: argparse.ArgumentParser, word: str) -> str | None:
 
 def _actions_parser(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser | None:
     """The parser of ``command`` when it has actions of its own (``lits match start``), else None."""
-    import argparse
-
-    sub = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)
-    target = sub.choices.get(command) if sub is not None else None
-    if not isinstance(target, argparse.ArgumentParser):
-        return None
-    return target if any(isinstance(a, argparse._SubParsersAction) for a in target._actions) else None
+    target = _commands(parser).get(command)
+    return target if target is not None and _commands(target) else None
 
 
 def _interrupt(signum: int, frame: Any) -> None:

@@ -43,8 +43,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             a.add_argument("match", metavar="MATCH", help="the match folder")
         return a
 
-    def at(a: argparse.ArgumentParser, what: str) -> None:
-        day = ("today, this machine's zone" if a.prog.endswith(" start") else
+    def at(a: argparse.ArgumentParser, what: str, starting: bool = False) -> None:
+        day = ("today, this machine's zone" if starting else
                "the day and zone of the last event; past midnight, up to an hour after it")
         a.add_argument("--at", metavar="TIME", help=f"{what}: 14:03:27 ({day}) or full ISO 8601; default: now")
 
@@ -72,7 +72,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     key = s.add_mutually_exclusive_group()
     key.add_argument("--sums", metavar="SHA256SUMS", help="for a sealed board: the published SHA256SUMS")
     key.add_argument("--digest", metavar="HEX", help="for a sealed board: the published digest")
-    at(s, "when the match starts")
+    at(s, "when the match starts", starting=True)
     json_flag(s)
 
     def posted(name: str, help_text: str, description: str, when: str, cells: str | None) -> None:

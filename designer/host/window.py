@@ -335,9 +335,9 @@ class HostWindow(QMainWindow):
             self.status_label.setText(f"Result: {result}" + (" The match is closed." if s.ended else
                                                               " Press End match to close it."))
             return
-        deadline = s.deadline()
-        if deadline is not None and now >= deadline:
-            flagged = s.clock.current
+        ran_out = self._ran_out(now)
+        if ran_out is not None:
+            flagged, deadline = ran_out
             name = s.label(flagged) if flagged is not None else "?"
             self.status_label.setText(f"{name}'s bank ran out at {s.clock_at(deadline)}: the next event records "
                                       "the loss on time (End match closes it).")
@@ -345,6 +345,14 @@ class HostWindow(QMainWindow):
             return
         paused = f"Paused since {s.clock_at(s.paused_at)}. " if s.paused_at is not None else ""
         self.status_label.setText(f"{paused}{s.label(s.seat_to_move())} to move.")
+
+    def _ran_out(self, at: int) -> tuple[int | None, int] | None:
+        """(the seat whose clock runs, the instant its bank emptied) when that is at or before ``at``, else None."""
+        s = self.session
+        deadline = s.deadline()
+        if deadline is None or at < deadline:
+            return None
+        return s.clock.current, deadline
 
     def _by(self) -> str | None:
         text = self.by_combo.currentText()
@@ -366,9 +374,9 @@ class HostWindow(QMainWindow):
         except TimeError as exc:
             self._say(str(exc), ok=False)
             return
-        deadline = s.deadline()
-        if deadline is not None and at >= deadline and s.result() is None:
-            flagged = s.clock.current
+        ran_out = self._ran_out(at) if s.result() is None else None
+        if ran_out is not None:
+            flagged, deadline = ran_out
             name = s.label(flagged) if flagged is not None else "The player to move"
             self._say(f"Too late to count: {name}'s bank ran out at {s.clock_at(deadline)}, so recording it "
                       "records the loss on time", ok=False)
