@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from core.board.boardfile import save_board
 from core.board.model import Board
 from core.engine.record import record_to_text
-from core.match.journal import Journal, JournalError
+from core.match.journal import CHECK_NAME, JOURNAL_NAME, Journal, JournalError
 from core.match.session import DEFAULT_WINDOW, EventError, MatchSession, Refused, start_event
 from core.match.times import iso, parse_iso, parse_when
 from core.seal import PRIVATE_MAP_NAME
@@ -73,6 +73,26 @@ def reveal_sealed(path: str, sums: str | None, digest: str | None) -> tuple[Boar
     return board_from_fields(result.fields), source
 
 
+def start_problem(folder: str | os.PathLike[str]) -> str | None:
+    """Why a new match cannot start in ``folder``, asked before the setup too: a match never hides another's
+    journal, never writes posts beside a season's secrets, and never overwrites a file it did not write."""
+    path = Path(folder)
+    journal = Journal(path)
+    if journal.exists():
+        return f"{journal.path}: the folder already holds a match; give another --dir"
+    if (path / PRIVATE_MAP_NAME).exists():  # posts written there could be shared with the season's secrets
+        return (f"{path}: this is a season's secret folder (it holds {PRIVATE_MAP_NAME}); keep each match in a "
+                "folder of its own, e.g. dm1-match")
+    if (path / CHECK_NAME).exists():
+        return (f"{path}: holds {CHECK_NAME} but no {JOURNAL_NAME}: the journal of a match played here is missing; "
+                "restore the folder from a copy, or start the match in a new folder, e.g. dm1-match")
+    kept = [name for name in (BOARD_NAME, RECORD_NAME, POSTS_DIR) if (path / name).exists()]
+    if kept:
+        return (f"{path}: already holds {' and '.join(kept)}, which a match started here would overwrite; start "
+                "it in an empty folder or a new one, e.g. dm1-match")
+    return None
+
+
 class Match:
     """One match folder; :meth:`open` rebuilds it, :meth:`submit` adds an event."""
 
@@ -87,11 +107,9 @@ class Match:
                window: int = DEFAULT_WINDOW, source: dict[str, Any] | None = None) -> Match:
         """Start a match in ``folder`` (made if missing); MatchExistsError when it already holds one."""
         match = cls(folder)
-        if match.journal.exists():
-            raise MatchExistsError(f"{match.journal.path}: the folder already holds a match; give another --dir")
-        if (match.folder / PRIVATE_MAP_NAME).exists():  # posts written there could be shared with the season's secrets
-            raise MatchExistsError(f"{match.folder}: this is a season's secret folder (it holds {PRIVATE_MAP_NAME}); "
-                                   "keep each match in a folder of its own, e.g. dm1-match")
+        problem = start_problem(folder)
+        if problem is not None:
+            raise MatchExistsError(problem)
         ms, zone = parse_when(at)
         event = start_event(board, o_name, x_name, iso(ms, zone), window, source)
         session = MatchSession(event)  # checks the names and the window before anything is written
@@ -232,4 +250,4 @@ def _summary(event: dict[str, Any]) -> str:
     return str(kind)
 
 
-__all__ = ["BOARD_NAME", "POSTS_DIR", "RECORD_NAME", "Match", "MatchExistsError", "draw_post"]
+__all__ = ["BOARD_NAME", "POSTS_DIR", "RECORD_NAME", "Match", "MatchExistsError", "draw_post", "start_problem"]

@@ -814,7 +814,7 @@ def check_files(paths: Sequence[str], sums_path: str | None = None,
         if hint is not None:
             result.problems.append(Problem("not-listed", hint))
         reports.append({"file": path, **result.as_dict(), "text": describe(result, path)})
-        if is_board_file(read.head):
+        if is_board_file(read.head) or read.size == 0:  # the wrong kind of file, or none: as the exit table says
             code = max(code, EXIT_UNREADABLE)
         elif not result.ok:
             code = max(code, EXIT_PROBLEMS)

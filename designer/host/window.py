@@ -41,7 +41,7 @@ from PySide6.QtWidgets import (
 
 from core.board.model import Board
 from core.engine.rules import Placement
-from core.match.host import Match, MatchExistsError, RevealError, reveal_sealed
+from core.match.host import Match, MatchExistsError, RevealError, reveal_sealed, start_problem
 from core.match.journal import JOURNAL_ADVICE, JOURNAL_NAME, JournalError
 from core.match.post import event_line, make_post
 from core.match.session import DEFAULT_WINDOW, EventError, MatchSession, Refused
@@ -583,10 +583,21 @@ class HostSetupDialog(QDialog):
             # wide enough for its hint: a placeholder cut short ("name in the gam…") says nothing
             edit.setMinimumWidth(edit.fontMetrics().horizontalAdvance(edit.placeholderText()) + 24)
         rows: list[tuple[str, QWidget]] = []
+        self.board_problems: list[str] = []
+        """Why the edited board cannot be played, said here so the host gives a sealed file before typing more."""
         if board is not None:
+            from core.board.validation import Severity, validate
+
             first = board.params.first.value
             about = QLabel(f"{board.name or 'Untitled board'} ({board.size}x{board.size}); the player of {first} "
                            "places first")
+            self.board_problems = [p.message for p in validate(board) if p.severity is Severity.ERROR]
+            if self.board_problems:
+                about.setText(f"{board.name or 'Untitled board'} cannot be played in a match: "
+                              f"{'; '.join(self.board_problems[:3])}. Mend it in the editor, or give the match's "
+                              "sealed file below.")
+                about.setStyleSheet("color: #b3261e;")
+            about.setWordWrap(True)
             rows.append(("Board", about))
         rows += [("Plays O", self.o_edit), ("Plays X", self.x_edit), ("Clocks start", self.start_edit),
                  ("Correction window", self.window_spin), ("Sealed board", self.sealed_edit),
@@ -629,6 +640,9 @@ def open_host_window(parent: QWidget | None, board: Board, options: RenderOption
         else:
             from core.board.validation import Severity, validate
 
+            problem = start_problem(folder)  # said before the names are typed, not after
+            if problem is not None:
+                raise MatchExistsError(problem)
             dialog = HostSetupDialog(parent, board, sealed)
             while True:  # a name, a time or a sealed file to mend keeps what was typed
                 if dialog.exec() != QDialog.DialogCode.Accepted:

@@ -145,6 +145,16 @@ def test_render_a_sealed_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert "this is a sealed board file (made by `lits seal`)" in err and "`lits unseal" in err
 
 
+def test_verify_an_empty_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The exit table lists an empty file among those that cannot be read as what the command expects (2), not
+    among sealed files that fail their check (1)."""
+    empty = tmp_path / "slot-a.lits-sealed"
+    empty.write_bytes(b"")
+    assert main(["verify", str(empty), "--digest", "0" * 64]) == 2
+    assert "the file is empty" in capsys.readouterr().out
+    assert main(["verify", str(empty), str(SEALED), "--digest", "0" * 64]) == 2  # the worst of both
+
+
 def test_bad_arguments_are_2_everywhere(capsys: pytest.CaptureFixture[str]) -> None:
     for argv in (["nonsense"], ["validate"], ["verify"], ["seal", "x.yaml"], ["moves"], [], ["match"]):
         code: object

@@ -14,7 +14,7 @@ pytest.importorskip("PySide6")
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QFileDialog
+from PySide6.QtWidgets import QFileDialog, QLabel
 
 from core.board.boardfile import load_board
 from core.board.geometry import parse_cell
@@ -375,3 +375,45 @@ def test_enter_in_the_post_time_box_moves_on_to_the_move(qtbot, folder: Path) ->
     QTest.keyClick(window.time_edit, Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: window.paste_edit.hasFocus())
     assert window.time_edit.text() == "14:00:20" and len(events(folder)) == 1, "nothing recorded by Enter alone"
+
+
+def test_what_stops_a_match_is_said_before_the_setup_asks_for_names(  # type: ignore[no-untyped-def]
+        qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A folder whose board.yaml the match would overwrite is refused before the dialog; a board that cannot be
+    played says so in the dialog itself, where a sealed file can still be given instead."""
+    from PySide6.QtWidgets import QDialog, QMessageBox
+
+    from core.board.model import Symbol
+    from designer.host.window import HostSetupDialog, open_host_window
+
+    board = load_board(write_board(tmp_path))
+    mine = tmp_path / "my-boards"
+    mine.mkdir()
+    (mine / "board.yaml").write_text("my secret board\n", encoding="utf-8")
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", staticmethod(lambda *a, **k: str(mine)))
+    warnings: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning", staticmethod(lambda _p, _t, text, *a: warnings.append(text)))
+    asked: list[str] = []
+
+    def cancel(dialog: HostSetupDialog) -> int:
+        asked.append(dialog.o_edit.text())
+        return QDialog.DialogCode.Rejected
+
+    monkeypatch.setattr(HostSetupDialog, "exec", cancel)
+    assert open_host_window(None, board) is None
+    assert asked == [] and len(warnings) == 1
+    assert "already holds board.yaml, which a match started here would overwrite" in warnings[0]
+    assert (mine / "board.yaml").read_text(encoding="utf-8") == "my secret board\n"
+
+    broken = board.copy()
+    broken.set_raw(broken.cells.index(Symbol.EMPTY), Symbol.O)  # its partner cell is not an X
+    dialog = HostSetupDialog(None, broken)
+    qtbot.addWidget(dialog)
+    assert dialog.board_problems
+    said = [w.text() for w in dialog.findChildren(QLabel) if "cannot be played in a match" in w.text()]
+    assert len(said) == 1 and dialog.board_problems[0] in said[0]
+    assert "give the match's sealed file below" in said[0]
+    fine = HostSetupDialog(None, board)
+    qtbot.addWidget(fine)
+    assert fine.board_problems == []
+    assert not [w for w in fine.findChildren(QLabel) if "cannot be played" in w.text()]

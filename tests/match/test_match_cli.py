@@ -315,3 +315,31 @@ def test_a_post_after_the_match_was_decided_is_shown_without_a_question_mark(
     out = capsys.readouterr().out
     assert f"Last post not counted: a post {STEPS[0][0][1]!r} (decided)" in out, out
     assert "?" not in out
+
+
+def test_a_match_never_overwrites_files_it_did_not_write(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A folder of the host's own boards given as the match folder: its board.yaml would be replaced by the
+    match's copy without a word; a folder whose journal went missing would get a new match over the old check."""
+    board = write_board(tmp_path)
+    mine = tmp_path / "my-boards"
+    mine.mkdir()
+    (mine / "board.yaml").write_text("my secret board\n", encoding="utf-8")
+    (mine / "notes.txt").write_text("ideas\n", encoding="utf-8")
+    assert main(["match", "start", str(board), "--o", "Al", "--x", "Bo", "--dir", str(mine), "--at", START]) == 1
+    err = capsys.readouterr().err
+    assert f"{mine}: already holds board.yaml, which a match started here would overwrite" in err
+    assert (mine / "board.yaml").read_text(encoding="utf-8") == "my secret board\n"
+    assert sorted(p.name for p in mine.iterdir()) == ["board.yaml", "notes.txt"]
+    lost = tmp_path / "dm1-match"
+    assert main(["match", "start", str(board), "--o", "Al", "--x", "Bo", "--dir", str(lost), "--at", START]) == 0
+    (lost / "journal.jsonl").unlink()
+    for name in ("board.yaml", "record.txt"):
+        (lost / name).unlink()
+    capsys.readouterr()
+    assert main(["match", "start", str(board), "--o", "Al", "--x", "Bo", "--dir", str(lost), "--at", START]) == 1
+    assert "holds journal.check but no journal.jsonl: the journal of a match played here is missing" in \
+        capsys.readouterr().err
+    ready = tmp_path / "dm2-match"  # the sealed file and its sums put there first: a match starts beside them
+    ready.mkdir()
+    (ready / "dm2.lits-sealed").write_text("x\n", encoding="utf-8")
+    assert main(["match", "start", str(board), "--o", "Al", "--x", "Bo", "--dir", str(ready), "--at", START]) == 0
