@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from core.cli import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, CliError, load_board_arg, summary
+from core.cli import EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, CliError, load_board_arg, summary
 from core.selfplay.cluster import CLUSTER_HELP
+
+if TYPE_CHECKING:
+    from core.board.model import Board
 
 MAX_PAIRS = 100_000
 MAX_WORKERS = 64
@@ -32,6 +36,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                     "same result on any number of --workers (for simulation budgets; a time budget such as "
                     "puct:t=2 depends on the machine).",
     )
+    # `--sprt -10,10`: argparse reads a value that starts with '-' as an option unless it is a plain negative number
+    p._negative_number_matcher = re.compile(r"^-\d+(\.\d+)?(,|$)")
     p.add_argument("board", metavar="BOARD", help="board file (YAML)")
     p.add_argument("--agent", action="append", metavar="SPEC", dest="agents", required=True,
                    help="give exactly two, A then B: random, greedy, greedy:EPS, mcts:N, mcts:N:greedy, puct:N, "
@@ -70,6 +76,17 @@ def _check(args: argparse.Namespace) -> tuple[str, str, tuple[float, float] | No
     return a, b, sprt
 
 
+def _refuse_unplayable(board: Board, path: str) -> None:
+    """A board where no piece can be placed ends every game before its first move, by the tie rule alone: the
+    score, Elo and S1 rate of such a duel would be printed as if they measured the agents."""
+    from core.engine.rules import GameState
+
+    if len(GameState(board).legal_placements()) == 0:
+        raise CliError(f"{path}: no piece can be placed on this board, so every game would end before its first "
+                       f"move and the duel would measure nothing about the agents; `lits validate {path}` says "
+                       "why", EXIT_PROBLEMS)
+
+
 class _Bar:
     """A tqdm bar on a terminal, nothing when piped."""
 
@@ -95,6 +112,7 @@ class _Bar:
 def run(args: argparse.Namespace, cancel: threading.Event | None = None) -> int:
     a, b, sprt_levels = _check(args)
     board = load_board_arg(args.board)
+    _refuse_unplayable(board, args.board)
     from core.analysis.elo import EloSprt, PairOutcome, score_pairs
     from core.selfplay.duel import PairResult, run_duel
     from core.selfplay.runner import RunCancelled

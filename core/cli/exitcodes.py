@@ -39,7 +39,7 @@ class Row(NamedTuple):
 TABLE: tuple[Row, ...] = (
     Row("OK", "done, everything fine (warnings allowed)"),
     Row("PROBLEMS", "the check failed: a board file with a problem (a bad row, an unknown key), a board no match "
-                    "can use (refused by `analyze`, `openings`, `seal`), a record that breaks a rule, a digest "
+                    "can use (refused by `analyze`, `openings`, `seal`, `duel`), a record that breaks a rule, a digest "
                     "mismatch, a folder that refuses a seal, no balanced board found by `generate`"),
     Row("USAGE", "an argument is wrong: an unknown option or agent, a number out of range (`--time 1`, "
                  "`--games 0`, `--workers -1`, `--pairs 0`), an opening that is not a legal first placement, an "

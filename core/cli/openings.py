@@ -135,8 +135,10 @@ def run(args: argparse.Namespace) -> int:
 
         _refuse_invalid(board, args.board)
     from core.analysis.openings import (
+        Checkpoint,
         OpeningsConfig,
         OpeningsError,
+        checkpoint_header,
         legal_openings,
         play_openings,
         resolve_openings,
@@ -146,6 +148,8 @@ def run(args: argparse.Namespace) -> int:
     cfg = OpeningsConfig(agent=agent, games=games, seed=args.seed, workers=args.workers, fixed=fixed)
     bars = _Bars(sys.stderr.isatty())
     try:
+        if args.checkpoint is not None:  # a checkpoint it cannot use is refused now, not after the --top screen
+            Checkpoint(args.checkpoint, checkpoint_header(board, cfg)).load()
         if args.openings:
             placements = resolve_openings(board, args.openings)
         elif args.all:
@@ -168,6 +172,12 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"{args.board}: {exc}" if str(exc).startswith("opening") else str(exc), EXIT_USAGE) from None
     except AnalysisCancelled:
         raise CliError("cancelled", EXIT_INTERRUPTED) from None
+    except KeyboardInterrupt:
+        if args.checkpoint is None:
+            raise
+        # Ctrl-C alone left the host to guess whether the hours already played were kept.
+        raise CliError(f"interrupted; the openings finished so far are kept in {args.checkpoint}, and the same "
+                       "command again goes on from there", EXIT_INTERRUPTED) from None
     finally:
         bars.close()
     if args.json:
@@ -175,11 +185,13 @@ def run(args: argparse.Namespace) -> int:
                           "games_per_opening": games, "stop": "fixed" if fixed else "sprt",
                           "openings": [r.to_json() for r in records]}, indent=2))
         return EXIT_OK
-    print(format_text(records, args.board, agent, args.seed))
+    print(format_text(records, args.board, agent, args.seed, games, fixed))
     return EXIT_OK
 
 
-def format_text(records: list[OpeningRecord], path: str, agent: str, seed: int) -> str:
+def format_text(records: list[OpeningRecord], path: str, agent: str, seed: int, games: int = DEFAULT_MAX_GAMES,
+                fixed: bool = False) -> str:
+    """The table, the counts, and for undecided openings the option that plays them further."""
     from core.analysis.results import ci_pct, pct
 
     lines = [f"{path}: S1's win rate after each opening, {agent} in both seats, no swap, seed {seed}"]
@@ -189,4 +201,8 @@ def format_text(records: list[OpeningRecord], path: str, agent: str, seed: int) 
                      f"{r.status}")
     counts = {s: sum(r.status == s for r in records) for s in ("fair", "unfair", "undecided")}
     lines.append(f"{counts['fair']} fair, {counts['unfair']} unfair, {counts['undecided']} undecided of {len(records)}")
+    if counts["undecided"] and games < MAX_GAMES:  # out of games, not of evidence: the option that gives more
+        flag = "--games" if fixed else "--max-games"
+        lines.append(f"undecided: the test had not decided within {games} games ({flag} {games}); a larger {flag} "
+                     f"(at most {MAX_GAMES:,}) plays those openings further")
     return "\n".join(lines)

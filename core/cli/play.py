@@ -14,6 +14,7 @@ import json
 import os
 import shlex
 import statistics
+import sys
 import time
 from typing import Any
 
@@ -36,8 +37,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p = subparsers.add_parser(
         "moves", help=summary("moves"),
         description="List every legal placement after a game record (or on the empty board), one per line in "
-                    "canonical notation (four cells in reading order). Exit 1 if the record breaks a rule, "
-                    "2 if a file cannot be read.")
+                    "canonical notation (four cells in reading order); when none is left (the game is over) the "
+                    "list is empty and standard error says why. Exit 1 if the record breaks a rule, 2 if a file "
+                    "cannot be read.")
     p.add_argument("board", metavar="BOARD", help="board file (YAML)")
     p.add_argument("--record", metavar="FILE", help="game record to play first (one placement or 'swap' per line)")
     p.add_argument("--json", action="store_true", help='print {"moves": [["A1","B1","C1","D1"], ...], ...}')
@@ -46,8 +48,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     r = subparsers.add_parser(
         "replay", help=summary("replay"),
         description="Replay a game record on a board: stops at the first action that breaks a rule and says "
-                    "which (by its 1-based position, placements and swap counted) and why. Exit 0 if the record "
-                    "is legal, 1 if it breaks a rule, 2 if a file cannot be read or is not the kind expected.")
+                    "which (by its line in the file and its 1-based position, placements and swap counted) and why. "
+                    "Exit 0 if the record is legal, 1 if it breaks a rule, 2 if a file cannot be read or is not the "
+                    "kind expected.")
     r.add_argument("board", metavar="BOARD", help="board file (YAML)")
     r.add_argument("record", metavar="RECORD", help="game record")
     r.add_argument("--json", action="store_true", help="print one JSON object for machines")
@@ -119,6 +122,27 @@ def _swapped_arguments(args: argparse.Namespace, exc: CliError) -> CliError:
     return CliError(f"{exc.message}; {hint}", exc.code)
 
 
+def _action_line(path: str, ply: int) -> int | None:
+    """The line of ``path`` that holds action ``ply``: records written by the play-test and by ``lits match`` open
+    with comment lines, so "action 3" alone sent the host counting lines by hand.  None for a file that cannot be
+    read again (a pipe)."""
+    from core.board.fileio import ReadError, read_limited_text
+    from core.engine.record import MAX_RECORD_BYTES, action_line
+
+    if not os.path.isfile(path):
+        return None
+    try:
+        return action_line(read_limited_text(path, MAX_RECORD_BYTES, what="game record"), ply)
+    except ReadError:
+        return None
+
+
+def _where(path: str, ply: int) -> str:
+    """``line N: `` for a message about action ``ply`` of the record at ``path``, or nothing when unknown."""
+    line = _action_line(path, ply)
+    return "" if line is None else f"line {line}: "
+
+
 def _legal_summary(actions: list[Any]) -> str:
     """The count a host checks first: how many actions were read, and that all of them are legal."""
     placements = sum(1 for action in actions if not isinstance(action, str))
@@ -135,7 +159,7 @@ def run_moves(args: argparse.Namespace) -> int:
     actions = _actions(args.record, board.size) if args.record else []
     state, error = replay(board, actions)
     if error is not None:
-        raise CliError(f"{args.record}: {error.message(board.size)}", EXIT_PROBLEMS)
+        raise CliError(f"{args.record}: {_where(args.record, error.ply)}{error.message(board.size)}", EXIT_PROBLEMS)
     legal = list(state.legal_placements())
     if args.json:
         print(json.dumps({"moves": [p.cell_names() for p in legal], "count": len(legal),
@@ -143,6 +167,9 @@ def run_moves(args: argparse.Namespace) -> int:
     else:
         for p in legal:
             print(p.notation())
+        result = state.result()
+        if not legal and result is not None:  # an empty answer alone reads as a failure: say why (not on stdout)
+            print(f"{args.record or args.board}: no legal placement is left. {result.explain()}", file=sys.stderr)
     return EXIT_OK
 
 
@@ -166,13 +193,14 @@ def run_replay(args: argparse.Namespace) -> int:
             raise sealed from None
         # A line that is not a placement is the first bad action: report the position before it.
         actions = exc.before
-        error_json = {"ply": exc.ply, "reason": exc.detail, "rule": "notation", "action": None}
+        error_json = {"ply": exc.ply, "reason": exc.detail, "rule": "notation", "action": None, "line": exc.line}
         error_text = f"{args.record}: action {exc.ply} ({exc.detail})"
     state, error = replay(board, actions)
     if error is not None:
         error_json = {"ply": error.ply, "reason": error.reason.message, "rule": error.reason.rule,
                       "action": error.action if isinstance(error.action, str) else error.action.notation()}
-        error_text = f"{args.record}: {error.message(board.size)}"
+        error_json["line"] = _action_line(args.record, error.ply)
+        error_text = f"{args.record}: {_where(args.record, error.ply)}{error.message(board.size)}"
     result = state.result()
     score = state.score()
     report: dict[str, Any] = {
@@ -193,7 +221,9 @@ def run_replay(args: argparse.Namespace) -> int:
         return code
     if error_json is not None:
         print(error_text)
-        print(f"position before that action ({len(state.placements)} placements):")
+        placed = len(state.placements)
+        after = ", after the swap" if state.swapped else ""
+        print(f"position before that action ({placed} placement{'' if placed == 1 else 's'}{after}):")
     elif actions:
         print(f"{args.record}: {_legal_summary(actions)}")
     else:

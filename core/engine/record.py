@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from core.board.fileio import ReadError, atomic_write_text, read_limited_text
@@ -58,16 +58,30 @@ class ReplayError:
         return f"action {self.ply} ({shown}): {self.reason.message}"
 
 
-def parse_record(text: str, size: int, path: str = "<record>") -> list[Action]:
-    """The actions of a record's text; RecordError naming the line for anything unreadable."""
-    actions: list[Action] = []
+def _action_lines(text: str) -> Iterator[tuple[int, str]]:
+    """Each line of a record that holds an action, with its number: blank and comment lines are skipped."""
     text = text.removeprefix("\ufeff")  # editors on Windows may add a byte-order mark
     # Line breaks are LF, CRLF or CR only, as editors count lines; str.splitlines would also break at form
     # feeds, U+2028 and other separators, misnumbering lines and turning the tail of a comment into a move.
     for number, raw in enumerate(_LINE_BREAK_RE.split(text), start=1):
         line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
+        if line and not line.startswith("#"):
+            yield number, line
+
+
+def action_line(text: str, ply: int) -> int | None:
+    """The line of a record's text that holds action ``ply`` (1-based): records open with comment lines, so a
+    host told "action 3" alone would count lines by hand."""
+    for seen, (number, _line) in enumerate(_action_lines(text), start=1):
+        if seen == ply:
+            return number
+    return None
+
+
+def parse_record(text: str, size: int, path: str = "<record>") -> list[Action]:
+    """The actions of a record's text; RecordError naming the line for anything unreadable."""
+    actions: list[Action] = []
+    for number, line in _action_lines(text):
         if line.lower() == SWAP:
             actions.append(SWAP)
             continue
@@ -124,5 +138,5 @@ def replay(board: Board, actions: Iterable[Action]) -> tuple[GameState, ReplayEr
     return state, None
 
 
-__all__ = ["MAX_RECORD_BYTES", "RECORD_FORM", "Action", "RecordError", "ReplayError", "load_record", "parse_record",
-           "record_to_text", "replay", "save_record"]
+__all__ = ["MAX_RECORD_BYTES", "RECORD_FORM", "Action", "RecordError", "ReplayError", "action_line", "load_record",
+           "parse_record", "record_to_text", "replay", "save_record"]

@@ -7,6 +7,8 @@ designer's ``BackgroundRunner``; the window only decides how fast their answers 
 
 from __future__ import annotations
 
+import errno
+import os
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -25,6 +27,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QMainWindow,
     QMenu,
+    QMessageBox,
     QPushButton,
     QScrollArea,
     QSpinBox,
@@ -77,6 +80,10 @@ PACE_CHOICES: tuple[tuple[str, int], ...] = (
 )
 """Agent-against-agent pace: a least time between a move and the answer, or one agent move per click."""
 DEFAULT_PACE = 1
+RECORD_SUFFIXES = (".lits-game", ".txt")
+RECORD_FILTER = "Game records (" + " ".join(f"*{suffix}" for suffix in RECORD_SUFFIXES) + ")"
+"""What the record dialogs list; a saved name gets the first suffix when it has none of them."""
+
 
 class PlaytestWindow(QMainWindow):
     """A play-test session on a copy of ``board`` (hot-seat or against agents)."""
@@ -94,6 +101,8 @@ class PlaytestWindow(QMainWindow):
         self.last_illegal: IllegalReason | None = None
         self._hover_cell: int | None = None
         self._hover_status = ""
+        self._said = ""
+        """The last message :meth:`_say` put in the status bar."""
         self._last_move_at = time.monotonic()
         self._answer: tuple[AgentRequest, object] | None = None
         self._runner = BackgroundRunner(self)
@@ -537,21 +546,30 @@ class PlaytestWindow(QMainWindow):
             self._show_clocks()
 
     def set_paused(self, paused: bool) -> None:
-        """Pause freezes the clocks and the agents; the board stays browsable."""
+        """Pause freezes the clocks and the agents; the board stays browsable.  Resuming takes back a "the game is
+        paused" refusal, which would otherwise stand under a game that goes on."""
         self.session.set_paused(paused)
+        if not paused:
+            self._say("")
 
     def set_clocks_enabled(self, enabled: bool) -> None:
         self.clock_box.setChecked(enabled)
 
     def restart_clocks(self) -> None:
-        """Apply the edited limits: fresh banks for both players and a new turn for the one to move."""
+        """Apply the edited limits: fresh banks for both players and a new turn for the one to move (a game lost on
+        time goes on, so a "lost on time" refusal shown before is taken back)."""
+        self._say("")
         self.session.restart_clocks(self.turn_spin.value(), self.bank_spin.value())
 
     # ============================================================== records =========
     def save_record(self, path: str) -> bool:
+        """Write the game as a record; a failure names the file the host chose, not the temporary one beside it."""
         try:
             self.session.save(path)
-        except (OSError, ValueError) as exc:
+        except OSError as exc:
+            self._say(save_failure(path, exc), error=True)
+            return False
+        except ValueError as exc:
             self._say(f"Could not save the record to {path}: {exc}", error=True)
             return False
         self._say(f"Saved {len(self.moves)} moves to {path}.")
@@ -569,25 +587,44 @@ class PlaytestWindow(QMainWindow):
         return True
 
     def _open_dialog(self) -> None:
-        path, _filter = QFileDialog.getOpenFileName(self, "Open game record", "", "Game records (*.lits-game *.txt);;"
-                                                    "All files (*)")
+        path, _filter = QFileDialog.getOpenFileName(self, "Open game record", "", f"{RECORD_FILTER};;All files (*)")
         if path:
             self.load_record(path)
 
     def _save_dialog(self) -> None:
-        path, _filter = QFileDialog.getSaveFileName(self, "Save game record", "", "Game records (*.lits-game *.txt);;"
-                                                    "All files (*)")
-        if path:
-            self.save_record(path)
+        """Save through the dialog; a name typed without a suffix gets ``.lits-game``, or Open record… (which lists
+        only game records) would not show the file just saved."""
+        path, _filter = QFileDialog.getSaveFileName(self, "Save game record", "", f"{RECORD_FILTER};;All files (*)")
+        if not path:
+            return
+        if not path.lower().endswith(RECORD_SUFFIXES):
+            full = path + RECORD_SUFFIXES[0]
+            if os.path.exists(full) and QMessageBox.question(
+                    self, "Replace file?", f"{full} already exists. Replace it?",
+                    QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                    QMessageBox.StandardButton.No) != QMessageBox.StandardButton.Yes:
+                return
+            path = full
+        self.save_record(path)
 
     # ============================================================= display ==========
     def _say(self, text: str, error: bool = False) -> None:
+        """Show ``text`` under the move entry and in the status bar; an empty text also takes the last one out of
+        the status bar, where a refusal otherwise stayed for seconds after the legal move that followed it."""
         self.message_label.setText(text)
         self.message_label.setStyleSheet(f"color: {error_colour(self.palette())}; font-weight: bold;" if error else "")
         if not error:
             self.canvas.set_marks()
+        bar = self.statusBar()
         if text:
-            self.statusBar().showMessage(text, 8000)
+            bar.showMessage(text, 8000)
+        elif self._said and bar.currentMessage() == self._said:
+            bar.clearMessage()
+            self._hover_status = ""
+            if self._hover_cell is not None:  # the cell under the mouse, as before the message
+                self._hover_status = self._hover_text(self._hover_cell)
+                bar.showMessage(self._hover_status)
+        self._said = text
 
     def _refresh(self) -> None:
         session = self.session
@@ -731,6 +768,23 @@ class PlaytestWindow(QMainWindow):
         self._runner.cancel()
         self._runner.wait(10_000)
         super().closeEvent(event)
+
+
+def save_failure(path: str, exc: OSError) -> str:
+    """Why the record at ``path`` was not saved and what to do: the error itself names the temporary file written
+    beside it first (``/games/.game.txt.x1y2.tmp``), a name the host never chose."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if exc.errno == errno.ENOENT:
+        advice = f"the folder {folder} does not exist; choose another folder"
+    elif exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        advice = f"this account may not write in {folder}; choose another folder"
+    elif exc.errno == errno.EISDIR:
+        advice = "that name is a folder; choose a file name"
+    elif exc.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)):
+        advice = "the disk is full; free some space and save again"
+    else:
+        advice = "choose another folder or save again"
+    return f"{path} was not written ({exc.strerror or exc}): {advice}. The game is still here."
 
 
 def fit_height(widget: QObject) -> None:

@@ -227,3 +227,53 @@ def test_the_help_figures_use_the_verdicts_pair() -> None:
     pair = sprt_pair(AnalysisConfig())
     assert pair_levels() == ((pair.high.p0, pair.high.p1), (pair.low.p0, pair.low.p1))
     assert (pair.high.alpha, pair.high.beta) == (0.05, 0.05)  # pair_operating's default error rates
+
+
+def test_ctrl_c_with_a_checkpoint_says_the_finished_openings_are_kept(board_file: Path, tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture[str],
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bare "interrupted" left the host to guess whether the openings already played were lost."""
+    import core.analysis.openings as openings
+
+    def interrupted(*_args: object, **_kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(openings, "play_openings", interrupted)
+    checkpoint = tmp_path / "map.jsonl"
+    code = main(["openings", str(board_file), "--opening", "A1 B1 C1 B2", "--agent", "greedy", "--workers", "1",
+                 "--checkpoint", str(checkpoint)])
+    err = capsys.readouterr().err
+    assert code == 130
+    assert f"kept in {checkpoint}" in err and "the same command again goes on from there" in err
+    assert main(["openings", str(board_file), "--opening", "A1 B1 C1 B2", "--agent", "greedy"]) == 130
+    assert capsys.readouterr().err.strip() == "lits openings: interrupted"  # nothing kept: nothing promised
+
+
+def test_undecided_openings_name_the_option_that_plays_them_further(board_file: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["openings", str(board_file), "--opening", "A1 B1 C1 B2", "--agent", "greedy", "--max-games", "10",
+                 "--workers", "1"])
+    lines = capsys.readouterr().out.splitlines()
+    assert code == 0 and lines[-2].endswith("1 undecided of 1")  # 10 games never decide the pair
+    assert lines[-1] == ("undecided: the test had not decided within 10 games (--max-games 10); a larger --max-games "
+                         "(at most 100,000) plays those openings further")
+
+
+def test_a_checkpoint_it_cannot_use_is_refused_before_the_top_screen(board_file: Path, tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str],
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """--top screens every opening first (minutes with club); a bad --checkpoint was only refused after that."""
+    import core.analysis.openings as openings
+
+    def no_screen(*_args: object, **_kwargs: object) -> list[int]:
+        raise AssertionError("the screen ran before the checkpoint was checked")
+
+    monkeypatch.setattr(openings, "top_openings", no_screen)
+    missing = tmp_path / "no-such-folder" / "top.jsonl"
+    assert main(["openings", str(board_file), "--top", "2", "--agent", "greedy", "--checkpoint", str(missing)]) == 2
+    assert f"{missing}: cannot write the checkpoint" in capsys.readouterr().err
+    other = tmp_path / "other.jsonl"
+    other.write_text(json.dumps({"kind": "lits openings checkpoint", "board": "0", "agent": "greedy", "seed": 0,
+                                 "games": 200, "stop": "sprt"}) + "\n")
+    assert main(["openings", str(board_file), "--top", "2", "--agent", "greedy", "--checkpoint", str(other)]) == 2
+    assert "this checkpoint was made for another run" in capsys.readouterr().err

@@ -131,6 +131,30 @@ def test_bad_arguments_are_named(board_file: Path, args: list[str], words: str,
     assert words in capsys.readouterr().err
 
 
+def test_a_board_where_no_piece_fits_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Every game would end before its first move: no score, Elo or S1 rate is printed as if it measured the agents."""
+    board = Board.random(size=8, pairs=10, seed=12, params=GameParams(supply=(0, 0, 0, 0)))
+    path = tmp_path / "no-supply.yaml"
+    save_board(board, path)
+    code = main(["duel", str(path), "--agent", "greedy", "--agent", "random", "--pairs", "1", "--workers", "1"])
+    out, err = capsys.readouterr()
+    assert (code, out) == (1, "")
+    assert f"{path}: no piece can be placed on this board" in err and f"lits validate {path}" in err
+
+
+def test_a_negative_elo0_is_read_as_the_sprt_value(board_file: Path, capsys: pytest.CaptureFixture[str],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """argparse took `--sprt -10,10` for an option and answered "expected one argument"."""
+    from core.cli import duel as cli_duel
+
+    monkeypatch.setattr(cli_duel, "_inline", True)
+    code = main(["duel", str(board_file), "--agent", "greedy", "--agent", "random", "--pairs", "1", "--json",
+                 "--sprt", "-10,10"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert json.loads(out)["sprt"]["elo0"] == -10 and json.loads(out)["sprt"]["elo1"] == 10
+
+
 def test_missing_board_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["duel", str(tmp_path / "nope.yaml"), "--agent", "greedy", "--agent", "random", "--pairs", "1"]) == 2
     assert "nope.yaml" in capsys.readouterr().err

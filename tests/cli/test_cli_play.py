@@ -115,6 +115,37 @@ def test_replay_rule_break_and_unreadable(capsys: pytest.CaptureFixture[str], tm
     assert "2x2 square" in data["error"]["reason"] and data["placements"] == 1 and data["to_move"] == "X"
 
 
+def test_a_rule_break_names_the_line_of_a_record_with_comments(capsys: pytest.CaptureFixture[str],
+                                                               tmp_path: Path) -> None:
+    """Records from the play-test and from lits match open with comments, so the action's number is not its line."""
+    record = write(tmp_path, "g.txt", "# LITS play-test record, board: Crossroads\n# Ana against Ben\n\nC3 D3 E3 C4\n"
+                                      "swap\n\nA10 B10 C10 D10\n")
+    code, out, _ = run(capsys, "replay", DEFAULT, record)
+    assert code == 1
+    assert out.splitlines()[0].startswith(f"{record}: line 7: action 3 (A10 B10 C10 D10): ")
+    assert out.splitlines()[1] == "position before that action (1 placement, after the swap):"
+    code, out, _ = run(capsys, "replay", DEFAULT, record, "--json")
+    assert code == 1 and json.loads(out)["error"]["line"] == 7 and json.loads(out)["error"]["ply"] == 3
+    code, _, err = run(capsys, "moves", DEFAULT, "--record", record)
+    assert code == 1 and f"{record}: line 7: action 3 (A10 B10 C10 D10)" in err
+
+
+def test_moves_says_why_it_lists_nothing(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """An empty answer alone looked like a failure; stdout stays the list (empty) for scripts."""
+    from core.board.boardfile import load_board
+
+    board = load_board(DEFAULT)
+    state = GameState(board)
+    while not state.is_over():
+        state.push(next(iter(state.legal_placements())))
+    record = write(tmp_path, "full.txt", "\n".join(p.notation() for p in state.placements) + "\n")
+    code, out, err = run(capsys, "moves", DEFAULT, "--record", record)
+    assert (code, out) == (0, "")
+    assert err.startswith(f"{record}: no legal placement is left. Game over after {len(state.placements)} placements")
+    code, out, err = run(capsys, "moves", DEFAULT, "--record", record, "--json")
+    assert code == 0 and json.loads(out)["count"] == 0 and err == ""
+
+
 def test_replay_says_a_legal_record_is_legal(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     record = write(tmp_path, "g.txt", "C3 D3 E3 C4\nswap\nF3 G3 H3 I3\n")
     code, out, _ = run(capsys, "replay", DEFAULT, record)

@@ -34,7 +34,7 @@ COMMANDS = [c.name for c in BUILTIN_COMMANDS] + ["render"]
 @dataclass(frozen=True)
 class Case:
     argv: tuple[str, ...]
-    """With ``{tiny}``, ``{broken}``, ``{empty}``, ``{sealed}``, ``{damaged}``, ``{sums}``, ``{record}``,
+    """With ``{tiny}``, ``{broken}``, ``{nopiece}``, ``{empty}``, ``{sealed}``, ``{damaged}``, ``{sums}``, ``{record}``,
     ``{bad_record}``, ``{tmp}`` filled in."""
     raise_in: str = ""
     """``module:attribute`` replaced by a function that raises ``raises`` (an error inside the command)."""
@@ -118,6 +118,7 @@ CASES: dict[tuple[str, str], list[Case]] = {
     ("duel", "OK"): [Case(("duel", "{tiny}", "--agent", "random", "--agent", "greedy", "--pairs", "2", "--workers",
                            "1"))],
     ("duel", "USAGE"): [Case(("duel", "{tiny}", "--agent", "random", "--agent", "greedy", "--pairs", "0"))],
+    ("duel", "PROBLEMS"): [Case(("duel", "{nopiece}", "--agent", "random", "--agent", "greedy", "--pairs", "2"))],
     ("duel", "UNREADABLE"): [Case(("duel", "{empty}", "--agent", "random", "--agent", "greedy", "--pairs", "2"))],
     ("duel", "INTERNAL"): [Case(("duel", "{tiny}", "--agent", "random", "--agent", "greedy", "--pairs", "2"),
                                 raise_in="core.cli.duel:load_board_arg")],
@@ -227,7 +228,6 @@ CASES: dict[tuple[str, str], list[Case]] = {
 }
 
 NOT_MET: dict[tuple[str, str], str] = {
-    ("duel", "PROBLEMS"): "a duel measures two agents; it checks nothing that could fail",
     ("bench", "PROBLEMS"): "a benchmark measures; it checks nothing that could fail",
     ("render", "PROBLEMS"): "a picture is drawn of any readable board, valid or not",
     ("generate", "UNREADABLE"): "generate reads no input file",
@@ -264,6 +264,8 @@ def files(tmp_path: Path) -> dict[str, str]:
     cell = next(c for c in range(36) if broken.cells[c] is Symbol.EMPTY and broken.cells[35 - c] is Symbol.EMPTY)
     broken.set_raw(cell, Symbol.O)  # its partner stays empty: a board no match can use
     save_board(broken, tmp_path / "broken.yaml")
+    save_board(Board.random(size=6, pairs=6, seed=12, params=GameParams(supply=(0, 0, 0, 0))),
+               tmp_path / "nopiece.yaml")  # no piece can ever be placed
     (tmp_path / "empty.yaml").write_text("")
     (tmp_path / "record.txt").write_text("# no moves yet\n")
     (tmp_path / "bad_record.txt").write_text("swap\n")  # the swap only comes as the second action
@@ -274,7 +276,8 @@ def files(tmp_path: Path) -> dict[str, str]:
     return {"tiny": str(tmp_path / "tiny.yaml"), "broken": str(tmp_path / "broken.yaml"),
             "empty": str(tmp_path / "empty.yaml"), "sealed": str(season / "dm1.lits-sealed"),
             "damaged": str(damaged), "sums": str(season / "SHA256SUMS"), "record": str(tmp_path / "record.txt"),
-            "bad_record": str(tmp_path / "bad_record.txt"), "tmp": str(tmp_path / "work")}
+            "bad_record": str(tmp_path / "bad_record.txt"), "tmp": str(tmp_path / "work"),
+            "nopiece": str(tmp_path / "nopiece.yaml")}
 
 
 class FullStream(io.TextIOBase):

@@ -18,7 +18,7 @@ pytest.importorskip("PySide6")
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QFileDialog, QMainWindow
+from PySide6.QtWidgets import QApplication, QFileDialog, QMainWindow, QMessageBox
 
 import designer.playtest.window as playtest
 from core.board.geometry import parse_cell
@@ -872,3 +872,75 @@ def test_a_board_without_a_supply_shows_that_no_placement_is_possible(open_windo
     assert window.result_banner.isVisible() and window.result_banner.text() == "No placement is possible on this board"
     assert "nobody wins" in window.result_label.text() and "tie rule" not in window.result_label.text()
     assert window.turn_label.text() == "Game over"
+
+
+def test_a_record_that_cannot_be_saved_names_the_chosen_file_and_what_to_do(open_window, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The error used to name the temporary file written beside the record, a name the host never chose."""
+    window = open_window(small_board(seed=13))
+    window.play(next(iter(window.state.legal_placements())))
+    target = tmp_path / "no-such-folder" / "game.txt"
+    assert not window.save_record(str(target))
+    said = window.message_label.text()
+    assert said.startswith(f"{target} was not written") and ".tmp" not in said
+    assert f"the folder {target.parent} does not exist; choose another folder" in said
+    assert not window.save_record(str(tmp_path))
+    assert "that name is a folder; choose a file name" in window.message_label.text()
+
+
+def test_a_legal_move_takes_the_last_refusal_out_of_the_status_bar(open_window) -> None:  # type: ignore[no-untyped-def]
+    """The refusal stayed in the status bar for eight seconds under the move that had just been accepted."""
+    window = open_window(small_board(seed=13))
+    window.notation_edit.setText("A1 B1")
+    assert not window.submit_notation()
+    assert "2 cells given" in window.statusBar().currentMessage()
+    window.notation_edit.setText(next(iter(window.state.legal_placements())).notation())
+    assert window.submit_notation()
+    assert window.statusBar().currentMessage() == ""
+    window.notation_edit.setText("A1 B1")
+    assert not window.submit_notation()
+    window.statusBar().showMessage("shown since the refusal")
+    window.go_first()  # takes out only its own message, not one shown after it
+    assert window.ply == 0 and window.statusBar().currentMessage() == "shown since the refusal"
+
+
+def test_a_record_saved_without_a_suffix_is_listed_by_open_record(open_window, tmp_path: Path,  # type: ignore[no-untyped-def]
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A name typed without a suffix was saved as it was, and Open record… (game records only) did not list it."""
+    window = open_window(small_board(seed=13))
+    window.play(next(iter(window.state.legal_placements())))
+    typed = str(tmp_path / "final-test")
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: (typed, "")))
+    actions = {a.text().replace("&", ""): a for a in window.menuBar().actions()[0].menu().actions()}
+    actions["Save record…"].trigger()
+    assert not Path(typed).exists() and Path(typed + ".lits-game").read_text().count("\n") >= 2
+    assert "*.lits-game" in playtest.RECORD_FILTER
+    Path(typed + ".lits-game").write_text("kept\n")
+    asked: list[str] = []
+
+    def keep(_parent: object, _title: str, text: str, *_args: object) -> QMessageBox.StandardButton:
+        asked.append(text)
+        return QMessageBox.StandardButton.No
+
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(keep))
+    actions["Save record…"].trigger()
+    assert asked == [f"{typed}.lits-game already exists. Replace it?"]
+    assert Path(typed + ".lits-game").read_text() == "kept\n"
+
+
+def test_the_refusal_that_restart_or_resume_answers_is_taken_back(open_window, fake_time: FakeTime) -> None:  # type: ignore[no-untyped-def]
+    """A "lost on time" refusal stood under a game that went on after Apply & restart clocks (as that refusal
+    advised), and "the game is paused" after Resume."""
+    window = open_window(small_board(seed=6, turn_time=1, bank=1))
+    fake_time.advance(3)
+    window.tick_clocks()
+    assert window.is_over
+    move = next(iter(window.state.legal_placements()))
+    assert not window.play(move)
+    assert window.message_label.text().startswith("The game was lost on time; restart the clocks")
+    window.restart_clocks()
+    assert not window.is_over and window.message_label.text() == ""
+    QTest.mouseClick(window.pause_button, Qt.MouseButton.LeftButton)
+    assert not window.play(move) and "paused" in window.message_label.text()
+    QTest.mouseClick(window.pause_button, Qt.MouseButton.LeftButton)
+    assert not window.clock.paused and window.message_label.text() == ""
+    assert window.play(move)
