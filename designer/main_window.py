@@ -47,7 +47,14 @@ from designer.canvas.board_view import LOCK_BRUSH, BoardView
 from designer.canvas.render import THEMES, RenderOptions
 from designer.dialogs.export import PictureDialog, SealDialog, TextGridDialog, export_picture
 from designer.dialogs.help import WorkflowDialog
-from designer.document.autosave import Autosaver, find_recoveries, recovered_text
+from designer.dialogs.wording import write_failure
+from designer.document.autosave import (
+    Autosaver,
+    damaged_text,
+    find_recoveries,
+    recovered_status,
+    recovered_text,
+)
 from designer.document.document import Document
 from designer.document.recent import RecentFiles, RecentMenu
 from designer.document.sealed import read_sealed_board
@@ -548,10 +555,15 @@ class MainWindow(QMainWindow):
         try:
             self.document.open(path)
         except BoardFileError as exc:
+            there = os.path.isfile(path)  # a file with a mistake stays listed, to open again once it is mended
             if not quiet:
+                listed = there and os.path.abspath(path) in self.recent.paths()
+                advice = "\n\nMend it in a text editor and open it again (File ▸ Open Recent keeps it)." if listed \
+                    else ""
                 QMessageBox.warning(self, "Cannot open board", "\n".join(f"• {d}" for d in exc.details[:20]) +
-                                    f"\n\n({exc.path})")
-            self.recent.remove(path)
+                                    f"\n\n({exc.path}){advice}")
+            if not there:
+                self.recent.remove(path)
             return False
         self.recent.add(os.path.abspath(path))
         errors = count_errors(self.validation.problems)
@@ -580,6 +592,15 @@ class MainWindow(QMainWindow):
     def save(self) -> bool:
         if not self.document.path:
             return self.save_as(None)
+        if self.document.changed_on_disk():
+            answer = QMessageBox.question(
+                self, "File changed on disk",
+                f"{self.document.path} was changed by another program after it was opened or saved here. Saving "
+                "replaces those changes with the board shown here.\n\nReplace it? (No keeps the file as it is; "
+                "Save As writes the board to another file.)",
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+            if answer != QMessageBox.StandardButton.Yes:
+                return False
         return self._write(self.document.path)
 
     def save_as(self, path: str | None) -> bool:
@@ -612,7 +633,7 @@ class MainWindow(QMainWindow):
         try:
             written = self.document.save(path)
         except OSError as exc:
-            QMessageBox.warning(self, "Not saved", f"{path}: {exc.strerror or exc}")
+            QMessageBox.warning(self, "Not saved", write_failure(path, exc))
             return False
         self.recent.add(written)
         self.statusBar().showMessage(f"Saved {written}", 4000)
@@ -639,8 +660,11 @@ class MainWindow(QMainWindow):
                 return False
         try:
             export_picture(board, path, options, px)
-        except (OSError, ValueError) as exc:
-            QMessageBox.warning(self, "Export failed", f"{path}: {exc}")
+        except OSError as exc:
+            QMessageBox.warning(self, "Export failed", write_failure(path, exc))
+            return False
+        except ValueError as exc:
+            QMessageBox.warning(self, "Export failed", str(exc) if str(exc).startswith(path) else f"{path}: {exc}")
             return False
         self.statusBar().showMessage(f"Exported {path}", 4000)
         return True
@@ -655,7 +679,7 @@ class MainWindow(QMainWindow):
         try:
             save_board(self.document.snapshot(), path)
         except OSError as exc:
-            QMessageBox.warning(self, "Export failed", f"{path}: {exc.strerror or exc}")
+            QMessageBox.warning(self, "Export failed", write_failure(path, exc))
             return False
         self.statusBar().showMessage(f"Exported {path}", 4000)
         return True
@@ -743,27 +767,29 @@ class MainWindow(QMainWindow):
     def offer_recovery(self) -> bool:
         """Offer autosaved work left by a session that crashed or was killed; True when one was recovered."""
         recovered = False
-        for recovery in find_recoveries(self.autosaver.folder):
+        found = find_recoveries(self.autosaver.folder)
+        waiting = 0
+        for index, recovery in enumerate(found):
             if recovered:
                 break  # one board per window; the others are offered at the next start
             answer = QMessageBox.question(self, "Recover unsaved work?", recovered_text(recovery),
                                           QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No
                                           | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Yes)
             if answer == QMessageBox.StandardButton.Cancel:
+                waiting += 1
                 continue  # kept for the next start
             if answer == QMessageBox.StandardButton.Yes:
                 try:
                     board = recovery.load()
                 except BoardFileError as exc:
-                    QMessageBox.warning(self, "Cannot recover", "The autosaved board is damaged:\n"
-                                        + "\n".join(f"• {d}" for d in exc.details[:10]))
-                    recovery.discard()
+                    kept = recovery.set_aside()
+                    QMessageBox.warning(self, "Cannot recover", damaged_text(recovery, exc.details, kept))
                     continue
-                source = recovery.source if recovery.source and os.path.exists(recovery.source) else None
-                self.document.replace_board(board, source)
+                self.document.replace_board(board, recovery.reopen_as())
                 self.document.restore_locks(recovery.lock_cells(board.size))
                 self.document.mark_unsaved()
-                self.statusBar().showMessage(f"Recovered {recovery.describe()}; it is not saved yet.", 10000)
+                self.autosaver.adopt(recovery)  # on disk at once, as this session's autosave
+                self.statusBar().showMessage(recovered_status(recovery, waiting + len(found) - index - 1), 10000)
                 recovered = True
             recovery.discard()
         return recovered

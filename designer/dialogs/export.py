@@ -253,12 +253,26 @@ class SealDialog(QDialog):
         from core.seal.sealing import default_slots
 
         rows = sorted(self._auto_slots)
+        folder = os.path.expanduser(self.folder.text().strip()) or "."
         self.table.blockSignals(True)
-        for row, slot in zip(rows, default_slots(self.folder.text().strip() or ".", len(rows)), strict=True):
+        for row, slot in zip(rows, default_slots(folder, len(rows)), strict=True):
             item = self.table.item(row, 1)
             if item is not None:
                 item.setText(slot)
         self.table.blockSignals(False)
+
+    def target_folder(self) -> str:
+        """The folder typed, as the absolute path it means ('' when none): '~' is the home folder, as the host
+        means it, and a relative name would land wherever the designer was started from, out of the host's
+        sight.  The field shows the path that is written to."""
+        typed = self.folder.text().strip()
+        if not typed:
+            return ""
+        folder = os.path.abspath(os.path.expanduser(typed))
+        if folder != typed:
+            self.folder.setText(folder)
+            self._renumber()
+        return folder
 
     def _browse(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, "Folder for the sealed files", self.folder.text())
@@ -293,9 +307,19 @@ class SealDialog(QDialog):
         from core.seal.sealing import SealError, repeated_boards, seal_board, write_private_map, write_sealed
 
         season = self.season.text().strip()
-        folder = self.folder.text().strip()
+        folder = self.target_folder()
+        if not folder:
+            QMessageBox.warning(self, "Not sealed", "Choose the folder for the sealed files (Folder, or … to "
+                                                    "browse); nothing was written.")
+            return False
         old_sums = Path(folder, SUMS_NAME)
-        old_fingerprint = hashlib.sha256(old_sums.read_bytes()).hexdigest() if old_sums.is_file() else None
+        try:
+            old_fingerprint = hashlib.sha256(old_sums.read_bytes()).hexdigest() if old_sums.is_file() else None
+        except OSError as exc:
+            QMessageBox.warning(self, "Not sealed", f"{old_sums} cannot be read ({exc.strerror or exc}), so this "
+                                                    "folder's season cannot be checked; nothing was written. Choose "
+                                                    "another folder.")
+            return False
         sealed: list[Any] = []
         try:
             for row, (board, _label) in enumerate(self.entries):

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from PySide6.QtCore import QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QMouseEvent, QPainter, QPaintEvent, QPixmap
+from PySide6.QtGui import QKeySequence, QMouseEvent, QPainter, QPaintEvent, QPixmap
 from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFormLayout,
@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 
 from core.board.geometry import cell_name
 from core.board.model import Board, Symbol
+from core.board.validation import Severity, playability
 from core.generate.config import MAX_TIME as MAX_GENERATE_TIME
 from core.generate.config import SearchConfig
 from designer.canvas.render import BoardGeometry, Overlay, RenderOptions, paint_board, render_image
@@ -242,8 +243,24 @@ class ImproveDialog(SearchDialog):
         self.start_button.clicked.connect(self.start)
         self.cancel_button.clicked.connect(self.cancel)
         self.document.cellsChanged.connect(self._on_document_changed)
+        self._add_undo_keys()
         self._show_proposals([])
         self._update_lock_label()
+
+    def _add_undo_keys(self) -> None:
+        """Ctrl+Z and Ctrl+Shift+Z (Ctrl+Y) here too: the dialog tells the host to undo an applied proposal with
+        Ctrl+Z, and the main window's keys do not reach a separate dialog window."""
+        undo = self.document.undo_stack.createUndoAction(self, "Undo")
+        undo.setShortcuts(QKeySequence.keyBindings(QKeySequence.StandardKey.Undo))
+        redo = self.document.undo_stack.createRedoAction(self, "Redo")
+        redo_keys = QKeySequence.keyBindings(QKeySequence.StandardKey.Redo)
+        for extra in ("Ctrl+Shift+Z", "Ctrl+Y"):
+            if QKeySequence(extra) not in redo_keys:
+                redo_keys.append(QKeySequence(extra))
+        redo.setShortcuts(redo_keys)
+        for action in (undo, redo):
+            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+            self.addAction(action)
 
     # -- locks --------------------------------------------------------------------------
     @property
@@ -260,6 +277,20 @@ class ImproveDialog(SearchDialog):
     def _on_document_changed(self, _cells: object) -> None:
         if not self.running:
             self.lock_board.set_board(self.document.snapshot())
+        self._update_apply_buttons()
+
+    def proposals_fit(self) -> bool:
+        """Whether the board is still the one the proposals were made for (an undo back to it counts)."""
+        return self.base is not None and self.document.board.cells == self.base.cells
+
+    def _update_apply_buttons(self) -> None:
+        """Apply only while the proposals fit the board: a button that refuses only once clicked looks as if it
+        would apply."""
+        fits = self.proposals_fit()
+        tip = "" if fits else "The board changed since these proposals were made: undo back to it, or run Improve again"
+        for i, (_picture, _text, button) in enumerate(self.proposal_widgets):
+            button.setEnabled(fits and i < len(self.proposals))
+            button.setToolTip(tip)
 
     # -- running ------------------------------------------------------------------------
     @property
@@ -270,6 +301,15 @@ class ImproveDialog(SearchDialog):
         board = self.document.snapshot()
         if not board.is_antisymmetric():
             self.progress.idle("The board has broken pairs: repair them (Validation panel) before improving it.")
+            return False
+        unplayable = [p.message for p in playability(board) if p.severity is Severity.ERROR]
+        if unplayable:  # every game would be decided before a piece is placed: its figures would mean nothing
+            self.progress.idle(f"No match can be played on this board ({'; '.join(unplayable)}). Change it in the "
+                               "Properties tab before improving the board.")
+            return False
+        if len(self.locked) >= board.cell_count:
+            self.progress.idle("Every cell is locked, so Improve has nothing to change: unlock some cells (click "
+                               "them on the board here) and start again.")
             return False
         from core.generate.layout import Locks
 
@@ -306,9 +346,13 @@ class ImproveDialog(SearchDialog):
         self.result = result
         start = result.start
         self.original_label.setText(f"Your board: {start.figures.host_words()}" if start is not None else "")
+        self.lock_board.set_board(self.document.snapshot())  # it kept the searched board while the search ran
         self._show_proposals(result.candidates)
-        self.progress.idle(f"{len(result.candidates)} proposals from {result.screened} layouts screened "
-                           f"({result.elapsed:.0f} s).")
+        found = f"{len(result.candidates)} proposals from {result.screened} layouts screened ({result.elapsed:.0f} s)."
+        if result.candidates and not self.proposals_fit():
+            found += (" The board was edited during the search, so they are for the board as it was: undo back to "
+                      "it to apply one, or run Improve again.")
+        self.progress.idle(found)
 
     def _show_proposals(self, proposals: list[Any]) -> None:
         self.proposals = proposals[:PROPOSALS]
@@ -326,13 +370,12 @@ class ImproveDialog(SearchDialog):
                              f"<br>Changed (outlined): {changed_cells(c.board, c.changed)}")
                 for w in (picture, text, button):
                     w.setVisible(True)
-                button.setEnabled(True)
             else:
                 picture.clear()
                 text.clear()
                 for w in (picture, text, button):
                     w.setVisible(False)
-
+        self._update_apply_buttons()
         if self.proposals:
             self._fit_to_screen()
 

@@ -6,6 +6,9 @@ Each window's session writes ``autosave/<id>.yaml`` (the board, as a normal boar
 file and rename), on a worker thread so a slow disk never stalls the window.  A QLockFile ``<id>.lock`` is held
 while the session lives: at the next start, an autosave whose lock can be taken belongs to a process that is
 gone (crashed or killed), and the window offers to recover it.  A save, a clean quit or "Discard" removes the files.
+Recovered work becomes the new session's autosave by a rename, so it is never only in memory; an autosave whose
+file was saved after it is reopened untitled, so Save cannot put the older work over the newer file; a damaged one
+is kept as ``<id>.damaged.txt`` for the host to read.
 
 The folder is ``QStandardPaths.AppDataLocation``/autosave, or ``$LITS_BOARD_STUDIO_DATA/autosave`` when that
 variable is set (the tests use it to keep the user's folder out of their way).
@@ -38,6 +41,22 @@ AUTOSAVE_MAX_WAIT_S = 10.0
 """Under continuous editing, write at least this often."""
 MAX_LOCK_NAMES = 26 * 26
 """No board has more cells than this: a longer lock list in a damaged file is cut there."""
+NEWER_FILE_SLACK_S = 2.0
+"""A source file modified more than this after its autosave was saved again since (FAT keeps times to 2 s)."""
+
+
+def _when(timestamp: float) -> str:
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(timestamp))
+
+
+def _usable_time(value: object, fallback: float) -> float:
+    """``value`` as a time the clock can show, else ``fallback`` (a damaged note must not stop the start)."""
+    try:
+        stamp = float(value)  # type: ignore[arg-type]
+        time.localtime(stamp)
+    except (TypeError, ValueError, OverflowError, OSError):
+        return fallback
+    return stamp
 
 
 def data_dir() -> Path:
@@ -82,10 +101,41 @@ class Recovery:
             with contextlib.suppress(OSError):
                 path.unlink()
 
+    def set_aside(self) -> Path:
+        """Keep a damaged autosave where it is offered no more (``<id>.damaged.txt``); returns where it is."""
+        kept = self.board_path.with_suffix(".damaged.txt")
+        try:
+            os.replace(self.board_path, kept)
+        except OSError:
+            return self.board_path
+        for path in (self.meta_path, self.lock_path):
+            with contextlib.suppress(OSError):
+                path.unlink()
+        return kept
+
     def describe(self) -> str:
-        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(self.saved_at))
         name = os.path.basename(self.source) if self.source else "an untitled board"
-        return f"{name}, autosaved {when}"
+        return f"{name}, autosaved {_when(self.saved_at)}"
+
+    def source_saved_since(self) -> float | None:
+        """When the source file was written after this autosave (its modification time), else None.
+
+        Then the file holds newer work than the autosave: reopening the autosave under the file's name would
+        let Save put the older work over it."""
+        if not self.source:
+            return None
+        try:
+            modified = os.stat(self.source).st_mtime
+        except OSError:
+            return None
+        return modified if modified > self.saved_at + NEWER_FILE_SLACK_S else None
+
+    def reopen_as(self) -> str | None:
+        """The file the recovered work takes as its own: its source, unless that is gone or saved since
+        (then None, an untitled board, so Save asks for a name)."""
+        if not self.source or not os.path.isfile(self.source) or self.source_saved_since() is not None:
+            return None
+        return self.source
 
 
 def find_recoveries(folder: Path | None = None) -> list[Recovery]:
@@ -114,7 +164,7 @@ def find_recoveries(folder: Path | None = None) -> list[Recovery]:
         with contextlib.suppress(OSError, ValueError, TypeError, AttributeError):
             meta = json.loads(meta_path.read_text(encoding="utf-8"))
             source = str(meta["source"]) if meta.get("source") else None
-            saved_at = float(meta.get("saved_at", saved_at))
+            saved_at = _usable_time(meta.get("saved_at", saved_at), saved_at)
             locks = [str(name) for name in meta.get("locks", [])][:MAX_LOCK_NAMES]
         found.append(Recovery(board_path, meta_path, lock_path, source, saved_at, locks))
     found.sort(key=lambda r: r.saved_at, reverse=True)
@@ -205,6 +255,27 @@ class Autosaver(QObject):
     def _on_error(self, message: str) -> None:
         self.last_error = message  # autosave is a safety net; a full disk must not interrupt the host
 
+    def adopt(self, recovery: Recovery) -> None:
+        """Take over a recovered autosave as this session's own (renamed, not copied), so the recovered work is
+        on disk from the first moment: deleting it and waiting for the next write would lose it to a second crash
+        within the autosave delay.  The next write brings its note up to date."""
+        if not self.document.dirty:
+            return
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            return
+        if not self.lock.isLocked():
+            self.lock.tryLock(0)
+        with self._io:
+            with contextlib.suppress(OSError):
+                os.replace(recovery.meta_path, self.meta_path)
+            try:
+                os.replace(recovery.board_path, self.board_path)
+            except OSError:
+                return
+        self.write_now()
+
     def remove(self) -> None:
         """Delete the autosave (after a save, a clean quit, or when the work is back to its saved state)."""
         self.timer.stop()
@@ -222,7 +293,38 @@ class Autosaver(QObject):
 
 
 def recovered_text(recovery: Recovery) -> str:
-    """The question shown at start-up."""
-    return (f"LITS Board Studio did not close properly last time. Unsaved work was kept: "
-            f"{recovery.describe()}.\n\nRecover it? Yes opens it as an unsaved board; No deletes it.")
+    """The question shown at start-up; it warns when the work's file was saved after the autosave."""
+    text = f"LITS Board Studio did not close properly last time. Unsaved work was kept: {recovery.describe()}."
+    newer = recovery.source_saved_since()
+    if recovery.source and newer is not None:
+        name = os.path.basename(recovery.source)
+        return (f"{text}\n\n{name} was saved after this autosave (at {_when(newer)}), so the file may hold newer "
+                f"work than this.\n\nRecover it? Yes opens it as an untitled copy and leaves {name} as it is; "
+                "No deletes it; Cancel keeps it for the next start.")
+    return f"{text}\n\nRecover it? Yes opens it as an unsaved board; No deletes it; Cancel keeps it for the next start."
+
+
+def damaged_text(recovery: Recovery, details: list[str], kept: Path) -> str:
+    """Why an autosave cannot be recovered, and where its text still is."""
+    problems = "\n".join(f"• {d}" for d in details[:10])
+    where = f"kept in {kept}, which is not offered again" if kept != recovery.board_path else f"still in {kept}"
+    return (f"The autosaved work ({recovery.describe()}) cannot be read as a board:\n{problems}\n\nIts text is "
+            f"{where}: open it in a text editor to copy what you need, then delete it.")
+
+
+def recovered_status(recovery: Recovery, left: int = 0) -> str:
+    """The status line after recovering: which file the work now belongs to, when it is not its old one, and
+    how many other autosaves wait (a window takes one; without a word the others look lost)."""
+    done = f"Recovered {recovery.describe()}; it is not saved yet"
+    if not recovery.source or recovery.reopen_as() is not None:
+        said = done + "."
+    elif recovery.source_saved_since() is not None:
+        said = (f"{done}: it is an untitled copy, because {os.path.basename(recovery.source)} was saved after it "
+                "(Save asks for a name).")
+    else:
+        said = f"{done}: {recovery.source} is no longer there, so it is an untitled board (Save asks for a name)."
+    if left:
+        said += (f" {left} more autosaved {'board is' if left == 1 else 'boards are'} kept: start LITS Board Studio "
+                 "again to recover the next.")
+    return said
 

@@ -17,12 +17,22 @@ from dataclasses import replace
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
-from core.board.boardfile import load_board, save_board
+from core.board.boardfile import BoardFileModel, load_board, save_board
 from core.board.geometry import cell_name, partner
 from core.board.model import Board, CellChange, GameParams, Symbol, Transform
 from designer.document.commands import CellsCommand, LocksCommand, MetaCommand, ParamsCommand, StrokeCommand
 
 META_KEYS: tuple[str, ...] = ("name", "author", "notes")
+
+
+def _longest(key: str) -> int:
+    """The most characters a board file accepts for ``key`` (its loader refuses a longer text)."""
+    limits = [getattr(m, "max_length", None) for m in BoardFileModel.model_fields[key].metadata]
+    return min((n for n in limits if isinstance(n, int)), default=1 << 30)
+
+
+META_LIMITS: dict[str, int] = {key: _longest(key) for key in META_KEYS}
+"""A longer name, author or notes would go into a file that its loader refuses: the board would not open again."""
 
 
 class Document(QObject):
@@ -49,6 +59,8 @@ class Document(QObject):
         super().__init__(parent)
         self.board = board if board is not None else Board()
         self.path = path
+        self._disk = _stamp(path)
+        """The file as last read or written here (modification time and size), to notice another program's save."""
         self.locks: frozenset[int] = frozenset()
         """Locked cells, always with their partners."""
         self.undo_stack = QUndoStack(self)
@@ -84,6 +96,12 @@ class Document(QObject):
             return True
         low, high = sorted((clean, stack.index()))
         return not all(isinstance(stack.command(i), LocksCommand) for i in range(low, high))
+
+    def changed_on_disk(self) -> bool:
+        """Whether the file was written by something else since this document read or saved it: a save then
+        puts the board shown over those changes.  A file that is gone is not changed (saving brings it back)."""
+        now = _stamp(self.path)
+        return now is not None and now != self._disk
 
     @property
     def display_name(self) -> str:
@@ -273,10 +291,15 @@ class Document(QObject):
         return self.set_params(new, field)
 
     def set_meta(self, key: str, value: str) -> bool:
+        """Change the name, author or notes, cut to what a board file holds (:data:`META_LIMITS`), so what the
+        Properties tab shows is what Save writes and what opens again."""
         if key not in META_KEYS:
             raise ValueError(f"unknown board text field {key!r}")
+        asked, value = value, value[:META_LIMITS[key]]
         old = getattr(self.board, key)
         if old == value:
+            if asked != value:
+                self.paramsChanged.emit()  # the views show the text as kept, not the longer one typed
             return False
         self.undo_stack.push(MetaCommand(self, key, old, value))
         return True
@@ -286,6 +309,7 @@ class Document(QObject):
         """Put another board in place (New/Open): the undo history belongs to the old board, so it goes."""
         self.board = board
         self.path = path
+        self._disk = _stamp(path)
         self.undo_stack.clear()
         self.undo_stack.setClean()
         self.apply_locks(frozenset())  # locks name cells of the old board
@@ -315,6 +339,18 @@ class Document(QObject):
             raise ValueError("this board has no file yet: use Save As")
         save_board(self.board, target)
         self.path = os.path.abspath(target)
+        self._disk = _stamp(self.path)
         self.undo_stack.setClean()
         self._file_changed()
         return self.path
+
+
+def _stamp(path: str | None) -> tuple[int, int] | None:
+    """A file's modification time and size (None: no file), to tell whether someone else wrote it."""
+    if not path:
+        return None
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_mtime_ns, info.st_size

@@ -7,7 +7,6 @@ designer's ``BackgroundRunner``; the window only decides how fast their answers 
 
 from __future__ import annotations
 
-import errno
 import os
 import time
 from collections.abc import Callable
@@ -51,6 +50,7 @@ from core.play.session import (
     agent_decision,
 )
 from designer.canvas.render import RenderOptions
+from designer.dialogs.wording import write_failure
 from designer.playtest.canvas import PlayCanvas, board_beside
 from designer.workers import BackgroundRunner, JobControl
 
@@ -567,7 +567,7 @@ class PlaytestWindow(QMainWindow):
         try:
             self.session.save(path)
         except OSError as exc:
-            self._say(save_failure(path, exc), error=True)
+            self._say(write_failure(path, exc, "The game is still here."), error=True)
             return False
         except ValueError as exc:
             self._say(f"Could not save the record to {path}: {exc}", error=True)
@@ -768,23 +768,6 @@ class PlaytestWindow(QMainWindow):
         self._runner.cancel()
         self._runner.wait(10_000)
         super().closeEvent(event)
-
-
-def save_failure(path: str, exc: OSError) -> str:
-    """Why the record at ``path`` was not saved and what to do: the error itself names the temporary file written
-    beside it first (``/games/.game.txt.x1y2.tmp``), a name the host never chose."""
-    folder = os.path.dirname(os.path.abspath(path))
-    if exc.errno == errno.ENOENT:
-        advice = f"the folder {folder} does not exist; choose another folder"
-    elif exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
-        advice = f"this account may not write in {folder}; choose another folder"
-    elif exc.errno == errno.EISDIR:
-        advice = "that name is a folder; choose a file name"
-    elif exc.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)):
-        advice = "the disk is full; free some space and save again"
-    else:
-        advice = "choose another folder or save again"
-    return f"{path} was not written ({exc.strerror or exc}): {advice}. The game is still here."
 
 
 def fit_height(widget: QObject) -> None:
