@@ -234,6 +234,8 @@ class AnalysisPanel(QWidget):
                               f"{describe_agent(analysis_config.CHECK_AGENT)}, and counts only if both agree. The "
                               "default is what lits analyze uses.")
         self.effort = QComboBox()
+        self._effort_before_quick = 0
+        """The effort the box held when Quick was ticked, shown again when it is unticked."""
         for name, label in EFFORT_LABELS.items():
             self.effort.addItem(label, name)
         self.effort.setToolTip("How much play decides the verdict. The work is fixed, not the time: the same "
@@ -369,10 +371,25 @@ class AnalysisPanel(QWidget):
                    f"{analysis_config.QUICK.sims_cap} simulations a move and fewer games are played, with no "
                    "second engine, so it often says \"not decided yet\" and is never a verdict to publish; untick "
                    "it for one.")
-        self.effort.setEnabled(not self.quick.isChecked())
+        self._show_effort(quick=self.quick.isChecked())
         self.quick.setToolTip(general if effect is None else f"{general}\nWith these settings: {effect}.")
         self.quick_note.setText(f"Quick plays: {effect}." if effect else "")
         self.quick_note.setVisible(self.quick.isChecked() and bool(effect))
+
+    def _show_effort(self, quick: bool) -> None:
+        """While Quick is ticked the box names no effort: "Standard: the verdict to publish" beside a first look
+        that is never one would say the opposite of what runs."""
+        self.effort.setEnabled(not quick)
+        if quick == (self.effort.currentIndex() < 0):
+            return
+        blocked = self.effort.blockSignals(True)  # the players follow a chosen effort, not this display
+        if quick:
+            self._effort_before_quick = self.effort.currentIndex()
+            self.effort.setPlaceholderText("Quick look: a first look, not a verdict")
+            self.effort.setCurrentIndex(-1)
+        else:
+            self.effort.setCurrentIndex(max(self._effort_before_quick, 0))
+        self.effort.blockSignals(blocked)
 
     def _on_effort(self, _index: int) -> None:
         """A preset's players replace the box's only while it holds another preset's (a typed choice stays)."""
@@ -385,7 +402,9 @@ class AnalysisPanel(QWidget):
     @property
     def chosen_effort(self) -> str:
         """The effort the settings ask for: Quick's tick wins over the box."""
-        return analysis_config.QUICK.name if self.quick.isChecked() else str(self.effort.currentData())
+        if self.quick.isChecked():
+            return analysis_config.QUICK.name
+        return str(self.effort.itemData(max(self.effort.currentIndex(), 0)))
 
     def cluster_problem(self) -> str | None:
         """Why the cluster field cannot be used (None when it is empty or a valid address)."""

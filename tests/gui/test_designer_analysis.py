@@ -364,8 +364,15 @@ def test_panel_starts_with_the_command_lines_settings(window: MainWindow) -> Non
     panel.agent.setCurrentText("mcts:1000")  # a typed choice is the host's: another effort keeps it
     panel.effort.setCurrentIndex(panel.effort.findData("standard"))
     assert panel.agent.currentText() == "mcts:1000"
+    panel.effort.setCurrentIndex(panel.effort.findData("thorough"))
     panel.quick.setChecked(True)
     assert panel.chosen_effort == "quick" and not panel.effort.isEnabled()
+    assert panel.effort.currentText() == "" and "not a verdict" in panel.effort.placeholderText(), \
+        "a disabled box still reading 'Standard: the verdict to publish' beside a quick look"
+    assert panel.agent.currentText() == "mcts:1000"
+    panel.quick.setChecked(False)
+    assert panel.effort.isEnabled() and panel.chosen_effort == "thorough" and panel.effort.currentText().startswith(
+        "Thorough")
 
 
 @pytest.mark.parametrize("name, headline, step", [
