@@ -31,7 +31,7 @@ def elo_of(score: float) -> float | None:
         raise ValueError(f"a score lies within 0..1, not {score}")
     if score <= 0.0 or score >= 1.0:
         return None
-    return -400.0 * math.log10(1.0 / score - 1.0)
+    return -400.0 * math.log10(1.0 / score - 1.0) + 0.0  # + 0.0: an even score is 0, not -0
 
 
 @dataclass(frozen=True)
@@ -80,7 +80,8 @@ class DuelScore:
 def _signed(elo: float | None, score: float) -> str:
     if elo is None:
         return "+inf" if score >= 1.0 else "-inf"
-    return f"{elo:+.0f}"
+    rounded = round(elo)
+    return "0" if rounded == 0 else f"{rounded:+d}"  # "-0" read as a loss
 
 
 def score_pairs(outcomes: Iterable[PairOutcome]) -> DuelScore:

@@ -189,7 +189,8 @@ def format_text(path: str, a: str, b: str, seed: int, score: Any, ms: dict[str, 
     def fmt_ms(x: float | None) -> str:
         return "n/a" if x is None else f"{x:.1f} ms"
 
-    head = f"{path}: A = {a} against B = {b}, {score.pairs} pairs ({score.games} games), seed {seed}"
+    head = (f"{path}: A = {a} against B = {b}, {score.pairs} pair{'' if score.pairs == 1 else 's'} "
+            f"({score.games} games), seed {seed}")
     if interrupted:
         head += f" (interrupted: {score.pairs} of {asked} pairs)"
     lines = [

@@ -122,24 +122,11 @@ def _swapped_arguments(args: argparse.Namespace, exc: CliError) -> CliError:
     return CliError(f"{exc.message}; {hint}", exc.code)
 
 
-def _action_line(path: str, ply: int) -> int | None:
-    """The line of ``path`` that holds action ``ply``: records written by the play-test and by ``lits match`` open
-    with comment lines, so "action 3" alone sent the host counting lines by hand.  None for a file that cannot be
-    read again (a pipe)."""
-    from core.board.fileio import ReadError, read_limited_text
-    from core.engine.record import MAX_RECORD_BYTES, action_line
-
-    if not os.path.isfile(path):
-        return None
-    try:
-        return action_line(read_limited_text(path, MAX_RECORD_BYTES, what="game record"), ply)
-    except ReadError:
-        return None
-
-
 def _where(path: str, ply: int) -> str:
     """``line N: `` for a message about action ``ply`` of the record at ``path``, or nothing when unknown."""
-    line = _action_line(path, ply)
+    from core.engine.record import file_action_line
+
+    line = file_action_line(path, ply)
     return "" if line is None else f"line {line}: "
 
 
@@ -199,7 +186,9 @@ def run_replay(args: argparse.Namespace) -> int:
     if error is not None:
         error_json = {"ply": error.ply, "reason": error.reason.message, "rule": error.reason.rule,
                       "action": error.action if isinstance(error.action, str) else error.action.notation()}
-        error_json["line"] = _action_line(args.record, error.ply)
+        from core.engine.record import file_action_line
+
+        error_json["line"] = file_action_line(args.record, error.ply)
         error_text = f"{args.record}: {_where(args.record, error.ply)}{error.message(board.size)}"
     result = state.result()
     score = state.score()

@@ -59,13 +59,14 @@ class ReplayError:
 
 
 def _action_lines(text: str) -> Iterator[tuple[int, str]]:
-    """Each line of a record that holds an action, with its number: blank and comment lines are skipped."""
+    """Each line of a record that holds an action, with its number: blank and comment lines are skipped, and a
+    ``#`` after a move starts a comment too (``E6 F6 G6 F7  # the wall``), as hosts annotate games."""
     text = text.removeprefix("\ufeff")  # editors on Windows may add a byte-order mark
     # Line breaks are LF, CRLF or CR only, as editors count lines; str.splitlines would also break at form
     # feeds, U+2028 and other separators, misnumbering lines and turning the tail of a comment into a move.
     for number, raw in enumerate(_LINE_BREAK_RE.split(text), start=1):
-        line = raw.strip()
-        if line and not line.startswith("#"):
+        line = raw.partition("#")[0].strip()
+        if line:
             yield number, line
 
 
@@ -76,6 +77,17 @@ def action_line(text: str, ply: int) -> int | None:
         if seen == ply:
             return number
     return None
+
+
+def file_action_line(path: str | os.PathLike[str], ply: int) -> int | None:
+    """:func:`action_line` of the record file at ``path``; None for one that cannot be read again (a pipe)."""
+    name = os.fspath(path)
+    if not os.path.isfile(name):
+        return None
+    try:
+        return action_line(read_limited_text(name, MAX_RECORD_BYTES, what="game record"), ply)
+    except ReadError:
+        return None
 
 
 def parse_record(text: str, size: int, path: str = "<record>") -> list[Action]:
@@ -138,5 +150,5 @@ def replay(board: Board, actions: Iterable[Action]) -> tuple[GameState, ReplayEr
     return state, None
 
 
-__all__ = ["MAX_RECORD_BYTES", "RECORD_FORM", "Action", "RecordError", "ReplayError", "action_line", "load_record",
-           "parse_record", "record_to_text", "replay", "save_record"]
+__all__ = ["MAX_RECORD_BYTES", "RECORD_FORM", "Action", "RecordError", "ReplayError", "action_line", "file_action_line",
+           "load_record", "parse_record", "record_to_text", "replay", "save_record"]

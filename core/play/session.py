@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from core.agents.agent import make_agent
 from core.agents.spec import parse_agent, with_threads
 from core.board.model import Board, Symbol
-from core.engine.record import RecordError, load_record, replay, save_record
+from core.engine.record import RecordError, file_action_line, load_record, replay, save_record
 from core.engine.rules import SWAP, GameOutcome, GameState, IllegalReason, NotationError, Placement
 from core.play.clock import MatchClock, TimeSource
 
@@ -581,7 +581,9 @@ class PlaySession:
             return Refusal(str(exc))
         _state, problem = replay(self.board, moves)
         if problem is not None:
-            return Refusal(f"{name}: {problem.message(self.board.size)}; the record does not fit this board.",
+            line = file_action_line(name, problem.ply)
+            where = "" if line is None else f"line {line}: "
+            return Refusal(f"{name}: {where}{problem.message(self.board.size)}; the record does not fit this board.",
                            problem.reason)
         self._cancel_agent()
         self._agents = [None, None]

@@ -49,6 +49,7 @@ def test_even_and_one_sided_duels() -> None:
     assert even.ci95 == pytest.approx((0.39297, 0.60703), abs=2e-5)
     assert even.elo_ci95[0] == pytest.approx(-75.54, abs=0.05) and even.elo_ci95[1] == pytest.approx(75.54, abs=0.05)
     assert even.s1_win_rate == 1.0
+    assert even.elo_text() == "0 [-76, +76]" and str(even.elo) == "0.0", "an even score read '-0', as a loss"
     sweep = score_pairs(_pairs(40, 0, 0, 0))
     assert sweep.score == 1.0 and sweep.elo is None and sweep.elo_ci95[1] is None
     assert sweep.ci95[0] == pytest.approx(0.95418, abs=2e-5)

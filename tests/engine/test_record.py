@@ -27,6 +27,15 @@ def test_parse_ignores_blanks_and_comments_and_reads_swap() -> None:
     assert actions == [Placement.parse("C3 D3 E3 C4", 12), SWAP, Placement.parse("F3 G3 H3 I3", 12)]
 
 
+def test_a_comment_after_a_move_is_a_comment() -> None:
+    """Hosts annotate games: "'#' is not a cell name" for ``E6 F6 G6 F7  # the wall`` told them nothing useful."""
+    from core.engine.record import action_line
+
+    text = "# dm1\nC3 D3 E3 C4  # the wall\nswap# pie\n\nF3 G3 H3 I3\n"
+    assert parse_record(text, 12) == [Placement.parse("C3 D3 E3 C4", 12), SWAP, Placement.parse("F3 G3 H3 I3", 12)]
+    assert [action_line(text, ply) for ply in (1, 2, 3, 4)] == [2, 3, 5, None]
+
+
 def test_parse_accepts_bom_and_crlf() -> None:
     actions = parse_record("\ufeffC3 D3 E3 C4\r\nswap\r\n", 12)
     assert actions == [Placement.parse("C3 D3 E3 C4", 12), SWAP]

@@ -320,9 +320,10 @@ def test_bad_records_are_reported_by_file_and_line(tmp_path: Path) -> None:
     refusal = session.load(bad)
     assert refusal is not None and str(bad) in refusal.message and "line 3" in refusal.message
     illegal = tmp_path / "illegal.txt"
-    illegal.write_text("A1 B1 C1 D1\nF3 F4 F5 F6\n")
+    illegal.write_text("# saved by the play-test\nA1 B1 C1 D1\nF3 F4 F5 F6\n")
     refusal = session.load(illegal)
     assert refusal is not None and "action 2" in refusal.message and "shares no edge" in refusal.message
+    assert f"{illegal}: line 3: action 2" in refusal.message, "the host would count the lines by hand"
     assert refusal.reason is not None and set(refusal.reason.cells) == {parse_cell(c, 6) for c in ("F3", "F6")} | \
         {parse_cell(c, 6) for c in ("F4", "F5")}
     refusal = session.load(tmp_path / "missing.txt")
