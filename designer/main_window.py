@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.board.boardfile import BoardFileError, save_board
+from core.board.fileio import write_failure
 from core.board.geometry import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE
 from core.board.model import Board, Symbol, Transform
 from core.board.validation import count_errors
@@ -47,7 +48,6 @@ from designer.canvas.board_view import LOCK_BRUSH, BoardView
 from designer.canvas.render import THEMES, RenderOptions
 from designer.dialogs.export import PictureDialog, SealDialog, TextGridDialog, export_picture
 from designer.dialogs.help import WorkflowDialog
-from designer.dialogs.wording import write_failure
 from designer.document.autosave import (
     Autosaver,
     damaged_text,

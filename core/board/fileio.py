@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import tempfile
 from pathlib import Path
@@ -97,3 +98,21 @@ def read_limited_text(path: str | os.PathLike[str], limit: int, what: str = "fil
         line = data[: exc.start].count(b"\n") + 1
         byte = data[exc.start]
         raise ReadError(f"{name}: line {line}: not UTF-8 text (byte 0x{byte:02x}); is this a {what}?") from None
+
+
+def write_failure(path: str, exc: OSError, kept: str = "Nothing else was changed.") -> str:
+    """Why ``path`` was not written and what to do, naming the file the host chose: the error itself names the
+    temporary file written beside it first (:func:`stage_bytes`), a name the host never saw.  ``kept`` says
+    what is still safe."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if exc.errno == errno.ENOENT:
+        advice = f"the folder {folder} does not exist; choose another folder"
+    elif exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        advice = f"this account may not write in {folder}; choose another folder"
+    elif exc.errno == errno.EISDIR:
+        advice = "that name is a folder; choose a file name"
+    elif exc.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)):
+        advice = "the disk is full; free some space and try again"
+    else:
+        advice = "choose another folder or try again"
+    return f"{path} was not written ({exc.strerror or exc}): {advice}. {kept}"

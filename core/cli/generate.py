@@ -9,17 +9,28 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import re
 import sys
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
+from core.agents.spec import FIXED_WORK_HELP
 from core.analysis.config import DEFAULT_AGENTS
 from core.board.geometry import DEFAULT_SIZE, SizeError, check_size
 from core.cli import EXIT_DISK_FULL, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, CliError, summary
 from core.cli.exitcodes import disk_full_message, is_disk_full
-from core.generate.config import DEFAULT_TIME, MAX_COUNT, MAX_TIME, GenerateCancelled, SearchConfig
+from core.generate.config import (
+    DEFAULT_TIME,
+    MAX_COUNT,
+    MAX_TIME,
+    GenerateCancelled,
+    LevelError,
+    SearchConfig,
+    resolve_level,
+)
 from core.generate.layout import DEFAULT_DENSITY, LayoutError, PairRange, parse_pair_range
 from core.generate.plan import TOLERANCE_MIN, TOLERANCE_SHARE
 
@@ -68,13 +79,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--level", metavar="LEVEL",
                    help="strength at which the verdict must hold: a level (casual, club, expert) or any agent "
                         f"spec (greedy, greedy:EPS, mcts:N, puct:N, ...); default: {DEFAULT_AGENTS[-1]}, the level "
-                        "that decides lits analyze by default")
+                        f"that decides lits analyze by default; {FIXED_WORK_HELP}")
     p.add_argument("--workers", type=int, default=0, metavar="K", help="worker processes (default 0 = all cores)")
     p.add_argument("--cluster", metavar="ADDRESS",
                    help="run on dask: local:N or a scheduler address such as tcp://10.0.0.5:8786 "
                         "(needs the cluster extra)")
     p.add_argument("--out", required=True, metavar="DIR", help="folder for the board files and their reports")
-    p.add_argument("--force", action="store_true", help="replace board files of an earlier run with the same seed")
+    p.add_argument("--force", action="store_true",
+                   help="replace the board files of an earlier run with the same seed in --out; its boards this "
+                        "run does not write again are removed, so the folder never mixes two runs' boards (a run "
+                        "that writes none leaves them as they are)")
     p.add_argument("--json", action="store_true", help="print one JSON object for machines")
     p.set_defaults(func=run)
 
@@ -98,6 +112,8 @@ def _config(args: argparse.Namespace) -> SearchConfig:
     if not 0 <= args.workers <= MAX_WORKERS:
         raise CliError(f"--workers {args.workers}: give 0 (all cores) or a count up to {MAX_WORKERS}",
                        EXIT_USAGE)
+    if not args.out.strip():  # an empty --out would write into the current folder unasked
+        raise CliError(f"--out {args.out!r}: give a folder for the board files, e.g. --out gen/", EXIT_USAGE)
     return SearchConfig(size=size, pairs=pairs, count=args.count, seed=args.seed, rounds=args.rounds,
                         time_budget=None if args.rounds is not None else args.time)
 
@@ -161,7 +177,7 @@ def _components(args: argparse.Namespace, cfg: SearchConfig, level: str) -> tupl
 def run(args: argparse.Namespace) -> int:
     started = _clock()
     cfg = _config(args)
-    from core.generate.evaluate import DEFAULT_LEVEL, LevelError, resolve_level
+    from core.generate.evaluate import DEFAULT_LEVEL
     from core.generate.output import OutputError, missing_folders, prepare_out_dir, remove_if_empty
 
     try:
@@ -227,6 +243,7 @@ def _search(args: argparse.Namespace, cfg: SearchConfig, level: str, planned: li
         entries = write_results(chosen, planned, cfg.seed, search)
     except OutputError as exc:
         raise _output_error(exc) from None
+    removed = _remove_earlier(args.out, cfg.seed, len(entries)) if args.force and entries else []
     timed = args.rounds is None
     if args.json:
         print(json.dumps({"boards": entries, "requested": cfg.count, "level": level, "seed": cfg.seed,
@@ -251,15 +268,39 @@ def _search(args: argparse.Namespace, cfg: SearchConfig, level: str, planned: li
                 "range for more" if timed else "give more --rounds or a wider --pairs range for more")
         print(f"lits generate: {len(entries)} of the {cfg.count} boards asked for: {len(result.balanced())} of the "
               f"{len(result.candidates)} finalists judged are balanced at {level}; {hint}", file=sys.stderr)
+    if removed:
+        print(f"lits generate: removed the earlier run's {', '.join(removed)} from {args.out} (--force): this run "
+              f"wrote {len(entries)} board{'' if len(entries) == 1 else 's'} with --seed {cfg.seed}", file=sys.stderr)
     return EXIT_OK if entries else EXIT_PROBLEMS
+
+
+def _remove_earlier(out: str, seed: int, written: int) -> list[str]:
+    """Remove the files of an earlier run with ``seed`` ranked beyond the ``written`` boards of this one (--force):
+    left in place, they would pass for this run's.  Returns their names; one that cannot be removed is kept."""
+    pattern = re.compile(rf"gen-s{re.escape(str(seed))}-([1-9][0-9]*)\.(?:yaml|json)")
+    removed: list[str] = []
+    for path in sorted(Path(out).iterdir()):
+        match = pattern.fullmatch(path.name)
+        if match is None or int(match.group(1)) <= written or not path.is_file():
+            continue
+        try:
+            path.unlink()
+        except OSError:
+            continue
+        removed.append(path.name)
+    return removed
 
 
 def _too_short(args: argparse.Namespace, level: str, exc: Any, startup: float) -> int:
     """--time cannot judge one finalist at --level: say so with the budget that would (exit 2, nothing written)."""
     minimum = None if exc.minimum is None else int(10 * math.ceil((exc.minimum + startup) / 10))
-    advice = "give a longer --time" if minimum is None else f"give --time {minimum} or more"
-    if exc.level_bound:
-        advice += ", or a weaker --level"
+    if minimum is not None and minimum > MAX_TIME:  # a --time above the limit would be refused in turn
+        advice = (f"it would need --time {minimum}, more than the {MAX_TIME:g} s (a day) --time allows: give a weaker "
+                  "--level or a smaller --size")
+    else:
+        advice = "give a longer --time" if minimum is None else f"give --time {minimum} or more"
+        if exc.level_bound:
+            advice += ", or a weaker --level"
     if args.json:
         # typical_time: the minimum now is the budget for a typical verdict's time (kept for older scripts)
         print(json.dumps({"boards": [], "requested": args.count, "level": level, "time_budget": args.time,

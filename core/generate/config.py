@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from core.agents.spec import FIXED_WORK_HELP, SPEC_HELP, AgentSpecError, parse_agent
 from core.board.geometry import DEFAULT_SIZE, check_size
 from core.board.model import GameParams
 from core.generate.layout import PairRange
@@ -21,6 +22,29 @@ MAX_COUNT = 50
 
 class GenerateCancelled(Exception):
     """The caller asked to stop; no partial result is given."""
+
+
+class LevelError(ValueError):
+    """A level that is neither an agent spec nor a named level; the message lists what is accepted."""
+
+
+def accepted_levels_help() -> str:
+    """What a level may be, with the specs the generator refuses said beside the list (it names them too)."""
+    return f"an agent spec or a level: {SPEC_HELP.removeprefix('agent specs: ')}; {FIXED_WORK_HELP}"
+
+
+def resolve_level(text: str) -> str:
+    """The agent spec text of a level: ``parse_agent`` reads agent specs and the named levels alike.  Plain
+    Python, so the command line and the designer check a level before any worker starts."""
+    try:
+        spec = parse_agent(text.strip().lower())
+    except AgentSpecError:
+        raise LevelError(f"unknown level {text!r}: give {accepted_levels_help()}") from None
+    try:
+        spec.fixed_work()  # the verdicts must be the seed's, not the machine's
+    except AgentSpecError as exc:
+        raise LevelError(str(exc)) from None
+    return spec.text
 
 
 @dataclass

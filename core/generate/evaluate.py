@@ -26,13 +26,16 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from core.agents.spec import SPEC_HELP, AgentSpecError, parse_agent
+from core.agents.spec import parse_agent
 from core.analysis.config import MIN_TIME, STANDARD_CHECK, TIME_SIDE_SHARE
 from core.analysis.results import AnalysisReport
 from core.analysis.run import AnalysisConfig, analyze
 from core.analysis.stats import pair_expected_remaining
 from core.analysis.verdict import sprt_pair
 from core.board.model import Board
+from core.generate.config import LevelError as LevelError
+from core.generate.config import accepted_levels_help as accepted_levels_help
+from core.generate.config import resolve_level as resolve_level
 from core.generate.figures import Figures, play_score
 from core.generate.layout import grid_key, layout_of, pairs_of
 from core.generate.plan import ProbeResult
@@ -47,27 +50,6 @@ CHECK_SHARE = 0.6
 sequential test: 28-37 of 60, ``core.analysis.config.CHECK_GAMES``)."""
 DEFAULT_LEVEL = AnalysisConfig().agents[-1]
 """The agent that decides ``lits analyze`` by default decides here too."""
-
-
-class LevelError(ValueError):
-    """A level that is neither an agent spec nor a named level; the message lists what is accepted."""
-
-
-def accepted_levels_help() -> str:
-    return f"an agent spec or a level: {SPEC_HELP.removeprefix('agent specs: ')}"
-
-
-def resolve_level(text: str) -> str:
-    """The agent spec text of a level: ``parse_agent`` reads agent specs and the named levels alike."""
-    try:
-        spec = parse_agent(text.strip().lower())
-    except AgentSpecError:
-        raise LevelError(f"unknown level {text!r}: give {accepted_levels_help()}") from None
-    try:
-        spec.fixed_work()  # the verdicts must be the seed's, not the machine's
-    except AgentSpecError as exc:
-        raise LevelError(str(exc)) from None
-    return spec.text
 
 
 def board_seed(master: int, key: int, board: Board) -> int:

@@ -28,6 +28,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from core.generate.config import MAX_TIME
+
 WANT_FACTOR = 2.5
 """A finalist's analysis is given up to this many times its minimum when time allows: a typical verdict took
 about that (603 ``club`` games for a generated 12x12 board, 3 of the 8 openings tried shown fair, where the
@@ -91,6 +93,10 @@ class BudgetTooSmall(ValueError):
             return (f"The time is too short to judge a board{at} on this computer now ({self.detail}). "
                     "Give more time.")
         minimum = ROUND_UP * math.ceil((self.minimum + extra) / ROUND_UP)
+        if minimum > MAX_TIME:  # more time than a run may be given: only a weaker level or a smaller board helps
+            return (f"The time is too short to judge a board{at} on this computer now: {self.detail}. It would need "
+                    f"{minimum:.0f} s, more than the longest run ({MAX_TIME:.0f} s, a day): choose a weaker level "
+                    "or a smaller board.")
         weaker = ", or choose a weaker level" if self.level_bound else ""
         return (f"The time is too short to judge a board{at} on this computer now: {self.detail}. Give at least "
                 f"{minimum:.0f} s{weaker}.")

@@ -53,7 +53,8 @@ def parse_cluster(text: str) -> ClusterSpec:
     if local:
         n = int(local.group(1)) if local.group(1) else (os.cpu_count() or 1)
         if not 1 <= n <= MAX_LOCAL_WORKERS:
-            raise ClusterError(f"local cluster size must be 1..{MAX_LOCAL_WORKERS}, not {n}")
+            raise ClusterError(f"cannot use cluster {text!r}: a local cluster has 1 to {MAX_LOCAL_WORKERS} workers, "
+                               f"not {n}")
         return ClusterSpec(None, n)
     if _REMOTE_RE.fullmatch(value):
         return ClusterSpec(value.rstrip("/"))

@@ -37,7 +37,8 @@ from core.analysis.config import DEFAULT_AGENTS
 from core.analysis.hostwords import eta_words
 from core.board.geometry import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE
 from core.board.model import Board
-from core.generate.config import MAX_COUNT, SearchConfig
+from core.board.validation import Severity, playability
+from core.generate.config import MAX_COUNT, LevelError, SearchConfig, resolve_level
 from core.generate.config import MAX_TIME as MAX_GENERATE_TIME
 from core.generate.figures import Figures
 from core.generate.layout import PairRange
@@ -182,6 +183,8 @@ class SearchDialog(QDialog):
                 return work(job)
             except BudgetTooSmall as exc:  # a time too short is advice for the host, not a failure
                 return _Refused(exc.sentence())
+            except LevelError as exc:  # a level the engine refuses is the Level box's problem, not a failure
+                return _Refused(f"Level: {exc}")
 
         self._set_running(True)
         self.progress.busy("Starting the worker processes…")
@@ -229,6 +232,8 @@ class GenerateDialog(SearchDialog):
         self.result: Any = None
         self.shown: list[Any] = []
         self.level_used = ""
+        self.used = SearchConfig()
+        """The settings of the shown run: the boxes may change after it ends, its boards and words must not."""
 
         self.size_box = QSpinBox()
         self.size_box.setRange(MIN_SIZE, MAX_SIZE)
@@ -333,14 +338,26 @@ class GenerateDialog(SearchDialog):
         return self.runner.busy
 
     def start(self) -> bool:
+        if self.params_from is not None:  # generated boards take the open board's rules and are judged under them
+            unplayable = [p.message for p in playability(self.params_from) if p.severity is Severity.ERROR]
+            if unplayable:
+                self.progress.idle(f"No match can be played under the open board's rules ({'; '.join(unplayable)}), "
+                                   "and generated boards take their supply, clock, first player and pie rule from "
+                                   "it. Change them in the Properties tab before generating.")
+                return False
         try:
             cfg = self.config()
         except ValueError as exc:
             self.progress.idle(str(exc))
             return False
-        level = self.level.currentText().strip()
+        try:  # checked here, before any worker starts, and told as the Level box's problem
+            level = resolve_level(self.level.currentText())
+        except LevelError as exc:
+            self.progress.idle(f"Level: {exc}")
+            return False
         engine = self.engine
         self.level_used = level
+        self.used = cfg
 
         def work(job: JobControl) -> object:
             from core.generate.search import generate
@@ -367,7 +384,7 @@ class GenerateDialog(SearchDialog):
     def _on_finished(self, result: Any) -> None:
         self._set_running(False)
         self.result = result
-        chosen = result.balanced()[: self.count_box.value()]
+        chosen = result.balanced()[: self.used.count]
         for rank, c in enumerate(chosen, start=1):
             item = QListWidgetItem(QIcon(board_pixmap(c.board)), f"{rank}. {c.figures.verdict or 'scored'}, "
                                                                   f"rated {round(100 * c.score)} of 100")
@@ -375,12 +392,31 @@ class GenerateDialog(SearchDialog):
             item.setData(Qt.ItemDataRole.UserRole, rank - 1)
             self.gallery.addItem(item)
         self.shown = chosen
-        judged = len(result.candidates)
-        self.progress.idle(f"{len(chosen)} of {self.count_box.value()} boards balanced at {self.level_used} "
-                           f"({result.screened} layouts screened in {result.rounds} rounds, {judged} judged, "
-                           f"{result.elapsed:.0f} s; repeat with seed {self.seed_box.value()}).")
+        self.progress.idle(self.summary(result, len(chosen)))
         if chosen:
             self.gallery.setCurrentRow(0)
+
+    def summary(self, result: Any, balanced: int) -> str:
+        """What the run found, what to change when it found too few, and how to get the same layouts again: a
+        timed run depends on this computer's speed and load, so the seed alone does not repeat it."""
+        cfg = self.used
+        asked = cfg.count
+        lines = [f"{balanced} of {asked} boards balanced at {self.level_used} ({result.screened} layouts screened "
+                 f"in {result.rounds} rounds, {len(result.candidates)} judged, {result.elapsed:.0f} s)."]
+        if result.cut:
+            lines.append("The time ran out while boards were still being analysed; those judged before are shown.")
+        if balanced < asked:
+            lines.append("For more, give more time (each board's analysis then runs longer), a weaker level or a "
+                         "wider range of symbol pairs.")
+        repeat = "A timed search depends on this computer's speed and load, so the same seed may give other boards"
+        params, default = cfg.params, SearchConfig().params
+        if (params.supply, params.first, params.pie) == (default.supply, default.first, default.pie):
+            pairs = result.pair_range.text()
+            repeat += (f"; lits generate --size {cfg.size} --pairs {pairs} --count {asked} "
+                       f"--seed {cfg.seed} --rounds {result.rounds} --level {self.level_used} "
+                       "--out DIR screens the same layouts on any computer")
+        lines.append(repeat + ".")
+        return " ".join(lines)
 
     def _on_select(self, row: int) -> None:
         ok = self.result is not None and 0 <= row < len(self.shown)
@@ -396,8 +432,8 @@ class GenerateDialog(SearchDialog):
 
         c = self.shown[row]
         board: Board = c.board.copy()
-        board.name = f"Generated s{self.seed_box.value()}-{row + 1}"
-        board.notes = notes_text(c, self.seed_box.value(), row + 1, search_info(self.result, self.level_used))
+        board.name = f"Generated s{self.used.seed}-{row + 1}"
+        board.notes = notes_text(c, self.used.seed, row + 1, search_info(self.result, self.level_used))
         return board
 
     def open_selected(self) -> None:

@@ -6,8 +6,6 @@ flags to give, so every message shown in a dialog goes through :func:`for_gui`.
 
 from __future__ import annotations
 
-import errno
-import os
 import re
 
 CONTROLS: dict[str, str] = {
@@ -36,19 +34,3 @@ def for_gui(message: str) -> str:
     text = re.sub(r"(?<![\w-])(--[a-z][a-z-]*)", control, text)
     return text
 
-
-def write_failure(path: str, exc: OSError, kept: str = "Nothing else was changed.") -> str:
-    """Why ``path`` was not written and what to do, naming the file the host chose: the error itself names the
-    temporary file written beside it first, a name the host never saw.  ``kept`` says what is still safe."""
-    folder = os.path.dirname(os.path.abspath(path))
-    if exc.errno == errno.ENOENT:
-        advice = f"the folder {folder} does not exist; choose another folder"
-    elif exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
-        advice = f"this account may not write in {folder}; choose another folder"
-    elif exc.errno == errno.EISDIR:
-        advice = "that name is a folder; choose a file name"
-    elif exc.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)):
-        advice = "the disk is full; free some space and try again"
-    else:
-        advice = "choose another folder or try again"
-    return f"{path} was not written ({exc.strerror or exc}): {advice}. {kept}"

@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.board.fileio import write_failure
 from core.board.geometry import cell_name
 from core.board.model import MAX_CLOCK_SECONDS, PIECE_TYPES, Board, Symbol
 from core.board.validation import Severity, validate
@@ -50,7 +51,6 @@ from core.play.session import (
     agent_decision,
 )
 from designer.canvas.render import RenderOptions
-from designer.dialogs.wording import write_failure
 from designer.playtest.canvas import PlayCanvas, board_beside
 from designer.workers import BackgroundRunner, JobControl
 

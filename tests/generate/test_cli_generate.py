@@ -94,6 +94,17 @@ def test_bad_arguments_are_named(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert not list((tmp_path / "out").glob("*.yaml")) if (tmp_path / "out").exists() else True
 
 
+def test_an_unknown_level_says_which_listed_specs_the_generator_refuses(capsys: pytest.CaptureFixture[str],
+                                                                       tmp_path: Path) -> None:
+    """The list of specs holds puct:t=SECONDS and ab:t=SECONDS, which --level refuses: the answer says so."""
+    assert main(["generate", "--out", str(tmp_path / "out"), "--level", "wizard"]) == 2
+    err = capsys.readouterr().err
+    assert "puct:t=SECONDS" in err and "agents sized in seconds only (puct:t=2, ab:t=1) are refused" in err
+    with pytest.raises(SystemExit):
+        main(["generate", "--help"])
+    assert "sized in seconds only" in " ".join(capsys.readouterr().out.split())
+
+
 def test_help_names_every_option(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exc:
         main(["generate", "--help"])
@@ -244,3 +255,56 @@ def test_too_short_a_budget_exits_2_at_once_with_the_budget_that_would_do(
     code = main([*TIMED, "--level", "expert", "--time", "4570", "--out", str(tmp_path / "new" / "out")])
     data = json.loads(capsys.readouterr().out)
     assert code in (0, 1) and "too_short" not in data and len(data["judged"]) >= 1
+
+
+def test_an_empty_out_is_refused_instead_of_writing_into_the_current_folder(
+        simulated: Simulated, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``--out "$DIR"`` with DIR unset is a mistake: the boards must not land wherever the shell happens to be."""
+    simulated.judge = Judge(simulated.clock, need=3.0, game=0.005, overhead=4.0, workers=2)
+    monkeypatch.chdir(tmp_path)
+    code = main([*TIMED, "--time", "300", "--out", ""])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "lits generate: --out '': give a folder for the board files, e.g. --out gen/" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_force_removes_the_earlier_runs_boards_it_does_not_write_again(
+        simulated: Simulated, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """After ``--force`` the folder holds this run's boards of the seed only, never some of an earlier run's."""
+    out = tmp_path / "out"
+    other_seed = out / "gen-s7-3.yaml"
+    simulated.judge = Judge(simulated.clock, need=3.0, game=0.005, overhead=4.0, workers=2)
+    assert main([*TIMED, "--count", "3", "--time", "300", "--out", str(out)]) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert len(first["boards"]) == 3
+    other_seed.write_text("kept")
+    # a run that writes no board (odd pair counts are lopsided here) leaves the earlier boards as they were
+    simulated.judge = Judge(simulated.clock, need=3.0, game=0.005, overhead=4.0, workers=2)
+    assert main([*TIMED, "--pairs", "5..5", "--count", "3", "--time", "300", "--force", "--out", str(out)]) == 1
+    capsys.readouterr()
+    assert {p.name for p in out.glob("gen-s1-*")} == {f"gen-s1-{i}.{e}" for i in (1, 2, 3) for e in ("yaml", "json")}
+    simulated.judge = Judge(simulated.clock, need=3.0, game=0.005, overhead=4.0, workers=2)
+    assert main([*TIMED, "--count", "1", "--time", "300", "--force", "--out", str(out)]) == 0
+    captured = capsys.readouterr()
+    data = json.loads(captured.out)
+    assert len(data["boards"]) == 1
+    assert {p.name for p in out.glob("gen-s1-*")} == {"gen-s1-1.yaml", "gen-s1-1.json"}
+    assert ("removed the earlier run's gen-s1-2.json, gen-s1-2.yaml, gen-s1-3.json, gen-s1-3.yaml from "
+            f"{out} (--force): this run wrote 1 board with --seed 1") in captured.err
+    assert other_seed.read_text() == "kept"  # another seed's files are not this run's to remove
+
+
+def test_a_refusal_beyond_a_day_does_not_advise_a_time_that_is_refused(
+        simulated: Simulated, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A level so slow here that one finalist needs more than a day: --time cannot be the advice."""
+    simulated.judge = Judge(simulated.clock, need=1e6, game=200.0, overhead=4.0, workers=2)
+    code = main([*TIMED, "--level", "expert", "--time", "300", "--out", str(tmp_path / "out")])
+    captured = capsys.readouterr()
+    assert code == 2
+    minimum = json.loads(captured.out)["too_short"]["minimum_time"]
+    assert minimum > 86400
+    assert (f"it would need --time {minimum}, more than the 86400 s (a day) --time allows: give a weaker --level "
+            "or a smaller --size") in captured.err
+    assert "or more" not in captured.err

@@ -67,7 +67,7 @@ def test_screening_keeps_its_floor_only_while_the_finalists_get_their_wanted_tim
     want = CLUB.slot_want()
     plan = plan_run(left=want + 60.0, workers=2, want=4, costs=CLUB, screen_cap=100.0, screen_floor=60.0)
     assert plan.screen == pytest.approx(60.0)
-    assert (plan.finals.finalists, plan.finals.waves, plan.finals.slot) == (2, 1, pytest.approx(want))
+    assert (plan.finals.finalists, plan.finals.waves) == (2, 1) and plan.finals.slot == pytest.approx(want)
     left = 200.0  # with the floor: two waves at 70 s each, below the wanted 93 s
     plan = plan_run(left=left, workers=2, want=4, costs=CLUB, screen_cap=100.0, screen_floor=60.0)
     assert plan.finals == FinalsPlan(4, 2, want)
@@ -163,3 +163,13 @@ def test_the_default_budget_judges_finalists_at_the_default_level() -> None:
         plan = plan_run(left, workers=2, want=4, costs=slow, screen_cap=DEFAULT_TIME / 2, screen_floor=DEFAULT_TIME / 4)
         assert plan.finals.waves == waves and plan.finals.slot == pytest.approx(slow.slot_want())
     assert required_budget(used, rounds, Costs(overhead=15.0, game=0.3, games_needed=350.0)) > 300  # the old default
+
+
+def test_a_refusal_that_would_need_more_than_a_day_does_not_advise_a_time_the_run_refuses() -> None:
+    """The designer's time boxes and --time end at a day: a budget above it is advice no host can follow."""
+    beyond = BudgetTooSmall("too short", 100_000.0, "expert games take long here", level_bound=True, level="expert")
+    words = beyond.sentence()
+    assert "It would need 100000 s, more than the longest run (86400 s, a day)" in words
+    assert "choose a weaker level or a smaller board" in words and "Give at least" not in words
+    within = BudgetTooSmall("too short", 1130.0, "club games take long here", level_bound=True, level="club")
+    assert within.sentence(extra=5.0).endswith("Give at least 1140 s, or choose a weaker level.")

@@ -319,22 +319,26 @@ def test_a_name_or_notes_too_long_for_a_board_file_is_not_saved_into_a_file_that
 def test_proposals_for_a_board_edited_during_the_search_cannot_look_applicable(qtbot: QtBot, dialogs: Any) -> None:
     """After an edit during the search the proposals' Apply buttons are off until the board is back as searched,
     the dialog says why, and its board shows the board as it is now."""
-    import threading
-
     from core.generate.layout import layout_of
     from designer.document.document import Document
     from tests.gui.test_generate_dialogs import engine_for
 
     doc = Document(Board.random(6, 8, seed=1))
-    gate = threading.Event()
-    dialog = ImproveDialog(doc, engine=engine_for(layout_of(Board.random(6, 8, seed=5)), gate=gate))
+    dialog = ImproveDialog(doc, engine=engine_for(layout_of(Board.random(6, 8, seed=5))))
     qtbot.addWidget(dialog)
-    dialog.time_box.setValue(10)
-    assert dialog.start()
     searched = list(doc.board.cells)
-    doc.paint(doc.board.cells.index(Symbol.EMPTY), Symbol.O)
-    gate.set()
-    qtbot.waitUntil(lambda: not dialog.running, timeout=120_000)
+    edits: list[bool] = []
+
+    def edit_once(*_args: object) -> None:  # the host paints while the search runs (its first progress report)
+        if not edits:
+            edits.append(dialog.running)
+            doc.paint(doc.board.cells.index(Symbol.EMPTY), Symbol.O)
+
+    dialog.time_box.setValue(60)  # room for the timing check on a loaded machine: the fake search ends sooner
+    dialog.runner.progress.connect(edit_once)
+    with qtbot.waitSignal(dialog.runner.finished, timeout=60_000):
+        assert dialog.start()
+    assert edits == [True], "the edit came while the search ran"
     assert dialog.proposals, dialog.progress.label.text()
     buttons = [button for _picture, _text, button in dialog.proposal_widgets[:len(dialog.proposals)]]
     assert not any(b.isEnabled() for b in buttons)
