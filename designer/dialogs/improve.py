@@ -35,7 +35,7 @@ from core.board.geometry import cell_name
 from core.board.model import Board, Symbol
 from core.board.validation import Severity, playability
 from core.generate.config import MAX_TIME as MAX_GENERATE_TIME
-from core.generate.config import SearchConfig
+from core.generate.config import LevelError, SearchConfig, resolve_level
 from designer.canvas.render import BoardGeometry, Overlay, RenderOptions, paint_board, render_image
 from designer.canvas.sizes import MAX_PICTURE_PX, MIN_PICTURE_PX
 from designer.dialogs.generate import Engine, ProgressRow, SearchDialog, default_engine, level_box
@@ -317,6 +317,11 @@ class ImproveDialog(SearchDialog):
         cfg = SearchConfig(size=board.size, count=PROPOSALS, seed=self.seed_box.value(),
                            time_budget=float(self.time_box.value()), max_changes=self.changes_box.value())
         level = self.level.currentText().strip()
+        try:  # checked before any worker starts, and told as the Level box's problem
+            resolve_level(level)
+        except LevelError as exc:
+            self.progress.idle(f"Level: {exc}")
+            return False
         engine = self.engine
         self.base = board
 

@@ -171,11 +171,13 @@ def test_generate_dialog_refuses_rules_no_match_can_be_played_under(qtbot: QtBot
     assert dialog.runner.wait(10_000)
 
 
-def test_improve_dialog_tells_a_refused_level_as_the_level_boxs_problem(qtbot: QtBot) -> None:
-    """The engine reads the level on the worker thread: its refusal reads as the Level box's, not as a failure."""
+def test_improve_dialog_refuses_an_unknown_level_before_starting(qtbot: QtBot) -> None:
+    """A level the engine refuses is the Level box's problem, said before any worker starts, not a failure."""
     target = Target(layout_of(_host()))
+    judged: list[str] = []
 
     def judge(level: str, _seed: int) -> Target:
+        judged.append(level)
         resolve_level(level)  # as the real engine does
         return target
 
@@ -183,8 +185,7 @@ def test_improve_dialog_tells_a_refused_level_as_the_level_boxs_problem(qtbot: Q
     dialog = ImproveDialog(Document(_host()), engine=engine)
     qtbot.addWidget(dialog)
     dialog.level.setCurrentText("wizard")
-    with qtbot.waitSignal(dialog.runner.finished, timeout=30_000):
-        assert dialog.start()
+    assert not dialog.start() and judged == [], "refused before the search starts"
     text = dialog.progress.label.text()
     assert text.startswith("Level: unknown level 'wizard': give an agent spec or a level:"), text
     assert "failed" not in text and "LevelError" not in text
