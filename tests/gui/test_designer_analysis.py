@@ -502,7 +502,7 @@ def test_cluster_field_refuses_a_bad_address_and_remembers_a_good_one(window: Ma
     for bad in ("http://host:8786", "local:0", "my cluster"):
         panel.cluster.setText(bad)
         assert not panel.cluster_error.isHidden(), bad
-        assert "local:N" in panel.cluster_error.text() or "1..256" in panel.cluster_error.text(), bad
+        assert "local:N" in panel.cluster_error.text() or "1 to 256 workers" in panel.cluster_error.text(), bad
         assert not panel.run_button.isEnabled(), bad
         assert panel.start() is False  # the shortcut cannot start it either
         assert not panel.running
