@@ -175,7 +175,7 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         if args.checkpoint is None:
             raise
-        # Ctrl-C alone left the host to guess whether the hours already played were kept.
+        # "interrupted" alone would leave the host guessing whether the hours already played are kept.
         raise CliError(f"interrupted; the openings finished so far are kept in {args.checkpoint}, and the same "
                        "command again goes on from there", EXIT_INTERRUPTED) from None
     finally:
