@@ -116,3 +116,15 @@ def write_failure(path: str, exc: OSError, kept: str = "Nothing else was changed
     else:
         advice = "choose another folder or try again"
     return f"{path} was not written ({exc.strerror or exc}): {advice}. {kept}"
+
+
+def file_stamp(path: str | os.PathLike[str] | None) -> tuple[int, int] | None:
+    """A file's modification time (ns) and size, None when there is none: what tells that another program wrote
+    it since (an edit in place may keep the size, a fast rewrite the time)."""
+    if not path:
+        return None
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_mtime_ns, info.st_size

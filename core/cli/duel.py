@@ -78,10 +78,11 @@ def _check(args: argparse.Namespace) -> tuple[str, str, tuple[float, float] | No
 
 def _refuse_unplayable(board: Board, path: str) -> None:
     """A board where no piece can be placed ends every game before its first move, by the tie rule alone: the
-    score, Elo and S1 rate of such a duel would be printed as if they measured the agents."""
-    from core.engine.rules import GameState
+    score, Elo and S1 rate of such a duel would be printed as if they measured the agents.  The rule is the
+    validator's (an empty supply); the duel's other uses, a broken pair or a clock of 0 s, still measure agents."""
+    from core.board.validation import playability
 
-    if len(GameState(board).legal_placements()) == 0:
+    if any(p.code == "no-supply" for p in playability(board)):
         raise CliError(f"{path}: no piece can be placed on this board, so every game would end before its first "
                        f"move and the duel would measure nothing about the agents; `lits validate {path}` says "
                        "why", EXIT_PROBLEMS)

@@ -122,11 +122,8 @@ def _swapped_arguments(args: argparse.Namespace, exc: CliError) -> CliError:
     return CliError(f"{exc.message}; {hint}", exc.code)
 
 
-def _where(path: str, ply: int) -> str:
-    """``line N: `` for a message about action ``ply`` of the record at ``path``, or nothing when unknown."""
-    from core.engine.record import file_action_line
-
-    line = file_action_line(path, ply)
+def _where(line: int | None) -> str:
+    """``line N: `` for a message about an action on that line of a record, or nothing when unknown."""
     return "" if line is None else f"line {line}: "
 
 
@@ -146,7 +143,10 @@ def run_moves(args: argparse.Namespace) -> int:
     actions = _actions(args.record, board.size) if args.record else []
     state, error = replay(board, actions)
     if error is not None:
-        raise CliError(f"{args.record}: {_where(args.record, error.ply)}{error.message(board.size)}", EXIT_PROBLEMS)
+        from core.engine.record import file_action_line
+
+        where = _where(file_action_line(args.record, error.ply))
+        raise CliError(f"{args.record}: {where}{error.message(board.size)}", EXIT_PROBLEMS)
     legal = list(state.legal_placements())
     if args.json:
         print(json.dumps({"moves": [p.cell_names() for p in legal], "count": len(legal),
@@ -188,8 +188,9 @@ def run_replay(args: argparse.Namespace) -> int:
                       "action": error.action if isinstance(error.action, str) else error.action.notation()}
         from core.engine.record import file_action_line
 
-        error_json["line"] = file_action_line(args.record, error.ply)
-        error_text = f"{args.record}: {_where(args.record, error.ply)}{error.message(board.size)}"
+        line = file_action_line(args.record, error.ply)
+        error_json["line"] = line
+        error_text = f"{args.record}: {_where(line)}{error.message(board.size)}"
     result = state.result()
     score = state.score()
     report: dict[str, Any] = {

@@ -33,4 +33,3 @@ def for_gui(message: str) -> str:
     text = re.sub(r"\bwith (--[a-z][a-z-]*)", lambda m: f"by ticking {control(m)}", text)
     text = re.sub(r"(?<![\w-])(--[a-z][a-z-]*)", control, text)
     return text
-

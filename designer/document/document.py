@@ -18,6 +18,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
 from core.board.boardfile import BoardFileModel, load_board, save_board
+from core.board.fileio import file_stamp
 from core.board.geometry import cell_name, partner
 from core.board.model import Board, CellChange, GameParams, Symbol, Transform
 from designer.document.commands import CellsCommand, LocksCommand, MetaCommand, ParamsCommand, StrokeCommand
@@ -59,7 +60,7 @@ class Document(QObject):
         super().__init__(parent)
         self.board = board if board is not None else Board()
         self.path = path
-        self._disk = _stamp(path)
+        self._disk = file_stamp(path)
         """The file as last read or written here (modification time and size), to notice another program's save."""
         self.locks: frozenset[int] = frozenset()
         """Locked cells, always with their partners."""
@@ -100,7 +101,7 @@ class Document(QObject):
     def changed_on_disk(self) -> bool:
         """Whether the file was written by something else since this document read or saved it: a save then
         puts the board shown over those changes.  A file that is gone is not changed (saving brings it back)."""
-        now = _stamp(self.path)
+        now = file_stamp(self.path)
         return now is not None and now != self._disk
 
     @property
@@ -309,7 +310,7 @@ class Document(QObject):
         """Put another board in place (New/Open): the undo history belongs to the old board, so it goes."""
         self.board = board
         self.path = path
-        self._disk = _stamp(path)
+        self._disk = file_stamp(path)
         self.undo_stack.clear()
         self.undo_stack.setClean()
         self.apply_locks(frozenset())  # locks name cells of the old board
@@ -339,18 +340,8 @@ class Document(QObject):
             raise ValueError("this board has no file yet: use Save As")
         save_board(self.board, target)
         self.path = os.path.abspath(target)
-        self._disk = _stamp(self.path)
+        self._disk = file_stamp(self.path)
         self.undo_stack.setClean()
         self._file_changed()
         return self.path
 
-
-def _stamp(path: str | None) -> tuple[int, int] | None:
-    """A file's modification time and size (None: no file), to tell whether someone else wrote it."""
-    if not path:
-        return None
-    try:
-        info = os.stat(path)
-    except OSError:
-        return None
-    return info.st_mtime_ns, info.st_size

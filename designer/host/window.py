@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.board.fileio import file_stamp
 from core.board.model import Board
 from core.engine.rules import Placement
 from core.match.host import Match, MatchExistsError, RevealError, reveal_sealed, start_problem
@@ -143,7 +144,7 @@ class HostWindow(QMainWindow):
         self.pictures.ready.connect(self._on_picture)
         self.pictures.failed.connect(lambda message: self.picture_label.setText(f"No picture: {message}"))
         self._draw_pictures = draw_pictures
-        self._journal_size = self._size()
+        self._journal_seen = self._journal_stamp()
         self.timer = QTimer(self)
         self.timer.timeout.connect(self._on_timer)
         self.timer.start(tick_ms)
@@ -278,24 +279,16 @@ class HostWindow(QMainWindow):
         self.judge()
         self._update_post()
 
-    def _size(self) -> tuple[int, int, int]:
-        """What tells that the journal changed: its size, its modification time and the check file's (an edit in
+    def _journal_stamp(self) -> tuple[tuple[int, int] | None, tuple[int, int] | None]:
+        """What tells that the journal changed: its and its check file's modification time and size (an edit in
         place keeps the size)."""
-        try:
-            stat = self.match.journal.path.stat()
-        except OSError:
-            return (-1, -1, -1)
-        try:
-            check = self.match.journal.check_path.stat().st_mtime_ns
-        except OSError:
-            check = -1
-        return (stat.st_size, stat.st_mtime_ns, check)
+        return file_stamp(self.match.journal.path), file_stamp(self.match.journal.check_path)
 
     def _on_timer(self) -> None:
         """Follow the journal (a command typed in a terminal writes to it too), then the clocks."""
-        size = self._size()
-        if size != self._journal_size:
-            self._journal_size = size
+        stamp = self._journal_stamp()
+        if stamp != self._journal_seen:
+            self._journal_seen = stamp
             try:
                 self.match.reload()
             except JournalError as exc:
@@ -469,7 +462,7 @@ class HostWindow(QMainWindow):
             QMessageBox.critical(self, "Journal cannot be written", f"{self.match.folder}: {exc}")
             self.match.reload()
             return None
-        self._journal_size = self._size()
+        self._journal_seen = self._journal_stamp()
         last = written[-1]
         if last.get("counted") is not False:  # a refused post is re-entered with the time it was posted at
             self.time_edit.clear()
@@ -650,7 +643,8 @@ def open_host_window(parent: QWidget | None, board: Board, options: RenderOption
                 try:
                     revealed = dialog.reveal()
                     played, source = revealed if revealed is not None else (board, None)
-                    errors = [p.message for p in validate(played) if p.severity is Severity.ERROR]
+                    errors = dialog.board_problems if revealed is None else [
+                        p.message for p in validate(played) if p.severity is Severity.ERROR]
                     if errors:
                         QMessageBox.warning(dialog, "Cannot host this match", "This board cannot be played in a "
                                             "match: " + "; ".join(errors[:3]))
