@@ -105,6 +105,8 @@ BUILTIN_COMMANDS: tuple[Command, ...] = (
     Command("reveal-bundle", "assemble what to post at a match: sealed file, SHA256SUMS, VERIFY.txt, "
                              "verify_sealed.py", "core.cli.seal:register"),
     Command("unseal", "turn a revealed sealed file back into an editable board file", "core.cli.seal:register"),
+    Command("learn", "the learned opening predictor: training games, training, held-out figures",
+            "core.cli.learn:register"),
     Command("match", "run a live death match: judge posted moves, keep the clocks, write posts and the record",
             "core.cli.match:register"),
 )
