@@ -39,8 +39,37 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                    help="shards to have when done, 256 games each (default 400)")
     d.add_argument("--workers", type=int, default=0, metavar="K", help="worker processes (default 0 = all cores)")
     d.add_argument("--cluster", metavar="ADDRESS", help=CLUSTER_HELP)
+    t = sub.add_parser("train", help="fit the opening predictor to a data folder and write the model file",
+                       description="Fit the opening predictor (scikit-learn; pip install -e '.[train]') to the games "
+                                   "in --data and write the integer model file --out with its manifest "
+                                   "(--out with .json: command, seeds, commit, figures, digest). Boards whose index "
+                                   "is a multiple of 10 are kept out of the fit and give the validation figures.")
+    t.add_argument("--data", required=True, metavar="DIR", help="a folder written by `lits learn data`")
+    t.add_argument("--out", required=True, metavar="FILE.npz", help="model file to write")
+    t.add_argument("--seed", type=int, default=1, metavar="S", help="training seed (default 1)")
+    t.add_argument("--extra", type=int, default=3, metavar="N",
+                   help="positions per game besides the one after the opening (default 3)")
+    t.add_argument("--max-iter", type=int, default=40, metavar="N", help="training epochs at most (default 40)")
+    e = sub.add_parser("eval", help="held-out figures: predicted against measured club S1 rates",
+                       description="Play club's games after openings of boards the model never saw (the "
+                                   "benchmark's ten boards and --heldout random ones) and compare the measured S1 "
+                                   "rate with the model's prediction: correlation, a calibration table, and how many "
+                                   "openings measured within 45-55%% the model ranks in a board's top 20. Per board "
+                                   "the 5 openings the model ranks nearest to even and 5 drawn at random.")
+    e.add_argument("--model", metavar="FILE.npz", help="model file (default: the one shipped)")
+    e.add_argument("--games", type=int, default=60, metavar="N", help="club games per opening (default 60)")
+    e.add_argument("--heldout", type=int, default=6, metavar="N",
+                   help="held-out random boards besides the benchmark's ten (default 6, at most 24)")
+    e.add_argument("--seed", type=int, default=1, metavar="S", help="seed (default 1)")
+    e.add_argument("--workers", type=int, default=0, metavar="K", help="worker processes (default 0 = all cores)")
+    e.add_argument("--cluster", metavar="ADDRESS", help=CLUSTER_HELP)
+    e.add_argument("--save", action="store_true",
+                   help="write the figures into the model's manifest (FILE.json beside it) as held_out")
+    e.add_argument("--json", action="store_true", help="print one JSON object for machines")
     p.set_defaults(func=run)
     d.set_defaults(func=run_data)
+    t.set_defaults(func=run_train)
+    e.set_defaults(func=run_eval)
 
 
 def run(args: argparse.Namespace) -> int:  # pragma: no cover - argparse requires an action
@@ -95,3 +124,136 @@ def run_data(args: argparse.Namespace, cancel: threading.Event | None = None) ->
     print(f"{folder}: {done} of {plan.shards} shards ({done * per_shard:,} games)"
           + (" - interrupted; run the same command again to go on" if interrupted else ""))
     return EXIT_INTERRUPTED if interrupted else EXIT_OK
+
+
+def _commit() -> str | None:
+    import subprocess
+
+    here = Path(__file__).resolve().parent
+    try:
+        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=here, capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None if out.returncode == 0 else None
+
+
+def run_train(args: argparse.Namespace) -> int:
+    import json
+
+    if not 0 <= args.extra <= 40:
+        raise CliError(f"--extra {args.extra}: give 0 to 40", EXIT_USAGE)
+    if not 1 <= args.max_iter <= 1000:
+        raise CliError(f"--max-iter {args.max_iter}: give 1 to 1000", EXIT_USAGE)
+    out = Path(args.out)
+    if out.suffix != ".npz":
+        raise CliError(f"--out {out}: a model file ends in .npz", EXIT_USAGE)
+    from core.learn.data import DataError, load_games
+    from core.learn.train import TrainError, digest, fit, model_bytes, write_atomic
+
+    folder = Path(args.data)
+    try:
+        data_manifest = json.loads((folder / "data.json").read_text(encoding="utf-8"))
+        games = load_games(folder)
+    except (OSError, ValueError) as exc:
+        raise CliError(f"{folder}: not a data folder of `lits learn data` ({exc})", EXIT_USAGE) from None
+    except DataError as exc:
+        raise CliError(str(exc), EXIT_USAGE) from None
+    try:
+        fitted = fit(games, args.seed, extra=args.extra, max_iter=args.max_iter,
+                     progress=lambda m: print(m, file=sys.stderr, flush=True))
+    except TrainError as exc:
+        raise CliError(str(exc), EXIT_USAGE) from None
+    command = (f"lits learn data --out DATA --seed {data_manifest.get('seed')} --shards "
+               f"{len(list(folder.glob('shard-*.npz')))} && lits learn train --data DATA --out {out.name} "
+               f"--seed {args.seed} --extra {args.extra} --max-iter {args.max_iter}")
+    data = model_bytes(fitted.weights, {"train_seed": args.seed, "data_seed": data_manifest.get("seed")})
+    manifest = {"model": out.name, "digest": digest(data), "command": command, "data": data_manifest,
+                "games": len(games), "train_seed": args.seed, "commit": _commit(), "validation": fitted.figures,
+                "held_out": None}
+    try:
+        write_atomic(out, data)
+        write_atomic(out.with_suffix(".json"), (json.dumps(manifest, indent=2) + "\n").encode("utf-8"))
+    except OSError as exc:
+        from core.cli import cannot_write
+
+        raise cannot_write(str(out), exc) from None
+    print(f"{out}: {len(games):,} games, validation Brier {fitted.figures['brier']} "
+          f"(base rate {fitted.figures['brier_of_base_rate']}), digest {manifest['digest'][:16]}")
+    return EXIT_OK
+
+
+def run_eval(args: argparse.Namespace, cancel: threading.Event | None = None) -> int:
+    import json
+
+    from core.agents.value import ModelError, default_model_path, load_model
+    from core.learn.data import HELDOUT_BOARDS, heldout_boards
+    from core.learn.heldout import benchmark_boards, figures, measure
+    from core.selfplay.cluster import ClusterError, cluster_executor
+    from core.selfplay.runner import RunCancelled
+
+    if not 1 <= args.games <= 10_000:
+        raise CliError(f"--games {args.games}: give 1 to 10,000", EXIT_USAGE)
+    if not 0 <= args.heldout <= HELDOUT_BOARDS:
+        raise CliError(f"--heldout {args.heldout}: give 0 to {HELDOUT_BOARDS}", EXIT_USAGE)
+    path = Path(args.model) if args.model else default_model_path()
+    try:
+        model = load_model(path)
+    except ModelError as exc:
+        raise CliError(str(exc), EXIT_USAGE) from None
+    root = Path(__file__).resolve().parent.parent.parent
+    boards = benchmark_boards(root) + heldout_boards(args.heldout)
+    bar: Any = None
+    if sys.stderr.isatty() and not args.json:
+        from tqdm import tqdm
+
+        bar = tqdm(total=10 * len(boards), unit="opening", file=sys.stderr, dynamic_ncols=True)
+
+    def tick(done: int, _total: int) -> None:
+        if bar is not None:
+            bar.n = done
+            bar.refresh()
+
+    try:
+        with cluster_executor(args.cluster) as (executor, executor_workers):
+            rows = measure(model, boards, args.games, args.seed, workers=executor_workers or args.workers,
+                           executor=executor, cancel=cancel, progress=tick)
+    except ClusterError as exc:
+        raise CliError(str(exc), EXIT_USAGE) from None
+    except (KeyboardInterrupt, RunCancelled):
+        raise CliError("interrupted: no figures (they need every opening)", EXIT_INTERRUPTED) from None
+    finally:
+        if bar is not None:
+            bar.close()
+    result = {"model": str(path), "digest": model.digest, "seed": args.seed, "agent": "club",
+              "command": f"lits learn eval --games {args.games} --heldout {args.heldout} --seed {args.seed}",
+              "commit": _commit(), **figures(rows),
+              "rows": [{"board": r.board, "opening": r.opening, "predicted": round(r.predicted, 4),
+                        "measured": round(r.rate, 4), "games": r.games} for r in rows]}
+    if args.save:
+        from core.learn.train import write_atomic
+
+        manifest_path = path.with_suffix(".json")
+        try:
+            manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise CliError(f"{manifest_path}: cannot read the manifest ({exc})", EXIT_USAGE) from None
+        if manifest.get("digest") != model.digest:
+            raise CliError(f"{manifest_path}: describes another model file (digest differs)", EXIT_USAGE)
+        manifest["held_out"] = {k: v for k, v in result.items() if k != "rows"}
+        write_atomic(manifest_path, (json.dumps(manifest, indent=2) + "\n").encode("utf-8"))
+    if args.json:
+        print(json.dumps(result, indent=2))
+        return EXIT_OK
+    print(f"{path.name} ({model.digest[:16]}): {result['openings']} openings on {result['boards']} boards, "
+          f"{args.games} club games each, seed {args.seed}")
+    print(f"  correlation of predicted and measured S1 rate: {result['correlation']} "
+          f"(by size: {result['correlation_by_size']})")
+    print(f"  mean absolute error {result['mean_abs_error']} (sampling error of a measured rate alone: about "
+          f"{result['mean_sampling_se']})")
+    print(f"  measured within 45-55%: {result['measured_even']}, of which in the model's top 20 of their board: "
+          f"{result['measured_even_in_top20']}")
+    print("  calibration:  predicted   openings  mean predicted  measured")
+    for row in result["calibration"]:
+        print(f"                {row['predicted']}  {row['openings']:8d}  {row['mean_predicted']:14.3f}  "
+              f"{row['measured']:8.3f}")
+    return EXIT_OK

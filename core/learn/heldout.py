@@ -1,0 +1,134 @@
+"""Held-out figures of the opening predictor: predicted against measured club S1 rates on boards never trained on.
+
+Boards: the benchmark's ten (the five bundled ones and its five random 12x12 boards) and the held-out random set of
+``core.learn.data.heldout_boards``.  Per board, ``near`` openings the model ranks nearest to even (the ones the
+analysis would play first) and ``spread`` drawn at random among the rest; each played ``games`` times by club, no swap,
+seeds from (seed, board, opening, game) alone, so the figures repeat on any machine and any number of workers.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import math
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from random import Random
+from typing import Any
+
+import numpy as np
+
+from core.agents.value import ValueModel, opening_chances
+from core.board.model import Board
+from core.learn.data import AGENT, BENCHMARK_RANDOM
+from core.selfplay.runner import Runner
+from core.selfplay.tasks import BoardSpec, GameResult, GameTask, derive_seed
+from core.selfplay.worker import play_games
+
+_PHASE_EVAL = 74
+EVEN_BAND = (0.45, 0.55)
+TOP = 20
+
+
+def benchmark_boards(root: Path) -> list[Board]:
+    from core.board.boardfile import load_board
+
+    out = []
+    for name in ("default", "dense", "sparse", "clustered", "original-10x10"):
+        b = load_board(root / "boards" / f"{name}.yaml")
+        b.name = name
+        out.append(b)
+    for seed, pairs in BENCHMARK_RANDOM:
+        b = Board.random(12, pairs=pairs, seed=seed)
+        b.name = f"random-{seed}-{pairs}p"
+        out.append(b)
+    return out
+
+
+@dataclass(frozen=True)
+class Measured:
+    board: str
+    size: int
+    opening: int
+    predicted: float
+    wins: int
+    games: int
+    top: bool
+    """Among the board's TOP openings the model ranks nearest to even."""
+
+    @property
+    def rate(self) -> float:
+        return self.wins / self.games
+
+
+def choose_openings(pred: np.ndarray, near: int, spread: int, rng: Random) -> list[tuple[int, bool]]:
+    order = sorted(range(len(pred)), key=lambda p: (abs(float(pred[p]) - 0.5), p))
+    top = set(order[:TOP])
+    chosen = order[:near]
+    rest = order[near:]
+    chosen += rng.sample(rest, min(spread, len(rest)))
+    return [(p, p in top) for p in chosen]
+
+
+def measure(model: ValueModel, boards: list[Board], games: int, seed: int, near: int = 5, spread: int = 5,
+            workers: int = 0, executor: cf.Executor | None = None, cancel: threading.Event | None = None,
+            progress: Callable[[int, int], None] | None = None) -> list[Measured]:
+    plan: list[tuple[Board, int, float, bool]] = []
+    for bi, board in enumerate(boards):
+        pred = opening_chances(board, model)
+        for p, top in choose_openings(pred, near, spread, Random(derive_seed(seed, _PHASE_EVAL, bi))):
+            plan.append((board, p, float(pred[p]), top))
+    items = [[GameTask(BoardSpec.from_board(b), derive_seed(seed, _PHASE_EVAL, bi, p, g), AGENT, AGENT, opening=p)
+              for g in range(games)] for bi, (b, p, _, _) in enumerate(plan)]
+    out: list[Measured] = []
+
+    def on(i: int, res: list[GameResult]) -> bool:
+        b, p, pr, top = plan[i]
+        out.append(Measured(b.name, b.size, p, pr, sum(r.winner == 1 for r in res), len(res), top))
+        if progress is not None:
+            progress(len(out), len(plan))
+        return False
+
+    with Runner(workers=workers, executor=executor) as runner:
+        runner.start(cancel)
+        runner.run(play_games, items, on, cancel)
+    return out
+
+
+def correlation(xs: list[float], ys: list[float]) -> float | None:
+    if len(xs) < 3:
+        return None
+    x, y = np.array(xs), np.array(ys)
+    if x.std() == 0 or y.std() == 0:
+        return None
+    return float(np.corrcoef(x, y)[0, 1])
+
+
+def figures(rows: list[Measured]) -> dict[str, Any]:
+    """Correlation (all, and per size), a calibration table in tenths, and how the near-even ones rank."""
+    def corr(sel: list[Measured]) -> float | None:
+        c = correlation([r.predicted for r in sel], [r.rate for r in sel])
+        return None if c is None else round(c, 3)
+
+    table = []
+    for lo in np.arange(0.0, 1.0, 0.1):
+        sel = [r for r in rows if lo <= r.predicted < lo + 0.1 or (lo >= 0.9 and r.predicted == 1.0)]
+        if sel:
+            games = sum(r.games for r in sel)
+            table.append({"predicted": f"{lo:.1f}-{lo + 0.1:.1f}", "openings": len(sel),
+                          "mean_predicted": round(float(np.mean([r.predicted for r in sel])), 3),
+                          "measured": round(sum(r.wins for r in sel) / games, 3), "games": games})
+    even = [r for r in rows if EVEN_BAND[0] <= r.rate <= EVEN_BAND[1]]
+    sizes = sorted({r.size for r in rows})
+    se = [math.sqrt(max(r.rate * (1 - r.rate), 1e-9) / r.games) for r in rows]
+    return {
+        "openings": len(rows), "boards": len({r.board for r in rows}),
+        "games_per_opening": rows[0].games if rows else 0,
+        "correlation": corr(rows), "correlation_by_size": {str(n): corr([r for r in rows if r.size == n])
+                                                           for n in sizes},
+        "mean_abs_error": round(float(np.mean([abs(r.predicted - r.rate) for r in rows])), 4) if rows else None,
+        "mean_sampling_se": round(float(np.mean(se)), 4) if rows else None,
+        "calibration": table,
+        "measured_even": len(even), "measured_even_in_top20": sum(r.top for r in even),
+    }

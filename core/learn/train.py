@@ -1,0 +1,211 @@
+"""Fitting the opening predictor to a data set and writing it as an integer model file with its manifest.
+
+scikit-learn's multi-layer perceptron does the fitting (the optional ``train`` extra): a two-output regression (S1's
+win as 0/1 and the margin over ``MARGIN_SCALE``) on squared error, so the win output estimates a probability without
+a sigmoid, which the integer evaluation would need libm for.  The fitted floats are then rounded to fixed point; the
+held-out figures are measured on the rounded model, the one that ships.
+
+Samples: every game's position right after its opening (the one the analysis asks about) and ``extra`` more
+positions of the same game at random plies, each under one of the square's 8 symmetries drawn at random (the rules
+do not change under them).  Positions of one game are strongly correlated, so few per game: more games, not more
+positions, make the model better.  Boards whose index is a multiple of ``VALIDATE_EVERY`` are kept out of the fit and
+give the validation figures.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from random import Random
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from core.agents.value import FEATURES, FORMAT, MAX_ACTIVE, SIZES, VERSION, k_features
+from core.engine.pieces import placement_table
+from core.learn.data import Games
+
+MARGIN_SCALE = 16
+Q = 10
+VALIDATE_EVERY = 10
+HIDDEN = (64, 32)
+
+
+class TrainError(ValueError):
+    """Training that cannot start: no data, no scikit-learn."""
+
+
+def transform_grid(grid: npt.NDArray[np.int8], size: int, k: int) -> npt.NDArray[np.int8]:
+    """One of the square's 8 symmetries (k = 0..7: k & 3 quarter turns, then a mirror when k >= 4)."""
+    g = np.rot90(grid.reshape(size, size), k & 3)
+    if k >= 4:
+        g = g[:, ::-1]
+    return np.ascontiguousarray(g).reshape(-1)
+
+
+def position_arrays(games: Games, i: int, ply: int) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8],
+                                                             npt.NDArray[np.int64], bool]:
+    """(sym, ctype, supply left, S1 to move) of game ``i`` after ``ply`` placements (they alternate by symbol)."""
+    n = int(games.size[i])
+    table = placement_table(n)
+    cells = games.cells[i, :n * n].astype(np.int8)
+    first = int(games.first[i]) + 1  # cell code of S1's symbol
+    sym = np.where(cells == first, 1, np.where(cells == 3 - first, 2, 0)).astype(np.int8)
+    ctype = np.zeros(n * n, dtype=np.int8)
+    supply = games.supply[i].astype(np.int64).copy()
+    for p in games.moves[i, :ply]:
+        t = int(table.ptype[p])
+        ctype[table.cells[p]] = t + 1
+        supply[t] -= 1
+    return sym, ctype, supply, ply % 2 == 0
+
+
+@dataclass
+class Samples:
+    rows: list[npt.NDArray[np.int64]]
+    win: npt.NDArray[np.float64]
+    margin: npt.NDArray[np.float64]
+    opening: npt.NDArray[np.bool_]
+    """The position right after the opening."""
+
+    def matrix(self) -> Any:
+        from scipy.sparse import csr_matrix
+
+        indptr = np.zeros(len(self.rows) + 1, dtype=np.int64)
+        indptr[1:] = np.cumsum([len(r) for r in self.rows])
+        indices = np.concatenate(self.rows) if self.rows else np.zeros(0, dtype=np.int64)
+        return csr_matrix((np.ones(len(indices), dtype=np.float64), indices, indptr), shape=(len(self.rows),
+                                                                                             FEATURES))
+
+
+def samples(games: Games, pick: npt.NDArray[np.bool_], extra: int, seed: int,
+            progress: Callable[[int, int], None] | None = None) -> Samples:
+    """Feature rows of the picked games' positions (see the module docstring)."""
+    rng = Random(seed)
+    feats = np.empty(MAX_ACTIVE, dtype=np.int64)
+    rows: list[npt.NDArray[np.int64]] = []
+    win: list[float] = []
+    margin: list[float] = []
+    opening: list[bool] = []
+    idx = np.flatnonzero(pick)
+    for done, i in enumerate(idx):
+        length = int((games.moves[i] >= 0).sum())
+        if length < 1:
+            continue
+        plies = [1] + [rng.randrange(2, length + 1) for _ in range(extra) if length >= 2]
+        n = int(games.size[i])
+        for ply in plies:
+            sym, ctype, supply, s1 = position_arrays(games, int(i), ply)
+            k = rng.randrange(8)
+            count = k_features(n, transform_grid(sym, n, k), transform_grid(ctype, n, k), supply, s1, feats)
+            rows.append(feats[:count].copy())
+            win.append(1.0 if games.winner[i] == 1 else 0.0)
+            margin.append(float(games.s1_score[i] - games.s2_score[i]) / MARGIN_SCALE)
+            opening.append(ply == 1)
+        if progress is not None and done % 2000 == 0:
+            progress(done, len(idx))
+    return Samples(rows, np.array(win), np.array(margin), np.array(opening, dtype=bool))
+
+
+def quantize(coefs: list[npt.NDArray[np.float64]], intercepts: list[npt.NDArray[np.float64]]) -> dict[str, Any]:
+    """Fixed-point weights: layer 1 and its bias with q bits, the later biases with 2q (they add to products)."""
+    def r(a: npt.NDArray[np.float64], bits: int) -> npt.NDArray[np.int64]:
+        return np.rint(a * (1 << bits)).astype(np.int64)
+
+    w1, w2, w3 = (r(c, Q) for c in coefs)
+    b1 = r(intercepts[0], Q)
+    b2 = r(intercepts[1], 2 * Q)
+    b3 = r(intercepts[2], 2 * Q)
+    return {"w1": w1, "b1": b1, "w2": w2, "b2": b2, "w3": w3, "b3": b3}
+
+
+def model_bytes(weights: dict[str, Any], extra_meta: dict[str, Any]) -> bytes:
+    meta = {"format": FORMAT, "version": VERSION, "canvas": 14, "features": FEATURES, "sizes": list(SIZES),
+            "q": Q, "margin_scale": MARGIN_SCALE, "hidden": list(HIDDEN), **extra_meta}
+    buf = io.BytesIO()
+    raw = np.frombuffer(json.dumps(meta, sort_keys=True).encode("utf-8"), dtype=np.uint8)
+    np.savez(buf, meta=raw, **weights)
+    return buf.getvalue()
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+@dataclass
+class Fitted:
+    weights: dict[str, Any]
+    figures: dict[str, Any]
+
+
+def fit(games: Games, seed: int, extra: int = 3, max_iter: int = 40,
+        progress: Callable[[str], None] | None = None) -> Fitted:
+    """Fit the network; the validation figures are measured on whole boards kept out."""
+    try:
+        from sklearn.neural_network import MLPRegressor
+    except ImportError:
+        raise TrainError("training needs scikit-learn: pip install -e '.[train]'") from None
+    say = progress or (lambda _m: None)
+    held = games.board % VALIDATE_EVERY == 0
+    say(f"features of {int((~held).sum()):,} training games and {int(held.sum()):,} validation games")
+    train = samples(games, ~held, extra, seed)
+    val = samples(games, held, 0, seed + 1)
+    say(f"fitting {HIDDEN} on {len(train.rows):,} positions")
+    net = MLPRegressor(hidden_layer_sizes=HIDDEN, activation="relu", solver="adam", alpha=1e-4, batch_size=512,
+                       learning_rate_init=1e-3, max_iter=max_iter, early_stopping=True, validation_fraction=0.1,
+                       n_iter_no_change=4, random_state=seed, shuffle=True)
+    net.fit(train.matrix(), np.column_stack([train.win, train.margin]))
+    weights = quantize(list(net.coefs_), list(net.intercepts_))
+    figures = validation_figures(weights, val)
+    figures["epochs"] = int(net.n_iter_)
+    figures["training_positions"] = len(train.rows)
+    figures["training_games"] = int((~held).sum())
+    return Fitted(weights, figures)
+
+
+def integer_outputs(weights: dict[str, Any], s: Samples) -> npt.NDArray[np.int64]:
+    """The shipped (integer) model's win output for each sample, through the compiled kernel."""
+    from core.agents.value import k_eval
+
+    out = np.zeros((len(s.rows), 2), dtype=np.int64)
+    two = np.zeros(2, dtype=np.int64)
+    w = weights
+    for i, row in enumerate(s.rows):
+        k_eval(w["w1"], w["b1"], w["w2"], w["b2"], w["w3"], w["b3"], Q, row, len(row), two)
+        out[i] = two
+    return out
+
+
+def validation_figures(weights: dict[str, Any], val: Samples) -> dict[str, Any]:
+    """Brier score and log-loss of the integer model on the validation boards' opening positions."""
+    raw = integer_outputs(weights, val)
+    p = np.clip(raw[:, 0], 0, 1 << (2 * Q)) / (1 << (2 * Q))
+    y = val.win
+    base = float(np.mean(y))
+    pc = np.clip(p, 1e-3, 1 - 1e-3)
+    return {
+        "validation_positions": len(y),
+        "brier": round(float(np.mean((p - y) ** 2)), 5),
+        "brier_of_base_rate": round(float(np.mean((base - y) ** 2)), 5),
+        "log_loss": round(float(-np.mean(y * np.log(pc) + (1 - y) * np.log(1 - pc))), 5),
+        "s1_win_rate": round(base, 4),
+    }
+
+
+def digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()

@@ -1,0 +1,131 @@
+"""Training data for the opening predictor: reproducible by seed, resumable, never on held-out boards."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from core.board.boardfile import load_board
+from core.engine.rules import GameState, Placement
+from core.learn import data as d
+from core.learn.play import play_data
+from core.learn.train import fit, position_arrays, samples, transform_grid
+
+REPO = Path(__file__).resolve().parents[2]
+TINY = d.Plan(seed=3, shards=2, agent="greedy", games_per_board=2, boards_per_shard=2)
+
+
+def arrays(folder: Path) -> dict[str, np.ndarray]:
+    return d.load_games(folder).arrays()
+
+
+def test_the_same_seed_gives_the_same_games_inline_and_on_two_workers(tmp_path: Path) -> None:
+    assert play_data(tmp_path / "a", TINY, inline=True) == 2
+    assert play_data(tmp_path / "b", TINY, workers=2) == 2
+    a, b = arrays(tmp_path / "a"), arrays(tmp_path / "b")
+    for key in a:
+        assert np.array_equal(a[key], b[key]), key
+    other = d.Plan(seed=4, shards=2, agent="greedy", games_per_board=2, boards_per_shard=2)
+    play_data(tmp_path / "c", other, inline=True)
+    assert not np.array_equal(arrays(tmp_path / "c")["cells"], a["cells"])
+
+
+def test_a_run_resumes_with_the_missing_shards_only(tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    play_data(folder, TINY, inline=True)
+    before = arrays(folder)
+    kept = d.shard_path(folder, 0).stat().st_mtime_ns
+    d.shard_path(folder, 1).unlink()
+    assert d.open_folder(folder, TINY) == [1]
+    assert play_data(folder, TINY, inline=True) == 1
+    assert d.shard_path(folder, 0).stat().st_mtime_ns == kept
+    after = arrays(folder)
+    for key in before:
+        assert np.array_equal(before[key], after[key]), key
+    assert play_data(folder, TINY, inline=True) == 0
+    assert not list(folder.glob(".shard-*"))
+
+
+def test_a_folder_of_other_settings_is_refused(tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    d.open_folder(folder, TINY)
+    with pytest.raises(d.DataError, match=r"data\.json: this folder holds data made with other settings \(seed"):
+        d.open_folder(folder, d.Plan(seed=9, shards=2, agent="greedy", games_per_board=2, boards_per_shard=2))
+
+
+def test_a_damaged_shard_is_named(tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    play_data(folder, TINY, inline=True)
+    d.shard_path(folder, 1).write_bytes(b"not a shard")
+    with pytest.raises(d.DataError, match=r"shard-00001\.npz: not a readable shard"):
+        d.load_games(folder)
+
+
+def test_games_replay_legally_and_their_results_are_the_rules(tmp_path: Path) -> None:
+    play_data(tmp_path, TINY, inline=True)
+    g = d.load_games(tmp_path)
+    for i in range(len(g)):
+        board = g.board_of(i)
+        state = GameState(board)
+        for p in g.game_moves(i):
+            placement = Placement.from_index(p, board.size)
+            assert state.is_legal(placement)
+            state.push(placement)
+        assert state.is_over()
+        score = state.score()
+        first = board.params.first
+        s1, s2 = score[first], score[first.other]
+        assert (int(g.s1_score[i]), int(g.s2_score[i])) == (s1, s2)
+
+
+def test_held_out_boards_are_never_drawn() -> None:
+    first = d.board_for(TINY.seed, 0, set())
+    key = "".join(s.value for s in first.cells)
+    again = d.board_for(TINY.seed, 0, {key})
+    assert "".join(s.value for s in again.cells) != key
+    reserved = d.reserved_cells()
+    assert "".join(s.value for s in load_board(REPO / "boards" / "default.yaml").cells) in reserved
+    assert len(reserved) >= 5 + 5 + d.HELDOUT_BOARDS
+
+
+def test_boards_cover_the_sizes_and_densities_hosts_use() -> None:
+    boards = [d.board_for(1, i, set()) for i in range(120)]
+    assert {b.size for b in boards} == set(d.SIZES)
+    share = [2 * sum(1 for c in b.cells if c.value == "O") / (b.size * b.size) for b in boards]
+    assert min(share) < 0.15 and max(share) > 0.55
+    for b in boards:
+        from core.board.validation import Severity, validate
+
+        assert not [p for p in validate(b) if p.severity is Severity.ERROR]
+
+
+def test_symmetries_keep_positions_legal_and_are_eight(tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    play_data(folder, TINY, inline=True)
+    games = d.load_games(folder)
+    sym, ctype, _, _ = position_arrays(games, 0, 3)
+    n = int(games.size[0])
+    images = {transform_grid(ctype, n, k).tobytes() for k in range(8)}
+    assert len(images) == 8
+    assert sorted(transform_grid(sym, n, 5).tolist()) == sorted(sym.tolist())
+
+
+def test_training_fits_and_writes_a_model_the_loader_accepts(tmp_path: Path) -> None:
+    pytest.importorskip("sklearn")
+    from core.agents.value import model_from_bytes
+    from core.learn.train import model_bytes
+
+    folder = tmp_path / "data"
+    plan = d.Plan(seed=5, shards=3, agent="greedy", games_per_board=4, boards_per_shard=4)
+    play_data(folder, plan, inline=True)
+    games = d.load_games(folder)
+    s = samples(games, np.ones(len(games), dtype=bool), extra=2, seed=1)
+    assert s.opening.sum() == len(games)
+    fitted = fit(games, seed=1, extra=2, max_iter=3)
+    m = model_from_bytes(model_bytes(fitted.weights, {}), "fitted.npz")
+    assert m.w1.shape[1] == 64
+    assert 0.0 <= fitted.figures["brier"] <= 1.0
+    json.dumps(fitted.figures)
