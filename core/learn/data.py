@@ -29,7 +29,7 @@ from core.board.model import Board, GameParams, Symbol
 from core.engine.pieces import placement_table
 from core.selfplay.tasks import BoardSpec, GameResult, GameTask, derive_seed
 
-FORMAT = 1
+FORMAT = 2
 """Shard format version; a folder written by another version is refused."""
 SIZES = (10, 12, 14)
 SIZE_WEIGHTS = (3, 4, 2)
@@ -129,7 +129,7 @@ def shard_tasks(plan: Plan, shard: int, reserved: set[str]) -> list[list[GameTas
         for g in range(plan.games_per_board):
             seed = derive_seed(plan.seed, _PHASE_GAME, b, g)
             opening = int(Random(seed).randrange(count))
-            tasks.append(GameTask(spec, seed, plan.agent, plan.agent, opening=opening, pie=False))
+            tasks.append(GameTask(spec, seed, plan.agent, plan.agent, opening=opening, pie=False, values=True))
         out.append(tasks)
     return out
 
@@ -147,6 +147,8 @@ class Games:
     """[games, 4] starting supply (L, I, T, S)."""
     moves: npt.NDArray[np.int16]
     """[games, MAX_MOVES] placement indices, -1 after the last."""
+    values: npt.NDArray[np.float32]
+    """[games, MAX_MOVES] the mover's search value before each placement as S1's chance (NaN: none)."""
     s1_score: npt.NDArray[np.int16]
     s2_score: npt.NDArray[np.int16]
     winner: npt.NDArray[np.int8]
@@ -180,14 +182,16 @@ def to_games(tasks: Sequence[GameTask], results: Sequence[GameResult], boards: S
     n = len(tasks)
     cells = np.zeros((n, MAX_SIZE * MAX_SIZE), dtype=np.uint8)
     moves = np.full((n, MAX_MOVES), -1, dtype=np.int16)
+    values = np.full((n, MAX_MOVES), np.nan, dtype=np.float32)
+    code = {".": 0, "O": 1, "X": 2}
     for i, (t, r) in enumerate(zip(tasks, results, strict=True)):
-        code = {".": 0, "O": 1, "X": 2}
         cells[i, :len(t.board.cells)] = [code[c] for c in t.board.cells]
         moves[i, :len(r.moves)] = r.moves
+        values[i, :len(r.values)] = r.values
     return Games(
         size=np.array([t.board.size for t in tasks], dtype=np.int8), cells=cells,
         first=np.array([0 if t.board.params.first.value == "O" else 1 for t in tasks], dtype=np.int8),
-        supply=np.array([t.board.params.supply for t in tasks], dtype=np.int8), moves=moves,
+        supply=np.array([t.board.params.supply for t in tasks], dtype=np.int8), moves=moves, values=values,
         s1_score=np.array([r.s1_score for r in results], dtype=np.int16),
         s2_score=np.array([r.s2_score for r in results], dtype=np.int16),
         winner=np.array([r.winner for r in results], dtype=np.int8), board=np.array(boards, dtype=np.int32))

@@ -55,6 +55,7 @@ def play_task(task: GameTask) -> GameResult:
     mirror_moves = 0
     s2_moves = 0
     owner = np.zeros(kt.nplace, dtype=np.int8)
+    values: list[float] = []
     while True:
         n_legal = int(k_legal_count(kt, s))
         if n_legal == 0:
@@ -74,6 +75,11 @@ def play_task(task: GameTask) -> GameResult:
             p = agent.choose(s)
             if len(moves) == 1 and task.pie:
                 swapped = agent.wants_swap(s, moves[0], searched=True)
+            if task.values:
+                v = agent.last_value
+                values.append(v if seat == 0 else 1.0 - v)
+        if task.values and len(values) < len(moves) + 1:
+            values.append(float("nan"))
         if seat == 1:
             s2_moves += 1
         owner[p] = seat + 1
@@ -92,7 +98,7 @@ def play_task(task: GameTask) -> GameResult:
         s1_score=int(s1_score), s2_score=int(s2_score), winner=winner, tie_break=s1_score == s2_score,
         length=len(moves), legal_sum=legal_sum, legal_turns=legal_turns, runout=runout, coverage=cov.tobytes(),
         moves=tuple(moves), swapped=swapped, mirror_moves=mirror_moves,
-        mirror_all=mirror is not None and s2_moves > 0 and mirror_moves == s2_moves,
+        mirror_all=mirror is not None and s2_moves > 0 and mirror_moves == s2_moves, values=tuple(values),
     )
 
 

@@ -53,6 +53,8 @@ class GameTask:
     opening: int = -1
     mirror: bool = False
     pie: bool = False
+    values: bool = False
+    """Record each search's value (training data for the opening predictor)."""
 
 
 @dataclass
@@ -72,6 +74,9 @@ class GameResult:
     swapped: bool = False  # the second player's agent chose the pie swap
     mirror_moves: int = 0  # S2 placements that were the 180-degree image of S1's previous one
     mirror_all: bool = False  # S2 could mirror every time
+    values: tuple[float, ...] = ()
+    """With ``GameTask.values``: per placement, the searching agent's chance for S1 before it (NaN where no agent
+    searched, e.g. a forced opening)."""
 
     @property
     def s1_won(self) -> bool:

@@ -27,7 +27,7 @@ def test_the_same_seed_gives_the_same_games_inline_and_on_two_workers(tmp_path: 
     assert play_data(tmp_path / "b", TINY, workers=2) == 2
     a, b = arrays(tmp_path / "a"), arrays(tmp_path / "b")
     for key in a:
-        assert np.array_equal(a[key], b[key]), key
+        assert np.array_equal(a[key], b[key], equal_nan=a[key].dtype.kind == "f"), key
     other = d.Plan(seed=4, shards=2, agent="greedy", games_per_board=2, boards_per_shard=2)
     play_data(tmp_path / "c", other, inline=True)
     assert not np.array_equal(arrays(tmp_path / "c")["cells"], a["cells"])
@@ -44,7 +44,7 @@ def test_a_run_resumes_with_the_missing_shards_only(tmp_path: Path) -> None:
     assert d.shard_path(folder, 0).stat().st_mtime_ns == kept
     after = arrays(folder)
     for key in before:
-        assert np.array_equal(before[key], after[key]), key
+        assert np.array_equal(before[key], after[key], equal_nan=before[key].dtype.kind == "f"), key
     assert play_data(folder, TINY, inline=True) == 0
     assert not list(folder.glob(".shard-*"))
 
@@ -129,3 +129,14 @@ def test_training_fits_and_writes_a_model_the_loader_accepts(tmp_path: Path) -> 
     assert m.w1.shape[1] == 64
     assert 0.0 <= fitted.figures["brier"] <= 1.0
     json.dumps(fitted.figures)
+
+
+def test_a_searching_agent_records_its_value_for_every_placement_but_the_opening(tmp_path: Path) -> None:
+    plan = d.Plan(seed=2, shards=1, agent="puct:50", games_per_board=1, boards_per_shard=2)
+    play_data(tmp_path, plan, inline=True)
+    g = d.load_games(tmp_path)
+    for i in range(len(g)):
+        n = len(g.game_moves(i))
+        v = g.values[i]
+        assert np.isnan(v[0]) and np.isnan(v[n:]).all()
+        assert ((v[1:n] >= 0) & (v[1:n] <= 1)).all()
