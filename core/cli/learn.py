@@ -50,6 +50,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     t.add_argument("--extra", type=int, default=3, metavar="N",
                    help="positions per game besides the one after the opening (default 3)")
     t.add_argument("--max-iter", type=int, default=40, metavar="N", help="training epochs at most (default 40)")
+    t.add_argument("--outcome-weight", type=float, default=1.0, metavar="W",
+                   help="weight of the game's result in the win label; the rest is the search's own value of the "
+                        "position (default 1: results only)")
     e = sub.add_parser("eval", help="held-out figures: predicted against measured club S1 rates",
                        description="Play club's games after openings of boards the model never saw (the "
                                    "benchmark's ten boards and --heldout random ones) and compare the measured S1 "
@@ -142,6 +145,8 @@ def run_train(args: argparse.Namespace) -> int:
 
     if not 0 <= args.extra <= 40:
         raise CliError(f"--extra {args.extra}: give 0 to 40", EXIT_USAGE)
+    if not 0.0 <= args.outcome_weight <= 1.0:
+        raise CliError(f"--outcome-weight {args.outcome_weight}: give 0 to 1", EXIT_USAGE)
     if not 1 <= args.max_iter <= 1000:
         raise CliError(f"--max-iter {args.max_iter}: give 1 to 1000", EXIT_USAGE)
     out = Path(args.out)
@@ -159,16 +164,18 @@ def run_train(args: argparse.Namespace) -> int:
     except DataError as exc:
         raise CliError(str(exc), EXIT_USAGE) from None
     try:
-        fitted = fit(games, args.seed, extra=args.extra, max_iter=args.max_iter,
+        fitted = fit(games, args.seed, extra=args.extra, max_iter=args.max_iter, outcome_weight=args.outcome_weight,
                      progress=lambda m: print(m, file=sys.stderr, flush=True))
     except TrainError as exc:
         raise CliError(str(exc), EXIT_USAGE) from None
     command = (f"lits learn data --out DATA --seed {data_manifest.get('seed')} --shards "
                f"{len(list(folder.glob('shard-*.npz')))} && lits learn train --data DATA --out {out.name} "
-               f"--seed {args.seed} --extra {args.extra} --max-iter {args.max_iter}")
+               f"--seed {args.seed} --extra {args.extra} --max-iter {args.max_iter} "
+               f"--outcome-weight {args.outcome_weight}")
     data = model_bytes(fitted.weights, {"train_seed": args.seed, "data_seed": data_manifest.get("seed")})
     manifest = {"model": out.name, "digest": digest(data), "command": command, "data": data_manifest,
-                "games": len(games), "train_seed": args.seed, "commit": _commit(), "validation": fitted.figures,
+                "games": len(games), "train_seed": args.seed, "outcome_weight": args.outcome_weight,
+                "commit": _commit(), "validation": fitted.figures,
                 "held_out": None}
     try:
         write_atomic(out, data)

@@ -85,9 +85,14 @@ class Samples:
                                                                                              FEATURES))
 
 
-def samples(games: Games, pick: npt.NDArray[np.bool_], extra: int, seed: int,
+def samples(games: Games, pick: npt.NDArray[np.bool_], extra: int, seed: int, outcome_weight: float = 1.0,
             progress: Callable[[int, int], None] | None = None) -> Samples:
-    """Feature rows of the picked games' positions (see the module docstring)."""
+    """Feature rows of the picked games' positions (see the module docstring).
+
+    The win label is ``outcome_weight`` times the game's result plus the rest times the search's own value of the
+    position (where one was recorded): a single game's result is a coin flip's worth of noise about the chance,
+    the search value a biased but quieter estimate of it.
+    """
     rng = Random(seed)
     feats = np.empty(MAX_ACTIVE, dtype=np.int64)
     rows: list[npt.NDArray[np.int64]] = []
@@ -106,7 +111,9 @@ def samples(games: Games, pick: npt.NDArray[np.bool_], extra: int, seed: int,
             k = rng.randrange(8)
             count = k_features(n, transform_grid(sym, n, k), transform_grid(ctype, n, k), supply, s1, feats)
             rows.append(feats[:count].copy())
-            win.append(1.0 if games.winner[i] == 1 else 0.0)
+            result = 1.0 if games.winner[i] == 1 else 0.0
+            value = float(games.values[i, ply]) if ply < games.values.shape[1] else float("nan")
+            win.append(result if value != value else outcome_weight * result + (1 - outcome_weight) * value)
             margin.append(float(games.s1_score[i] - games.s2_score[i]) / MARGIN_SCALE)
             opening.append(ply == 1)
         if progress is not None and done % 2000 == 0:
@@ -153,7 +160,7 @@ class Fitted:
     figures: dict[str, Any]
 
 
-def fit(games: Games, seed: int, extra: int = 3, max_iter: int = 40,
+def fit(games: Games, seed: int, extra: int = 3, max_iter: int = 40, outcome_weight: float = 1.0,
         progress: Callable[[str], None] | None = None) -> Fitted:
     """Fit the network; the validation figures are measured on whole boards kept out."""
     try:
@@ -163,7 +170,7 @@ def fit(games: Games, seed: int, extra: int = 3, max_iter: int = 40,
     say = progress or (lambda _m: None)
     held = games.board % VALIDATE_EVERY == 0
     say(f"features of {int((~held).sum()):,} training games and {int(held.sum()):,} validation games")
-    train = samples(games, ~held, extra, seed)
+    train = samples(games, ~held, extra, seed, outcome_weight)
     val = samples(games, held, 0, seed + 1)
     say(f"fitting {HIDDEN} on {len(train.rows):,} positions")
     net = MLPRegressor(hidden_layer_sizes=HIDDEN, activation="relu", solver="adam", alpha=1e-4, batch_size=512,
