@@ -310,3 +310,41 @@ def position_value(board: Board, moves: list[int], model: ValueModel | None = No
     out = np.zeros(2, dtype=np.int64)
     k_eval(*m.arrays(), m.q, feats, n, out)
     return int(out[0]), int(out[1])
+
+
+FAIR_BAND = (0.4, 0.6)
+"""The verdict's fair band for the first mover after an opening (``core.analysis``'s 40-60%)."""
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """What the predictor says of a board at a glance: a prediction for club play, never a verdict."""
+
+    chances: npt.NDArray[np.float64]
+    """Predicted S1 win chance after each first placement (placement-table order)."""
+    best: int
+    """The placement predicted nearest to even."""
+    near_even: int
+    """Placements predicted inside the fair band."""
+    cells: npt.NDArray[np.float64]
+    """Per cell, the chance of the placement covering it that is predicted nearest to even."""
+    digest: str
+
+    @property
+    def best_chance(self) -> float:
+        return float(self.chances[self.best])
+
+
+def estimate(board: Board, model: ValueModel | None = None) -> Estimate:
+    """The board's balance estimate from the model alone (tens of milliseconds on a 12x12 board)."""
+    m = model or default_model()
+    chances = opening_chances(board, m)
+    distance = np.abs(chances - 0.5)
+    best = int(np.argmin(distance))
+    kt = kernel_tables(board)
+    cells = np.full(kt.size * kt.size, np.nan)
+    for p in np.argsort(distance, kind="stable")[::-1]:  # nearest to even written last, so it wins each cell
+        for c in kt.cells[p]:
+            cells[int(c)] = chances[p]
+    inside = int(np.sum((chances >= FAIR_BAND[0]) & (chances <= FAIR_BAND[1])))
+    return Estimate(chances, best, inside, cells.reshape(kt.size, kt.size), m.digest)

@@ -164,3 +164,20 @@ def test_weights_beyond_the_fixed_point_limits_are_refused() -> None:
     w["w1"] = w["w1"].astype(np.float64)  # type: ignore[assignment]
     with pytest.raises(ModelError, match="'w1' is float64"):
         model_of(w)
+
+
+def test_the_estimate_names_the_opening_nearest_to_even_and_maps_every_covered_cell() -> None:
+    from core.agents.value import estimate
+    from core.engine.pieces import placement_table
+
+    board = Board.random(12, pairs=20, seed=4)
+    m = model_of(random_weights(5))
+    e = estimate(board, m)
+    assert abs(e.best_chance - 0.5) == np.abs(e.chances - 0.5).min()
+    assert e.near_even == int(np.sum((e.chances >= 0.4) & (e.chances <= 0.6)))
+    table = placement_table(12)
+    for cell in (0, 50, 143):
+        covering = [p for p in range(table.count) if cell in table.cells[p]]
+        nearest = min(abs(e.chances[p] - 0.5) for p in covering)
+        assert abs(e.cells.reshape(-1)[cell] - 0.5) == nearest
+    assert e.digest == m.digest
