@@ -257,26 +257,41 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("cancelled", EXIT_INTERRUPTED) from None
     finally:
         bars.close()
-    if args.report:
-        from core.analysis.report import write_report
-
-        try:
-            files = write_report(report, args.report, board)
-        except OSError as exc:
-            raise cannot_write(args.report, exc) from None
-    else:
-        files = []
+    # the verdict first: a report that cannot be written (a full disk) must not throw the finished run away
     if args.json:
         data = report.to_json()
         data["board_file"] = args.board
-        if files:
-            data["report_files"] = files
-        print(json.dumps(data, indent=2))
-        return EXIT_OK
-    print(format_text(report, args.board))
-    for f in files:
-        print(f"wrote {f}")
+        if args.report:
+            from core.analysis.report import report_files
+
+            data["report_files"] = report_files(args.report)
+        print(json.dumps(data, indent=2), flush=True)
+    else:
+        print(format_text(report, args.board), flush=True)
+    if args.report:
+        for f in write_report_files(report, args.report, board):
+            if not args.json:
+                print(f"wrote {f}")
     return EXIT_OK
+
+
+def write_report_files(report: AnalysisReport, path: str, board: Board) -> list[str]:
+    """The Markdown report and its charts, after the verdict is out; a file that cannot be written is named, the
+    charts already written for it are removed (no half report is left), and the verdict printed stands."""
+    import contextlib
+    import os
+
+    from core.analysis.report import ReportWriteError, write_report
+
+    try:
+        return write_report(report, path, board)
+    except ReportWriteError as exc:
+        for f in exc.written:
+            with contextlib.suppress(OSError):
+                os.remove(f)
+        problem = cannot_write(exc.path, exc.cause)
+        raise CliError(f"{problem.message}; the report {path} was not written (the verdict above is complete)",
+                       problem.code) from None
 
 
 def format_text(report: AnalysisReport, path: str) -> str:
