@@ -295,44 +295,87 @@ def write_report_files(report: AnalysisReport, path: str, board: Board) -> list[
 
 
 def format_text(report: AnalysisReport, path: str) -> str:
-    """The human summary: verdict first, then why, then the figures beside it.  A figure of no games is said in
-    words, never as a rate."""
-    from core.analysis.results import pct
+    """The human summary: verdict first, then why, then the figures beside it, and the next step last.  Each word
+    of :mod:`core.analysis.glossary` says what it stands for where it is first used, an agent spec what kind of
+    player it is; a figure of no games is said in words, never as a rate."""
+    from core.analysis.glossary import (
+        CLOSEST,
+        COPYCAT,
+        JUDGE,
+        LIKELY,
+        NO_SWAP,
+        S1,
+        defined,
+        opening_term,
+        opening_words,
+    )
+    from core.analysis.hostwords import describe_agent
+    from core.analysis.results import fair_band, pct
 
     cfg = report.config
     budget = report.budget
+    band = fair_band(report)
     cap = f", time cap {cfg.time_budget:g} s" if cfg.time_budget else ""
     firm = f" (firm, up to {report.pie.check_limit} games)" if report.pie.check_rule == "firm" else ""
-    checked = f", checked by {' and '.join(report.pie.judges)}{firm}" if report.pie.judges else ""
-    lines = [f"{path}: {report.verdict.upper()} for {report.agent} play (decided by {report.agent}{checked}, "
-             f"effort {budget.effort}, seed {cfg.seed}{cap}; "
-             f"{f'{budget.games_done} games' if budget.games_done else 'no games played'}, {report.elapsed:.0f} s)"]
+    judged = " and ".join(f"{j}, {describe_agent(j)}" for j in report.pie.judges)
+    checked = f", checked by {judged}{firm}" if report.pie.judges else ""
+    lines = [f"{path}: {report.verdict.upper()} for {report.agent} play (decided by {report.agent}, "
+             f"{describe_agent(report.agent)}{checked}; effort {budget.effort}, seed {cfg.seed}{cap}; "
+             f"{f'{budget.games_done} games' if budget.games_done else 'no games played'}, {report.elapsed:.0f} s)",
+             f"  {defined(S1)}; here S1 places {report.s1_symbol}"]
     lines += [f"  - {r}" for r in report.reasons]
     for w in report.warnings:
         lines.append(f"  warning: {w}")
     pie = report.pie
-    value = "n/a" if pie.value is None else f"{pie.value:.2f}"
-    lines.append(f"pie: value {value} (0.50 is perfect), {len(pie.fair)} fair of {pie.tested} tested openings, "
-                 f"{pie.screened} screened")
+    closest = ("" if pie.value is None
+               else f"; {CLOSEST.word}: the weaker side wins {pct(pie.value)} (50% is a perfectly even game)")
+    judges = f"; a {JUDGE.word}: {JUDGE.meaning}" if pie.judges else ""
+    lines.append(f"Openings played out: {len(pie.fair)} shown fair of {pie.tested}, chosen from {pie.screened} "
+                 f"legal first placements by a quick estimate{closest}{judges}:")
+    classes = []
     for o in pie.openings:
         low, high = o.ci95
+        words = opening_words(o.status, o.abandoned, o.disputed, o.v, (low, high), band)
+        classes.append(opening_term(o.status, o.abandoned, o.disputed, (low, high), band))
         lines.append(f"  {' '.join(o.names):<16} S1 {pct(o.v):>4} [{pct(low)}-{pct(high)}] "
-                     f"{o.games:>4} games  {o.status_words}")
-    lines.append(f"raw seat advantage (information, not the verdict; S1 = {report.s1_symbol} moving first, no swap):")
+                     f"{o.games:>4} games  {words}")
+    if pie.openings:
+        lines += [f"  ({defined(term)})" for term in (LIKELY, *dict.fromkeys(classes))]
+    lines.append(f"{NO_SWAP.word.capitalize()}: {NO_SWAP.meaning}:")
     for name, res in report.per_agent.items():
         raw = res.raw
         if not raw.games:
-            lines.append(f"  {name:<12} no games were played (the time cap came first); its pie verdict "
-                         f"{res.verdict}")
+            lines.append(f"  {name:<12} no games were played (the time cap came first); for {name} play the openings "
+                         f"say {res.verdict}")
             continue
         low, high = raw.ci95
         m = raw.margin
-        mirror = (f"mirror wins {pct(raw.mirror_win_rate)} of {raw.mirror_games}" if raw.mirror_games
-                  else "no mirror games")
+        mirror = (f"a {COPYCAT.word} S2 (answering each move with its 180-degree image) wins "
+                  f"{pct(raw.mirror_win_rate)} of {raw.mirror_games}" if raw.mirror_games else "no copycat games")
         lines.append(f"  {name:<12} S1 wins {pct(raw.s1_win_rate)} [{pct(low)}-{pct(high)}] of {raw.games}; "
-                     f"tie-break {pct(raw.tie_break_share)}; margin {m.mean:+.2f}; length {raw.mean_length:.1f}; "
-                     f"{mirror}; its pie verdict {res.verdict}")
+                     f"{pct(raw.tie_break_share)} end level (the last player to place wins the tie); S1 ends "
+                     f"{m.mean:+.2f} symbols ahead on average; {raw.mean_length:.1f} pieces a game; {mirror}; "
+                     f"for {name} play the openings say {res.verdict}")
     if cfg.quick:  # the headline reads like a verdict to publish: say it is not, where the host looks last
         lines.append(f"A quick look only ({report.agent} play, no cross-check): never publish it; "
                      f"`lits analyze {path}` gives the verdict to publish.")
+    else:
+        lines.append(f"Next step: {next_step(report, path)}")
     return "\n".join(lines)
+
+
+def next_step(report: AnalysisReport, path: str) -> str:
+    """What the host does with this verdict (a full analysis's; a quick look's is the full analysis)."""
+    if report.verdict == "balanced":
+        return (f"seal it for a season: `lits seal {path} --season NAME --out FOLDER` (play-test it first in the "
+                "designer if you like).")
+    if report.verdict == "lopsided":
+        best = report.pie.best
+        near = f" near {best.names[0]}, where the closest-to-even opening lies," if best is not None else ""
+        return f"move symbols{near} and analyse again: the swap rule cannot even this board out."
+    if report.budget.stopped_by_time:
+        return "your time cap stopped the run: analyse again without --time for a verdict anyone can reproduce."
+    if report.budget.effort == "standard":
+        return ("the standard effort did not decide it: try `--effort thorough` (more play, at expert strength), or "
+                "adjust the board and analyse again.")
+    return "adjust the board, or give the analysis more work (--effort), and analyse again."

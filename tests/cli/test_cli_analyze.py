@@ -75,7 +75,7 @@ def test_text_output_and_report_files(board_file: Path, tmp_path: Path, capsys: 
     out = capsys.readouterr().out
     assert code == 0
     assert out.splitlines()[0].startswith(f"{board_file}: ")
-    assert "raw seat advantage" in out
+    assert "Without a swap: " in out
     text = report.read_text()
     assert text.startswith("# Balance analysis: tiny")
     pngs = sorted(p.name for p in report.parent.glob("*.png"))
@@ -203,7 +203,8 @@ def test_check_option(board_file: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert "checked by mcts:30" in text.splitlines()[0]
     assert "firm" not in text.splitlines()[0]
     assert main([*args, "--check-rule", "firm"]) == 0
-    assert "checked by mcts:30 (firm, up to 150 games)" in capsys.readouterr().out.splitlines()[0]
+    assert "checked by mcts:30, a searching computer player (30 simulations a move) (firm, up to 150 games)" in (
+        capsys.readouterr().out.splitlines()[0])
     with pytest.raises(SystemExit) as exc:
         main([*args, "--check-rule", "strict"])
     assert exc.value.code == 2
@@ -264,7 +265,7 @@ def test_a_quick_look_says_it_is_not_the_verdict_to_publish() -> None:
     assert quick[-1].startswith("A quick look only (") and quick[-1].endswith(
         "never publish it; `lits analyze dense.yaml` gives the verdict to publish.")
     raw = [line for line in quick if " S1 wins " in line]
-    assert raw and all("; its pie verdict " in line for line in raw)
+    assert raw and all("play the openings say " in line for line in raw)
     standard = format_text(read_report(reports / "default-balanced.json"), "default.yaml")
     assert "quick look" not in standard
 
