@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 from core.agents.spec import FIXED_WORK_HELP, SPEC_HELP, AgentSpecError, parse_agent, reproducible
 from core.analysis.config import (
@@ -117,28 +117,92 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 class _Bars:
-    """One tqdm bar per phase on a terminal; when output is piped, only the line that says the engine is being
-    compiled (the first run after installing), so a wait of a minute is never silent, and the line that says
-    how long it took."""
+    """Progress on the terminal, on standard error.
 
-    def __init__(self, enabled: bool) -> None:
+    The analysis is one bar over the whole run (``AnalysisProgress.overall``: it only moves forward, whatever
+    stage is playing), with the ETA first and the stage after it, cut to the terminal's width so the ETA is never
+    cut; ``whole_run=False`` (``lits openings``) keeps one bar per stage.  The one-time compile of the engine is
+    announced on a line of its own before any bar, and every line is written between bars, never glued to one.
+    When output is piped, only the compile's two lines (the estimate, then what it took), so a wait of a minute is
+    never silent."""
+
+    WIDTH = 1000
+    """The whole-run bar counts thousandths of the run."""
+
+    def __init__(self, enabled: bool, whole_run: bool = True, stream: TextIO | None = None,
+                 columns: int | None = None) -> None:
         self.enabled = enabled
+        self.whole_run = whole_run
+        self.stream = stream
+        self.columns = columns
         self.bar: Any = None
         self.key: tuple[str, str] | None = None
         self.announced = False
         self.compiled = False
 
+    @property
+    def out(self) -> TextIO:
+        return self.stream if self.stream is not None else sys.stderr
+
+    def width(self) -> int:
+        import shutil
+
+        return self.columns or shutil.get_terminal_size((80, 24)).columns
+
+    def say(self, line: str) -> None:
+        """A line of its own: the bar is taken off first (and drawn again at its next report)."""
+        self.close()
+        print(line, file=self.out, flush=True)
+
     def __call__(self, p: AnalysisProgress) -> None:
-        if p.phase == "compile" and p.done < p.total and not self.announced:
-            self.announced = True
-            print(f"{p.message}; the analysis and any --time cap start once it is ready", file=sys.stderr,
-                  flush=True)
-        if not self.enabled:
-            # piped: the estimate above was one guess, so the compile's last report says what the wait was
-            if p.phase == "compile" and p.done >= p.total and not self.compiled:
-                self.compiled = True
-                print(p.message, file=sys.stderr, flush=True)
+        if p.phase == "compile":
+            self.compile(p)
             return
+        if not self.enabled:
+            return
+        if self.whole_run:
+            self.run_bar(p)
+        else:
+            self.stage_bar(p)
+
+    def compile(self, p: AnalysisProgress) -> None:
+        if p.done < p.total and not self.announced:
+            self.announced = True
+            self.say(f"{p.message}; the analysis and any --time cap start once it is ready")
+        if p.done >= p.total and not self.compiled:
+            self.compiled = True
+            self.say(p.message)  # the estimate was a guess: the last report says what the wait was
+            return
+        if self.enabled and p.done < p.total:
+            self.draw(f"compiling: {eta_words(p.eta) or 'the engine'}", p.done, p.total)
+
+    def run_bar(self, p: AnalysisProgress) -> None:
+        from core.analysis.hostwords import progress_words
+
+        if self.key != ("run", ""):
+            self.close()
+            self.key = ("run", "")
+        eta = eta_words(p.eta) if p.phase != "done" else "done"
+        stage = progress_words(p)
+        self.draw(f"{eta} · {stage}" if eta else stage, round(p.overall * self.WIDTH), self.WIDTH)
+
+    def draw(self, text: str, n: int, total: int) -> None:
+        """The bar as ``NN%|####    | text``, the text cut to fit the terminal (the ETA leads it, so it stays)."""
+        from tqdm import tqdm
+
+        columns = self.width()
+        room = max(10, columns - 25)
+        desc = text if len(text) <= room else text[:room - 1] + "…"
+        if self.bar is None:
+            self.bar = tqdm(total=max(total, 1), initial=min(n, max(total, 1)), desc=desc, file=self.out,
+                            bar_format="{percentage:3.0f}%|{bar}| {desc}", ncols=columns, leave=False)
+            return
+        self.bar.total = max(total, 1)
+        self.bar.n = min(n, max(total, 1))
+        self.bar.set_description_str(desc, refresh=False)
+        self.bar.refresh()
+
+    def stage_bar(self, p: AnalysisProgress) -> None:
         from tqdm import tqdm
 
         key = (p.phase, p.message)
@@ -146,10 +210,8 @@ class _Bars:
             self.close()
             self.key = key
             unit = {"screen": "opening", "start": "step", "done": "step"}.get(p.phase, "game")
-            # the compile's steps are shares of its time, not countable things: show the share and the time left
-            fmt = "{desc}: {percentage:3.0f}%|{bar}| {elapsed}<{remaining}" if p.phase == "compile" else None
-            self.bar = tqdm(total=max(p.total, 1), desc=p.message[:70], unit=unit, bar_format=fmt,
-                            leave=p.phase == "compile", file=sys.stderr, dynamic_ncols=True)
+            self.bar = tqdm(total=max(p.total, 1), desc=p.message[:70], unit=unit, leave=False, file=self.out,
+                            dynamic_ncols=True)
         if self.bar is not None:
             self.bar.total = max(p.total, 1)
             self.bar.n = p.done
@@ -161,6 +223,7 @@ class _Bars:
         if self.bar is not None:
             self.bar.close()
             self.bar = None
+        self.key = None
 
 
 def _config(args: argparse.Namespace) -> AnalysisConfig:
