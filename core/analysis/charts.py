@@ -175,6 +175,14 @@ def margins_figure(report: AnalysisReport) -> Figure:
 
 
 # -- the charts the panel shows and the report repeats -----------------------------------------
+def openings_title(shown: int, tried: int) -> str:
+    """The openings chart's title, true for the rows it shows: every opening tried, or the nearest to even of
+    them when there are more than :data:`MAX_ROWS`."""
+    which = ("each opening tried" if shown >= tried
+             else f"the {shown} openings nearest to even of {tried} tried")
+    return f"What the verdict rests on: {which},\nfirst mover's chance to win (line: likely range)"
+
+
 def openings_chart(data: ChartData, width_px: int = REPORT_WIDTH_PX, dpr: float = 1.0,
                    dark: bool = False) -> Figure:
     """Each opening played out: the first mover's chance after it, with its 95% range, against the band."""
@@ -182,8 +190,7 @@ def openings_chart(data: ChartData, width_px: int = REPORT_WIDTH_PX, dpr: float 
     fig = _pixel_figure(width_px, 92 + 19 * max(1, len(rows)), dpr)
     ax = fig.add_subplot(111)
     draw_band(ax, data.band)
-    ax.set_title("What the verdict rests on: each opening tried,\n"
-                 "first mover's chance to win (line: likely range)", fontsize=FONT)
+    ax.set_title(openings_title(len(rows), len(data.openings)), fontsize=FONT)
     if not rows:
         ax.text(0.5, 0.5, "no opening was played out", ha="center", va="center", fontsize=FONT,
                 transform=ax.transAxes)

@@ -260,6 +260,9 @@ class AnalysisProgress:
     message: str
     eta: float | None = None
     """Expected seconds until the analysis ends (the work left at the measured rate), None until measured."""
+    overall: float = 0.0
+    """The share of the whole analysis done, 0 to 1, over all its stages: it never goes back within a run (one bar
+    for the run, where ``done``/``total`` restart with each stage); 0 while the engine compiles, 1 at the end."""
 
 
 def quick_agent(text: str) -> str:

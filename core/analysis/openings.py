@@ -253,7 +253,7 @@ def play_openings(board: Board, placements: Sequence[int], cfg: OpeningsConfig,
     if pending:
         s = _session(board, cfg, progress, cancel, executor, executor_workers)
         try:
-            s.report("start", 0, 1, "starting worker processes and loading the compiled agents")
+            s.report("start", 0, 1, "starting the worker processes")
             s.runner.start(cancel)
             for n, p in enumerate(pending):
                 rec = _play_one(s, spec, p, cfg, f"{spec.text}: opening {n + 1} of {len(pending)}, "

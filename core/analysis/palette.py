@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from core.analysis.config import FAIR_BAND
+from core.analysis.glossary import FAIR, NOT_SETTLED, ONE_SIDED, outside_band
 
 
 @dataclass(frozen=True)
@@ -30,9 +31,9 @@ class StatusStyle:
 
 
 STATUS_STYLE: dict[str, StatusStyle] = {
-    "fair": StatusStyle("#009e73", "#4fd8ae", "✓", "shown fair"),
-    "unfair": StatusStyle("#d55e00", "#ff9a4d", "✗", "shown one-sided"),
-    "undecided": StatusStyle("#6b6b6b", "#a8a8a8", "?", "not settled yet"),
+    "fair": StatusStyle("#009e73", "#4fd8ae", "✓", FAIR.plain),
+    "unfair": StatusStyle("#d55e00", "#ff9a4d", "✗", ONE_SIDED.plain),
+    "undecided": StatusStyle("#6b6b6b", "#a8a8a8", "?", NOT_SETTLED.plain),
 }
 """Okabe-Ito's bluish green and vermillion (told apart with every common colour blindness) and a grey, each at
 least 3:1 against the charts' faces and the board's cells in both themes; the board also tells the classes apart
@@ -60,25 +61,33 @@ def status_legend(status: str, band: tuple[float, float] = FAIR_BAND) -> str:
 
 
 def status_explained(status: str, rate: float, band: tuple[float, float] = FAIR_BAND, given_up: bool = False,
-                     disputed: bool = False) -> str:
+                     disputed: bool = False, ci: tuple[float, float] | None = None) -> str:
     """Why an opening has its class, in words that agree with its rate (a 40% opening that is undecided is so
-    because its games cannot yet place it on either side of the band's edge, not because 40% is outside)."""
+    because its games cannot yet place it on either side of the band's edge, not because 40% is outside).  Every
+    explanation starts with the class's own words, so the tooltip never contradicts the mark on the board; an
+    opening the run stopped playing says why (``ci``, its likely range, tells one set aside far from even)."""
     where = f"{100 * rate:.0f}%"
     if disputed:
         return (f"not counted fair: the deciding engine's games put it within {_band(band)}, but the second engine's "
                 "games found it one-sided")
     if status == "fair":
-        return (f"shown fair: its games show the first mover wins within {_band(band)} (a test that is wrong about "
+        return (f"{FAIR.plain}: its games show the first mover wins within {_band(band)} (a test that is wrong about "
                 "1 time in 20)")
     if status == "unfair":
-        return (f"shown one-sided: its games show the first mover wins outside {_band(band)} (a test that is wrong "
+        return (f"{ONE_SIDED.plain}: its games show the first mover wins outside {_band(band)} (a test that is wrong "
                 "about 1 time in 20)")
     low, high = band
     near = min(abs(rate - low), abs(rate - high)) <= 0.05
-    if given_up:
-        return (f"not settled, given up: at {where} after its games it was very unlikely to be shown within "
+    far = (outside_band(ci, band) if ci is not None
+           else rate < low - 0.05 or rate > high + 0.05)
+    if given_up and far:
+        return (f"{NOT_SETTLED.plain}, set aside: at {where} after its first games it was far from even, so the run "
+                f"played openings nearer to even instead; too few games for the test to show it outside "
                 f"{_band(band)}")
+    if given_up:
+        return (f"{NOT_SETTLED.plain}, given up: at {where} after its games it was very unlikely ever to be shown "
+                f"within {_band(band)}, so the run stopped playing it")
     if near:
-        return (f"not settled yet: {where} is close to the edge of {_band(band)}, and its games cannot yet tell "
+        return (f"{NOT_SETTLED.plain}: {where} is close to the edge of {_band(band)}, and its games cannot yet tell "
                 "which side it lies on")
-    return f"not settled yet: its games cannot yet tell whether it lies within {_band(band)}"
+    return f"{NOT_SETTLED.plain}: its games cannot yet tell whether it lies within {_band(band)}"

@@ -123,8 +123,25 @@ def markdown(report: AnalysisReport, board: Board, images: dict[str, str]) -> st
     return "\n".join(out) + "\n"
 
 
+def report_files(path: str) -> list[str]:
+    """The files :func:`write_report` writes for ``path``: the Markdown file first, then its PNG charts."""
+    p = Path(path)
+    return [str(p), *(str(p.with_name(f"{p.stem}-{key}.png")) for key in CHARTS)]
+
+
+class ReportWriteError(OSError):
+    """One of the report's files could not be written: names that file and those written before it."""
+
+    def __init__(self, path: str, cause: OSError, written: list[str]) -> None:
+        super().__init__(cause.errno, cause.strerror, path)
+        self.path = path
+        self.cause = cause
+        self.written = written
+
+
 def write_report(report: AnalysisReport, path: str, board: Board) -> list[str]:
-    """Write the Markdown file and its PNG charts (``<stem>-<chart>.png`` beside it); returns the paths."""
+    """Write the Markdown file and its PNG charts (``<stem>-<chart>.png`` beside it); returns the paths
+    (:func:`report_files`).  A file that cannot be written raises :class:`ReportWriteError` naming it."""
     p = Path(path)
     n = board.size
     assert report.coverage_s1.shape == (n, n)
@@ -133,9 +150,15 @@ def write_report(report: AnalysisReport, path: str, board: Board) -> list[str]:
     for key, (_caption, draw) in CHARTS.items():
         name = f"{p.stem}-{key}.png"
         target = p.with_name(name)
-        atomic_write_bytes(target, charts.png_bytes(draw(report, board)))
+        try:
+            atomic_write_bytes(target, charts.png_bytes(draw(report, board)))
+        except OSError as exc:
+            raise ReportWriteError(str(target), exc, written) from exc
         written.append(str(target))
         images[key] = name
-    atomic_write_text(p, markdown(report, board, images))
+    try:
+        atomic_write_text(p, markdown(report, board, images))
+    except OSError as exc:
+        raise ReportWriteError(str(p), exc, written) from exc
     written.insert(0, str(p))
     return written

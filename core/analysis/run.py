@@ -107,6 +107,8 @@ class Session:
         self.table = placement_table(board.size)
         self._compile = CompileClock()
         self._compile_message = ""
+        self.overall = 0.0
+        """The share of the run reported last (:meth:`share`)."""
 
     def begin(self) -> None:
         """The engine is ready in every worker: only now does the time cap start, so compiling the engine (the
@@ -133,7 +135,26 @@ class Session:
         if self.cancel is not None and self.cancel.is_set():
             raise RunCancelled()
         if self.progress is not None:
-            self.progress(AnalysisProgress(phase, done, total, message, self.eta()))
+            eta = self.eta()
+            self.overall = self.share(phase, eta)
+            self.progress(AnalysisProgress(phase, done, total, message, eta, self.overall))
+
+    def share(self, phase: str, eta: float | None) -> float:
+        """The share of the run done, never less than the last one reported: the time spent against the time spent
+        and the ETA (the work left at the measured speeds), and at least the games played of the most the caps
+        allow; below 1 until the verdict, since a raised estimate only holds the bar still."""
+        if phase == "done":
+            return 1.0
+        if phase in ("compile", "start"):
+            return self.overall
+        share = self.overall
+        if eta is not None:
+            spent = max(0.0, self.clock() - self.started)
+            if spent + eta > 0:
+                share = max(share, spent / (spent + eta))
+        if self.plan.planned:
+            share = max(share, self.games_done / self.plan.planned)
+        return min(share, 0.99)
 
     def eta(self) -> float | None:
         """Expected seconds left: the plan's expected games left at each agent's measured speed (None until an
@@ -239,7 +260,7 @@ def analyze(board: Board, config: AnalysisConfig, progress: ProgressFn | None = 
     cfg = config.effective()
     session = Session(board, cfg, progress, cancel, executor, executor_workers, clock)
     try:
-        session.report("start", 0, 1, "starting worker processes and loading the compiled agents")
+        session.report("start", 0, 1, "starting the worker processes")
         session.runner.start(cancel, progress=session.warming, nice=worker_nice)
         session.begin()
         return _analyze(session)

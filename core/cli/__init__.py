@@ -92,6 +92,8 @@ BUILTIN_COMMANDS: tuple[Command, ...] = (
             "core.cli.analyze:register"),
     Command("openings", "S1's win rate after chosen first placements, no swap: a swap map with intervals",
             "core.cli.openings:register"),
+    Command("boards", "list the boards that come with the tool, or copy them into a folder to edit",
+            "core.cli.boards:register"),
     Command("duel", "how much stronger is agent A than agent B? paired games, score, Elo", "core.cli.duel:register"),
     Command("generate", "search new boards that the analysis calls balanced and write the best",
             "core.cli.generate:register"),

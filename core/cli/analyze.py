@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 from core.agents.spec import FIXED_WORK_HELP, SPEC_HELP, AgentSpecError, parse_agent, reproducible
 from core.analysis.config import (
@@ -117,28 +117,92 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 class _Bars:
-    """One tqdm bar per phase on a terminal; when output is piped, only the line that says the engine is being
-    compiled (the first run after installing), so a wait of a minute is never silent, and the line that says
-    how long it took."""
+    """Progress on the terminal, on standard error.
 
-    def __init__(self, enabled: bool) -> None:
+    The analysis is one bar over the whole run (``AnalysisProgress.overall``: it only moves forward, whatever
+    stage is playing), with the ETA first and the stage after it, cut to the terminal's width so the ETA is never
+    cut; ``whole_run=False`` (``lits openings``) keeps one bar per stage.  The one-time compile of the engine is
+    announced on a line of its own before any bar, and every line is written between bars, never glued to one.
+    When output is piped, only the compile's two lines (the estimate, then what it took), so a wait of a minute is
+    never silent."""
+
+    WIDTH = 1000
+    """The whole-run bar counts thousandths of the run."""
+
+    def __init__(self, enabled: bool, whole_run: bool = True, stream: TextIO | None = None,
+                 columns: int | None = None) -> None:
         self.enabled = enabled
+        self.whole_run = whole_run
+        self.stream = stream
+        self.columns = columns
         self.bar: Any = None
         self.key: tuple[str, str] | None = None
         self.announced = False
         self.compiled = False
 
+    @property
+    def out(self) -> TextIO:
+        return self.stream if self.stream is not None else sys.stderr
+
+    def width(self) -> int:
+        import shutil
+
+        return self.columns or shutil.get_terminal_size((80, 24)).columns
+
+    def say(self, line: str) -> None:
+        """A line of its own: the bar is taken off first (and drawn again at its next report)."""
+        self.close()
+        print(line, file=self.out, flush=True)
+
     def __call__(self, p: AnalysisProgress) -> None:
-        if p.phase == "compile" and p.done < p.total and not self.announced:
-            self.announced = True
-            print(f"{p.message}; the analysis and any --time cap start once it is ready", file=sys.stderr,
-                  flush=True)
-        if not self.enabled:
-            # piped: the estimate above was one guess, so the compile's last report says what the wait was
-            if p.phase == "compile" and p.done >= p.total and not self.compiled:
-                self.compiled = True
-                print(p.message, file=sys.stderr, flush=True)
+        if p.phase == "compile":
+            self.compile(p)
             return
+        if not self.enabled:
+            return
+        if self.whole_run:
+            self.run_bar(p)
+        else:
+            self.stage_bar(p)
+
+    def compile(self, p: AnalysisProgress) -> None:
+        if p.done < p.total and not self.announced:
+            self.announced = True
+            self.say(f"{p.message}; the analysis and any --time cap start once it is ready")
+        if p.done >= p.total and not self.compiled:
+            self.compiled = True
+            self.say(p.message)  # the estimate was a guess: the last report says what the wait was
+            return
+        if self.enabled and p.done < p.total:
+            self.draw(f"compiling: {eta_words(p.eta) or 'the engine'}", p.done, p.total)
+
+    def run_bar(self, p: AnalysisProgress) -> None:
+        from core.analysis.hostwords import progress_words
+
+        if self.key != ("run", ""):
+            self.close()
+            self.key = ("run", "")
+        eta = eta_words(p.eta) if p.phase != "done" else "done"
+        stage = progress_words(p)
+        self.draw(f"{eta} · {stage}" if eta else stage, round(p.overall * self.WIDTH), self.WIDTH)
+
+    def draw(self, text: str, n: int, total: int) -> None:
+        """The bar as ``NN%|####    | text``, the text cut to fit the terminal (the ETA leads it, so it stays)."""
+        from tqdm import tqdm
+
+        columns = self.width()
+        room = max(10, columns - 25)
+        desc = text if len(text) <= room else text[:room - 1] + "…"
+        if self.bar is None:
+            self.bar = tqdm(total=max(total, 1), initial=min(n, max(total, 1)), desc=desc, file=self.out,
+                            bar_format="{percentage:3.0f}%|{bar}| {desc}", ncols=columns, leave=False)
+            return
+        self.bar.total = max(total, 1)
+        self.bar.n = min(n, max(total, 1))
+        self.bar.set_description_str(desc, refresh=False)
+        self.bar.refresh()
+
+    def stage_bar(self, p: AnalysisProgress) -> None:
         from tqdm import tqdm
 
         key = (p.phase, p.message)
@@ -146,10 +210,8 @@ class _Bars:
             self.close()
             self.key = key
             unit = {"screen": "opening", "start": "step", "done": "step"}.get(p.phase, "game")
-            # the compile's steps are shares of its time, not countable things: show the share and the time left
-            fmt = "{desc}: {percentage:3.0f}%|{bar}| {elapsed}<{remaining}" if p.phase == "compile" else None
-            self.bar = tqdm(total=max(p.total, 1), desc=p.message[:70], unit=unit, bar_format=fmt,
-                            leave=p.phase == "compile", file=sys.stderr, dynamic_ncols=True)
+            self.bar = tqdm(total=max(p.total, 1), desc=p.message[:70], unit=unit, leave=False, file=self.out,
+                            dynamic_ncols=True)
         if self.bar is not None:
             self.bar.total = max(p.total, 1)
             self.bar.n = p.done
@@ -161,6 +223,7 @@ class _Bars:
         if self.bar is not None:
             self.bar.close()
             self.bar = None
+        self.key = None
 
 
 def _config(args: argparse.Namespace) -> AnalysisConfig:
@@ -257,67 +320,125 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("cancelled", EXIT_INTERRUPTED) from None
     finally:
         bars.close()
-    if args.report:
-        from core.analysis.report import write_report
-
-        try:
-            files = write_report(report, args.report, board)
-        except OSError as exc:
-            raise cannot_write(args.report, exc) from None
-    else:
-        files = []
+    # the verdict first: a report that cannot be written (a full disk) must not throw the finished run away
     if args.json:
         data = report.to_json()
         data["board_file"] = args.board
-        if files:
-            data["report_files"] = files
-        print(json.dumps(data, indent=2))
-        return EXIT_OK
-    print(format_text(report, args.board))
-    for f in files:
-        print(f"wrote {f}")
+        if args.report:
+            from core.analysis.report import report_files
+
+            data["report_files"] = report_files(args.report)
+        print(json.dumps(data, indent=2), flush=True)
+    else:
+        print(format_text(report, args.board), flush=True)
+    if args.report:
+        for f in write_report_files(report, args.report, board):
+            if not args.json:
+                print(f"wrote {f}")
     return EXIT_OK
 
 
+def write_report_files(report: AnalysisReport, path: str, board: Board) -> list[str]:
+    """The Markdown report and its charts, after the verdict is out; a file that cannot be written is named, the
+    charts already written for it are removed (no half report is left), and the verdict printed stands."""
+    import contextlib
+    import os
+
+    from core.analysis.report import ReportWriteError, write_report
+
+    try:
+        return write_report(report, path, board)
+    except ReportWriteError as exc:
+        for f in exc.written:
+            with contextlib.suppress(OSError):
+                os.remove(f)
+        problem = cannot_write(exc.path, exc.cause)
+        raise CliError(f"{problem.message}; the report {path} was not written (the verdict above is complete)",
+                       problem.code) from None
+
+
 def format_text(report: AnalysisReport, path: str) -> str:
-    """The human summary: verdict first, then why, then the figures beside it.  A figure of no games is said in
-    words, never as a rate."""
-    from core.analysis.results import pct
+    """The human summary: verdict first, then why, then the figures beside it, and the next step last.  Each word
+    of :mod:`core.analysis.glossary` says what it stands for where it is first used, an agent spec what kind of
+    player it is; a figure of no games is said in words, never as a rate."""
+    from core.analysis.glossary import (
+        CLOSEST,
+        COPYCAT,
+        JUDGE,
+        LIKELY,
+        NO_SWAP,
+        S1,
+        defined,
+        opening_term,
+        opening_words,
+    )
+    from core.analysis.hostwords import describe_agent
+    from core.analysis.results import fair_band, pct
 
     cfg = report.config
     budget = report.budget
+    band = fair_band(report)
     cap = f", time cap {cfg.time_budget:g} s" if cfg.time_budget else ""
     firm = f" (firm, up to {report.pie.check_limit} games)" if report.pie.check_rule == "firm" else ""
-    checked = f", checked by {' and '.join(report.pie.judges)}{firm}" if report.pie.judges else ""
-    lines = [f"{path}: {report.verdict.upper()} for {report.agent} play (decided by {report.agent}{checked}, "
-             f"effort {budget.effort}, seed {cfg.seed}{cap}; "
-             f"{f'{budget.games_done} games' if budget.games_done else 'no games played'}, {report.elapsed:.0f} s)"]
+    judged = " and ".join(f"{j}, {describe_agent(j)}" for j in report.pie.judges)
+    checked = f", checked by {judged}{firm}" if report.pie.judges else ""
+    lines = [f"{path}: {report.verdict.upper()} for {report.agent} play (decided by {report.agent}, "
+             f"{describe_agent(report.agent)}{checked}; effort {budget.effort}, seed {cfg.seed}{cap}; "
+             f"{f'{budget.games_done} games' if budget.games_done else 'no games played'}, {report.elapsed:.0f} s)",
+             f"  {defined(S1)}; here S1 places {report.s1_symbol}"]
     lines += [f"  - {r}" for r in report.reasons]
     for w in report.warnings:
         lines.append(f"  warning: {w}")
     pie = report.pie
-    value = "n/a" if pie.value is None else f"{pie.value:.2f}"
-    lines.append(f"pie: value {value} (0.50 is perfect), {len(pie.fair)} fair of {pie.tested} tested openings, "
-                 f"{pie.screened} screened")
+    closest = ("" if pie.value is None
+               else f"; {CLOSEST.word}: the weaker side wins {pct(pie.value)} (50% is a perfectly even game)")
+    judges = f"; a {JUDGE.word}: {JUDGE.meaning}" if pie.judges else ""
+    lines.append(f"Openings played out: {len(pie.fair)} shown fair of {pie.tested}, chosen from {pie.screened} "
+                 f"legal first placements by a quick estimate{closest}{judges}:")
+    classes = []
     for o in pie.openings:
         low, high = o.ci95
+        words = opening_words(o.status, o.abandoned, o.disputed, o.v, (low, high), band)
+        classes.append(opening_term(o.status, o.abandoned, o.disputed, (low, high), band))
         lines.append(f"  {' '.join(o.names):<16} S1 {pct(o.v):>4} [{pct(low)}-{pct(high)}] "
-                     f"{o.games:>4} games  {o.status_words}")
-    lines.append(f"raw seat advantage (information, not the verdict; S1 = {report.s1_symbol} moving first, no swap):")
+                     f"{o.games:>4} games  {words}")
+    if pie.openings:
+        lines += [f"  ({defined(term)})" for term in (LIKELY, *dict.fromkeys(classes))]
+    lines.append(f"{NO_SWAP.word.capitalize()}: {NO_SWAP.meaning}:")
     for name, res in report.per_agent.items():
         raw = res.raw
         if not raw.games:
-            lines.append(f"  {name:<12} no games were played (the time cap came first); its pie verdict "
-                         f"{res.verdict}")
+            lines.append(f"  {name:<12} no games were played (the time cap came first); for {name} play the openings "
+                         f"say {res.verdict}")
             continue
         low, high = raw.ci95
         m = raw.margin
-        mirror = (f"mirror wins {pct(raw.mirror_win_rate)} of {raw.mirror_games}" if raw.mirror_games
-                  else "no mirror games")
+        mirror = (f"a {COPYCAT.word} S2 (answering each move with its 180-degree image) wins "
+                  f"{pct(raw.mirror_win_rate)} of {raw.mirror_games}" if raw.mirror_games else "no copycat games")
         lines.append(f"  {name:<12} S1 wins {pct(raw.s1_win_rate)} [{pct(low)}-{pct(high)}] of {raw.games}; "
-                     f"tie-break {pct(raw.tie_break_share)}; margin {m.mean:+.2f}; length {raw.mean_length:.1f}; "
-                     f"{mirror}; its pie verdict {res.verdict}")
+                     f"{pct(raw.tie_break_share)} end level (the last player to place wins the tie); S1 ends "
+                     f"{m.mean:+.2f} symbols ahead on average; {raw.mean_length:.1f} pieces a game; {mirror}; "
+                     f"for {name} play the openings say {res.verdict}")
     if cfg.quick:  # the headline reads like a verdict to publish: say it is not, where the host looks last
         lines.append(f"A quick look only ({report.agent} play, no cross-check): never publish it; "
                      f"`lits analyze {path}` gives the verdict to publish.")
+    else:
+        lines.append(f"Next step: {next_step(report, path)}")
     return "\n".join(lines)
+
+
+def next_step(report: AnalysisReport, path: str) -> str:
+    """What the host does with this verdict (a full analysis's; a quick look's is the full analysis)."""
+    if report.verdict == "balanced":
+        return (f"seal it for a season: `lits seal {path} --season NAME --out FOLDER` (play-test it first in the "
+                "designer if you like).")
+    if report.verdict == "lopsided":
+        best = report.pie.best
+        near = f" near {best.names[0]}, where the closest-to-even opening lies," if best is not None else ""
+        return f"move symbols{near} and analyse again: the swap rule cannot even this board out."
+    if report.budget.stopped_by_time:
+        return "your time cap stopped the run: analyse again without --time for a verdict anyone can reproduce."
+    if report.budget.effort == "standard":
+        return ("the standard effort did not decide it: try `--effort thorough` (more play, at expert strength), or "
+                "adjust the board and analyse again.")
+    return "adjust the board, or give the analysis more work (--effort), and analyse again."

@@ -146,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
     )
 
     cfg = OpeningsConfig(agent=agent, games=games, seed=args.seed, workers=args.workers, fixed=fixed)
-    bars = _Bars(sys.stderr.isatty())
+    bars = _Bars(sys.stderr.isatty(), whole_run=False)
     try:
         if args.checkpoint is not None:  # a checkpoint it cannot use is refused now, not after the --top screen
             Checkpoint(args.checkpoint, checkpoint_header(board, cfg)).load()

@@ -13,11 +13,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from core.analysis.glossary import S1, S2
 from core.analysis.hostwords import describe_agent, strength_level
 from core.analysis.results import AnalysisReport, FloatGrid, band_text, fair_band, openings, pct, raw_rate
 
-FIRST = "the player who moves first"
-SECOND = "the second player"
+FIRST = S1.plain
+SECOND = S2.plain
 FAIR_BAND_TEXT = band_text()
 """The default band in words; a report's own band is ``band_text(fair_band(report))``."""
 
@@ -89,8 +90,13 @@ def summarise(report: AnalysisReport, quick: bool | None = None, games: int | No
     summary: HostSummary
     if verdict == "balanced":
         summary = HostSummary(verdict, f"Balanced{level}", "✔", [
-            f"{len(fair)} different first placements keep the game close: after each, {FIRST} wins "
-            f"{band} of the games, so {SECOND} has a real choice whether to swap sides."])
+            f"{len(fair)} different first placements keep the game close: after each, a test of its games put "
+            f"the first mover's chance of winning within {band}, so {SECOND} has a real choice whether to swap sides."])
+        low, high = (round(100 * edge) for edge in fair_band(report))
+        if any(round(100 * o.ci[0]) < low or round(100 * o.ci[1]) > high for o in fair[:3]):
+            # the test decides with fewer games than a range inside the band needs: say so beside the ranges
+            summary.lines[0] += (f" (The likely ranges below reach a little past {band}: the test can decide "
+                                 "before its games are enough to draw a range that narrow.)")
         if judges:
             firm = (f" up to {pie.check_limit} times (the firm check of the Thorough effort)"
                     if pie.check_rule == "firm" else "")
@@ -126,8 +132,8 @@ def summarise(report: AnalysisReport, quick: bool | None = None, games: int | No
         else:
             shown = {0: "No first placement was", 1: "Only 1 first placement was"}.get(
                 len(fair), f"Only {len(fair)} first placements were")
-            summary.lines.append(f"{shown} shown to keep the game close ({FIRST} wins {band}); "
-                                 f"{needed} are needed for a verdict.")
+            summary.lines.append(f"{shown} shown to keep the game close (a test of its games putting the first "
+                                 f"mover's chance of winning within {band}); {needed} are needed for a verdict.")
             summary.lines += disputed_lines
             open_ = len(tried) - len(fair) - sum(o.status == "unfair" for o in tried) - len(disputed)
             if open_:
@@ -151,7 +157,20 @@ def summarise(report: AnalysisReport, quick: bool | None = None, games: int | No
     return _finish(summary, report, played_by, pie_rule)
 
 
-FULL_RUN = "untick Quick and analyse again (a full run takes one to two minutes on two cores)"
+FULL_RUN = ("untick Quick and analyse again (the full run plays several times as many games at club strength: on "
+            "two idle cores it took about one minute for the measured boards, at most 82 s, and it takes longer on "
+            "a busy machine)")
+"""The measured figures: the standard effort on the benchmark's ten boards (``docs/measurements.md``)."""
+
+
+def timing_line(analysis_seconds: float, compile_seconds: float = 0.0) -> str:
+    """How long the run took, with the one-time compile of the engine apart from the analysis (a first run after
+    installing waits minutes for the compile; the analysis's own time is ``report.elapsed``)."""
+    took = f"The analysis took {analysis_seconds:.1f} s"
+    if compile_seconds >= 1.0:
+        return (f"{took}, after {compile_seconds:.0f} s compiling the engine (once after installing; later runs "
+                "skip it).")
+    return f"{took}."
 
 
 def _first_look(summary: HostSummary, level: str) -> None:

@@ -75,7 +75,7 @@ def test_text_output_and_report_files(board_file: Path, tmp_path: Path, capsys: 
     out = capsys.readouterr().out
     assert code == 0
     assert out.splitlines()[0].startswith(f"{board_file}: ")
-    assert "raw seat advantage" in out
+    assert "Without a swap: " in out
     text = report.read_text()
     assert text.startswith("# Balance analysis: tiny")
     pngs = sorted(p.name for p in report.parent.glob("*.png"))
@@ -203,7 +203,8 @@ def test_check_option(board_file: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert "checked by mcts:30" in text.splitlines()[0]
     assert "firm" not in text.splitlines()[0]
     assert main([*args, "--check-rule", "firm"]) == 0
-    assert "checked by mcts:30 (firm, up to 150 games)" in capsys.readouterr().out.splitlines()[0]
+    assert "checked by mcts:30, a searching computer player (30 simulations a move) (firm, up to 150 games)" in (
+        capsys.readouterr().out.splitlines()[0])
     with pytest.raises(SystemExit) as exc:
         main([*args, "--check-rule", "strict"])
     assert exc.value.code == 2
@@ -264,6 +265,51 @@ def test_a_quick_look_says_it_is_not_the_verdict_to_publish() -> None:
     assert quick[-1].startswith("A quick look only (") and quick[-1].endswith(
         "never publish it; `lits analyze dense.yaml` gives the verdict to publish.")
     raw = [line for line in quick if " S1 wins " in line]
-    assert raw and all("; its pie verdict " in line for line in raw)
+    assert raw and all("play the openings say " in line for line in raw)
     standard = format_text(read_report(reports / "default-balanced.json"), "default.yaml")
     assert "quick look" not in standard
+
+
+def _saved_run(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """``lits analyze`` on the saved Crossroads report instead of a real run (the output path is what is tested)."""
+    import core.cli.analyze as command
+    from core.analysis.results import read_report
+
+    report = read_report(ROOT / "tests" / "data" / "reports" / "default-balanced.json")
+    monkeypatch.setattr(command, "analyze", lambda *_a, **_k: report)
+    board = Board(size=report.size)
+    path = tmp_path / "board.yaml"
+    save_board(board, path)
+    return path
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_a_full_disk_keeps_the_verdict_and_names_the_report_file(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str], as_json: bool) -> None:
+    """The verdict is printed before any report file is written; a failed write names the file and leaves no half
+    report."""
+    import errno
+
+    from core.board.fileio import atomic_write_bytes as real
+    from core.cli import EXIT_DISK_FULL
+
+    board = _saved_run(monkeypatch, tmp_path)
+    calls: list[str] = []
+
+    def full(path: Path, data: bytes) -> None:
+        calls.append(str(path))
+        if len(calls) == 2:
+            raise OSError(errno.ENOSPC, "No space left on device", str(path))
+        real(path, data)
+
+    monkeypatch.setattr("core.analysis.report.atomic_write_bytes", full)
+    out_md = tmp_path / "out.md"
+    code = main(["analyze", str(board), "--force", "--report", str(out_md), *(["--json"] if as_json else [])])
+    out, err = capsys.readouterr()
+    assert code == EXIT_DISK_FULL
+    if as_json:
+        assert json.loads(out)["verdict"] == "balanced"
+    else:
+        assert out.startswith(f"{board}: BALANCED")
+    assert calls[1] in err and "the disk is full" in err and str(out_md) in err and "Traceback" not in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["board.yaml"]  # the first chart was removed again

@@ -115,6 +115,16 @@ CASES: dict[tuple[str, str], list[Case]] = {
     ("openings", "INTERRUPTED"): [Case(("openings", "{tiny}", "--all"), raise_in="core.cli.openings:load_board_arg",
                                        raises=KeyboardInterrupt)],
 
+    ("boards", "OK"): [Case(("boards",)), Case(("boards", "dense", "--copy-to", "{tmp}/mine"))],
+    ("boards", "PROBLEMS"): [Case(("boards", "--copy-to", "{tmp}/mine"), setup=lambda _mp, tmp: (
+        (tmp / "work" / "mine").mkdir(), (tmp / "work" / "mine" / "dense.yaml").write_text("mine\n")))],
+    ("boards", "USAGE"): [Case(("boards", "nope", "--copy-to", "{tmp}/mine")), Case(("boards", "dense"))],
+    ("boards", "UNREADABLE"): [Case(("boards",), setup=lambda mp, _tmp: mp.setattr(
+        "core.board.boardfile.bundled_boards_dir", lambda: None))],
+    ("boards", "INTERNAL"): [Case(("boards",), raise_in="core.cli.boards:read_board")],
+    ("boards", "DISK_FULL"): [Case(("boards", "--copy-to", "{tmp}/mine"), full_disk="files")],
+    ("boards", "INTERRUPTED"): [Case(("boards",), raise_in="core.cli.boards:read_board", raises=KeyboardInterrupt)],
+
     ("duel", "OK"): [Case(("duel", "{tiny}", "--agent", "random", "--agent", "greedy", "--pairs", "2", "--workers",
                            "1"))],
     ("duel", "USAGE"): [Case(("duel", "{tiny}", "--agent", "random", "--agent", "greedy", "--pairs", "0"))],
@@ -238,8 +248,8 @@ ALL = [(command, row.name) for command in COMMANDS for row in TABLE]
 
 
 def test_every_row_of_every_command_has_a_case_or_a_reason() -> None:
-    assert COMMANDS == ["validate", "analyze", "openings", "duel", "generate", "moves", "replay", "bench", "seal",
-                        "verify", "reveal-bundle", "unseal", "match", "render"]
+    assert COMMANDS == ["validate", "analyze", "openings", "boards", "duel", "generate", "moves", "replay", "bench",
+                        "seal", "verify", "reveal-bundle", "unseal", "match", "render"]
     for key in ALL:
         assert (key in CASES) != (key in NOT_MET), key
     assert set(CASES) | set(NOT_MET) == set(ALL)
