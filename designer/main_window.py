@@ -306,8 +306,8 @@ class MainWindow(QMainWindow):
                                          (Symbol.X, "Brush &X", ("2", "X"), "brush-x"),
                                          (Symbol.EMPTY, "&Eraser", ("0", "E"), "erase")):
             act = self._action(text, lambda _=False, s=symbol: self.set_brush(s), None, icon,
-                               "Paint with the mouse; on the board the key also paints the cell under the "
-                               "keyboard cursor (arrow keys move it)")
+                               "Paint with the mouse; from the keyboard, Space or Enter paints the cell under "
+                               "the board's cursor (arrow keys move it)")
             act.setShortcuts([QKeySequence(k) for k in keys])
             _tooltip_with_keys(act)
             act.setCheckable(True)

@@ -8,8 +8,9 @@ STEPS: tuple[tuple[str, str], ...] = (
     ("Design",
      "Paint symbols with the mouse: left-drag paints the brush (O, X or the eraser), right-drag erases. Every "
      "symbol also puts the other symbol on the cell turned 180 degrees, so the board stays fair by construction. "
-     "From the keyboard: click the board, move the cursor with the arrow keys and press 1 or O, 2 or X, "
-     "0, E or Delete to paint that cell. Ctrl+Z undoes, Ctrl+Shift+Z redoes. Edit ▸ Random fill (Ctrl+R), the "
+     "The keys 1 or O, 2 or X, 0 or E and L choose the brush (they never paint). From the keyboard: click the "
+     "board, move the cursor with the arrow keys and press Space to apply the brush to that cell, Delete to erase "
+     "it. Ctrl+Z undoes, Ctrl+Shift+Z redoes. Edit ▸ Random fill (Ctrl+R), the "
      "transforms, Tools ▸ Generate boards (a search for balanced boards) and Tools ▸ Improve this board "
      "(proposed changes, one undo step each) give a quick start. The lock brush (L) marks cells, with their "
      "partners, that Improve this board must keep."),
