@@ -115,6 +115,9 @@ class BoardView(QWidget):
         self._drag_last: tuple[int, int] | None = None
         self._drag_button = Qt.MouseButton.NoButton
         self._drag_locks = False
+        self._held: BoardGeometry | None = None
+        """Where the cells were when a mouse button went down: kept until it is released, so a heatmap caption
+        or legend that goes away with the first painted cell does not resize the board under the pointer."""
         self.cursor_cell: int | None = None
         """The keyboard cursor (arrow keys move it, Space or Enter applies the brush, Delete erases); drawn while
         focused."""
@@ -290,7 +293,7 @@ class BoardView(QWidget):
                 static = Overlay(problems=overlay.problems, heat=overlay.heat, heat_label=overlay.heat_label,
                                  locks=overlay.locks, openings=overlay.openings)
                 self.geometry_ = paint_board(painter, QRectF(self.rect()), self.document.board, self.options,
-                                             static)
+                                             static, self._held)
             finally:
                 painter.end()
             self._base = base
@@ -334,6 +337,7 @@ class BoardView(QWidget):
                 event.accept()
                 return
         self._select_opening(None)
+        self._held = self._geometry()
         self._drag_button = button
         self.cursor_cell = cell
         self._drag_locks = self.locking
@@ -383,6 +387,9 @@ class BoardView(QWidget):
                 self.document.end_stroke()
             self._drag_last = None
             self._drag_button = Qt.MouseButton.NoButton
+            if self._held is not None:
+                self._held = None
+                self.invalidate()  # the board takes the room a caption or legend left, now the pointer is up
             event.accept()
             return
         super().mouseReleaseEvent(event)
