@@ -64,3 +64,47 @@ def test_the_board_keeps_its_size_while_a_drag_hides_the_openings_legend(window:
     view.grab()
     assert view.geometry_ is not None and view.geometry_.cell == before.cell
     QTest.mouseRelease(view, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, start)
+
+
+def test_random_fill_keeps_locked_cells(window: MainWindow) -> None:
+    doc = window.document
+    doc.new_board(12)
+    doc.paint(parse_cell("B6", 12), Symbol.O)  # K7, its partner, gets the X
+    locked = {parse_cell(name, 12) for name in ("B6", "C3")}  # a symbol and an empty cell, each with its partner
+    doc.set_locks(locked)
+    held = {cell: doc.board[cell] for cell in doc.locks}
+    assert len(held) == 4
+    for seed in range(20):
+        assert doc.random_fill(30, seed)
+        assert {cell: doc.board[cell] for cell in doc.locks} == held, f"seed {seed} changed a locked cell"
+        assert doc.board.is_antisymmetric()
+        assert doc.board.count(Symbol.O) == 30 + sum(1 for s in held.values() if s is Symbol.O)
+    free = doc.free_pairs()
+    assert free == 72 - 2
+    with pytest.raises(ValueError, match="2 locked"):
+        doc.random_fill(free + 1)
+
+
+@pytest.mark.parametrize("action", [0, 1, 2])
+def test_rotate_and_mirror_move_the_locks_with_the_symbols(window: MainWindow, action: int) -> None:
+    doc = window.document
+    doc.new_board(12)
+    window.random_fill(25)
+    doc.set_locks({parse_cell("B6", 12), parse_cell("D2", 12)})
+    before = {cell: doc.board[cell] for cell in doc.locks}
+    steps = doc.undo_stack.count()
+    old_cells, old_locks = list(doc.board.cells), doc.locks
+    window.transform_actions[action].trigger()
+    assert doc.board.cells != old_cells and doc.locks != old_locks
+    assert len(doc.locks) == len(old_locks)
+    # every symbol a lock held is still under a lock, and the picture of locks turned with the board
+    marked = [Symbol.O if cell in old_locks else Symbol.EMPTY for cell in range(144)]
+    from core.board.model import Board, Transform
+
+    kind = (Transform.ROT90, Transform.ROT270, Transform.FLIP_H)[action]
+    turned = Board(12, cells=marked).transformed(kind).cells
+    assert doc.locks == {cell for cell, s in enumerate(turned) if s is not Symbol.EMPTY}
+    assert sorted(doc.board[c].value for c in doc.locks) == sorted(s.value for s in before.values())
+    assert doc.undo_stack.count() == steps + 1  # one undo step for the symbols and the locks
+    doc.undo_stack.undo()
+    assert doc.board.cells == old_cells and doc.locks == old_locks
