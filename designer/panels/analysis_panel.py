@@ -57,6 +57,10 @@ if TYPE_CHECKING:
     from designer.panels.analysis_charts import Charts
 
 PROGRESS_DELAY_MS = 500
+PROGRESS_STEPS = 1000
+"""The bar's resolution: it shows the share of the run done, so stages of different sizes read as one run."""
+ETA_CORRECTION_S = 15.0
+"""The time left shown only goes up when it would run out while the engine still expects more than this."""
 PROGRESS_INTERVAL_S = 0.1
 """Progress reaches the GUI at most this often: the engine reports every game, thousands a second."""
 CHART_DEBOUNCE_MS = 150
@@ -209,6 +213,10 @@ class AnalysisPanel(QWidget):
         self._run_quick = False
         """Whether the running analysis is a Quick look (its verdict's next step depends on it)."""
         self._chart_request: tuple[int, bool] | None = None
+        self._progress_shown = 0
+        """The share of the run the bar shows (of :data:`PROGRESS_STEPS`): it only moves forward within a run."""
+        self._deadline: float | None = None
+        """When the time left shown runs out (monotonic clock; None until the engine first estimates it)."""
         self.engine_compiling: Callable[[], bool] = lambda: False
         """Whether the first start's compile of the engine is still running (the window tells: an analysis
         started meanwhile waits for it, and the progress line says why)."""
@@ -477,6 +485,8 @@ class AnalysisPanel(QWidget):
         self.report_size = board.size
         self.started_at = time.monotonic()
         self.last_progress = None
+        self._progress_shown = 0
+        self._deadline = None
         self._running = True
         self.run_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
@@ -516,16 +526,31 @@ class AnalysisPanel(QWidget):
             return
         self.last_progress = p
         if p.total > 0:
-            self.progress_bar.setRange(0, p.total)
-            self.progress_bar.setValue(min(p.done, p.total))
+            self._progress_shown = max(self._progress_shown, min(PROGRESS_STEPS, PROGRESS_STEPS * p.done // p.total))
+            self.progress_bar.setRange(0, PROGRESS_STEPS)
+            self.progress_bar.setValue(self._progress_shown)
         text = progress_words(p)
-        if p.phase not in ("start", "compile", "done") and p.eta is not None:
-            text = f"{text} - {eta_words(p.eta)}"
+        left = self._time_left(p.eta) if p.phase not in ("start", "compile", "done") else None
+        if left is not None:
+            text = f"{text} - {eta_words(left)}"
         if p.phase == "start" and self.engine_compiling():
             text = ("Waiting for the game engine to be compiled (once, after installing); the analysis starts as "
                     "soon as it is ready")
         if text != self.progress_label.text():  # a new text re-lays out the whole panel
             self.progress_label.setText(text)
+
+    def _time_left(self, eta: float | None) -> float | None:
+        """The time left to show: it counts down and never goes up over one run because a stage's estimate
+        jittered (2 min, then 4 min, then 3 min read as a run going backwards); only when the count-down would
+        end while the engine still expects more than :data:`ETA_CORRECTION_S` does the end move later."""
+        if eta is None or eta != eta:
+            return None if self._deadline is None else max(0.0, self._deadline - time.monotonic())
+        now = time.monotonic()
+        expected = now + max(0.0, eta)
+        if self._deadline is None or expected < self._deadline \
+                or (self._deadline - now < ETA_CORRECTION_S / 3 and eta > ETA_CORRECTION_S):
+            self._deadline = expected
+        return max(0.0, self._deadline - now)
 
     def _finish(self) -> None:
         self.show_timer.stop()

@@ -47,3 +47,32 @@ def test_the_wheel_scrolls_the_panels_past_their_fields(qtbot: QtBot) -> None:
     qtbot.waitUntil(limit.hasFocus, timeout=2000)
     wheel(limit, 1)
     assert limit.value() == limit.singleStep()
+
+
+def test_progress_only_moves_forward_over_a_run(qtbot: QtBot) -> None:
+    """The figures a host saw: 7, 13, 18, 16, 51, 24, 31, 20, 34, 39, 21% and the time left rising from 2 to 4
+    minutes.  The bar never shows less than it showed in the same run, and the time left counts down."""
+    from core.analysis.config import AnalysisProgress
+    from tests.gui.reports import analyzer
+
+    win = open_window(qtbot)
+    panel = win.analysis
+    panel.analyzer = analyzer(forever=True)
+    assert panel.start()
+    shown: list[int] = []
+    lefts: list[str] = []
+    message = "club: 3 openings started (at most 28), playing C7 C8 D8 D9 (fair so far: 1 of 3 needed)"
+    for percent, eta in ((7, None), (13, 120.0), (18, 110.0), (16, 240.0), (51, 100.0), (24, 230.0), (31, 90.0),
+                         (20, 200.0), (34, 80.0), (39, 75.0), (21, 190.0)):
+        panel._on_progress(AnalysisProgress("pie", percent, 100, message, eta))
+        shown.append(panel.progress_bar.value() * 100 // panel.progress_bar.maximum())
+        lefts.append(panel.progress_label.text().rpartition(" - ")[2])
+    assert shown == [7, 13, 18, 18, 51, 51, 51, 51, 51, 51, 51]
+    assert all("4 min" not in left and "3 min" not in left for left in lefts), lefts
+    assert lefts[1] == "about 2 min left"
+    panel.cancel()
+    assert panel.start()  # a new run starts from nothing
+    panel._on_progress(AnalysisProgress("pie", 5, 100, message, 60.0))
+    assert panel.progress_bar.value() * 100 // panel.progress_bar.maximum() == 5
+    panel.cancel()
+    qtbot.waitUntil(lambda: not panel.runner.busy, timeout=10_000)
