@@ -76,3 +76,51 @@ def test_progress_only_moves_forward_over_a_run(qtbot: QtBot) -> None:
     assert panel.progress_bar.value() * 100 // panel.progress_bar.maximum() == 5
     panel.cancel()
     qtbot.waitUntil(lambda: not panel.runner.busy, timeout=10_000)
+
+
+def test_the_panel_speaks_plain_words(qtbot: QtBot) -> None:
+    """No "Cluster", no "greedy + club", no "Save report JSON" among the panel's visible words."""
+    from PySide6.QtWidgets import QFormLayout, QLabel, QPushButton
+
+    panel = open_window(qtbot).analysis
+    form = panel.findChild(QFormLayout)
+    labels = [label.text() for label in panel.findChildren(QLabel)]
+    shown = [panel.agent.itemText(i) for i in range(panel.agent.count())] + [panel.agent.currentText()] + labels \
+        + [button.text() for button in panel.findChildren(QPushButton)]
+    for word in ("Cluster", "greedy + club", "JSON", "mcts:", "Agent"):
+        assert not any(word in text for text in shown), (word, shown)
+    assert form is not None and panel.agent_spec() == "greedy + club"  # what runs is still the command line's
+    panel.agent.setCurrentIndex(panel.agent.findData("expert"))
+    assert panel.agent_spec() == "expert"
+    panel.agent.setCurrentText("greedy + mcts:300")  # typed agents still work
+    assert panel.agent_spec() == "greedy + mcts:300"
+
+
+def test_the_seed_is_remembered_passed_on_and_shown(qtbot: QtBot) -> None:
+    from tests.gui.reports import BALANCED, analyzer
+
+    win = open_window(qtbot)
+    panel = win.analysis
+    assert panel.seed.value() == 0
+    seen: dict[str, object] = {}
+    panel.analyzer = analyzer(BALANCED, 0.05, seen)
+    panel.seed.setValue(7)
+    assert panel.start()
+    qtbot.waitUntil(lambda: not panel.running, timeout=10_000)
+    config = seen["config"]
+    assert getattr(config, "seed", None) == 7
+    assert "Seed 0:" in panel.verdict.text()  # the saved report was made with seed 0: the verdict says its own
+    again = open_window(qtbot).analysis
+    assert again.seed.value() == 7  # remembered
+
+
+def test_the_verdict_names_the_seed_of_its_report() -> None:
+    import dataclasses
+
+    from designer.panels.analysis_panel import verdict_html
+    from designer.panels.analysis_text import summarise
+    from tests.gui.reports import BALANCED, saved_report
+
+    report = saved_report(BALANCED)
+    report = dataclasses.replace(report, config=dataclasses.replace(report.config, seed=12))
+    assert "Seed 12:" in verdict_html(summarise(report), 3.0, report.config.seed)
