@@ -23,6 +23,12 @@ _ours: QMimeData | None = None
 """The Python-made data last put on the clipboard (it may since have been replaced and deleted by Qt)."""
 
 
+def code_block(text: str) -> str:
+    """``text`` between two lines of three backticks: chat clients (Discord, Slack, Matrix, GitHub) then show it
+    in a fixed-width font and keep its spaces, so a text grid's columns stay under their letters."""
+    return f"```\n{text.rstrip(chr(10))}\n```\n"
+
+
 def put(text: str, image: QImage | None = None) -> None:
     """Put ``text`` and, when given, ``image`` on the clipboard as one paste."""
     global _ours

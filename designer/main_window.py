@@ -306,8 +306,8 @@ class MainWindow(QMainWindow):
                                          (Symbol.X, "Brush &X", ("2", "X"), "brush-x"),
                                          (Symbol.EMPTY, "&Eraser", ("0", "E"), "erase")):
             act = self._action(text, lambda _=False, s=symbol: self.set_brush(s), None, icon,
-                               "Paint with the mouse; on the board the key also paints the cell under the "
-                               "keyboard cursor (arrow keys move it)")
+                               "Paint with the mouse; from the keyboard, Space or Enter paints the cell under "
+                               "the board's cursor (arrow keys move it)")
             act.setShortcuts([QKeySequence(k) for k in keys])
             _tooltip_with_keys(act)
             act.setCheckable(True)
@@ -706,10 +706,12 @@ class MainWindow(QMainWindow):
         return dialog
 
     def random_fill(self, pairs: int | None) -> bool:
-        half = self.document.board.cell_count // 2
+        """Fill the unlocked cells with random pairs (locked cells keep their symbols)."""
+        half = self.document.free_pairs()
         if pairs is None:
             default = min(half, round(self.document.board.cell_count * 0.28 / 2))
-            value, ok = QInputDialog.getInt(self, "Random fill", f"Symbol pairs (0-{half})", default, 0, half)
+            kept = ", locked cells kept" if self.document.locks else ""
+            value, ok = QInputDialog.getInt(self, "Random fill", f"Symbol pairs (0-{half}{kept})", default, 0, half)
             if not ok:
                 return False
             pairs = value

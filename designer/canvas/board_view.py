@@ -35,17 +35,20 @@ ARROWS: dict[int, tuple[int, int]] = {
     Qt.Key.Key_Left.value: (0, -1), Qt.Key.Key_Right.value: (0, 1),
     Qt.Key.Key_Up.value: (-1, 0), Qt.Key.Key_Down.value: (1, 0),
 }
-PAINT_KEYS: dict[int, Symbol] = {
+LOCK_BRUSH = "lock"
+"""The lock brush's name where a brush is a Symbol or this (``brushRequested``, the window's ``set_brush``)."""
+BRUSH_KEYS: dict[int, Symbol | str] = {
     Qt.Key.Key_1.value: Symbol.O, Qt.Key.Key_O.value: Symbol.O,
     Qt.Key.Key_2.value: Symbol.X, Qt.Key.Key_X.value: Symbol.X,
     Qt.Key.Key_0.value: Symbol.EMPTY, Qt.Key.Key_E.value: Symbol.EMPTY,
-    Qt.Key.Key_Delete.value: Symbol.EMPTY, Qt.Key.Key_Backspace.value: Symbol.EMPTY,
+    Qt.Key.Key_L.value: LOCK_BRUSH,
 }
-"""On the focused board these keys paint the cursor cell (the same keys choose the brush everywhere else)."""
-LOCK_BRUSH = "lock"
-"""The lock brush's name where a brush is a Symbol or this (``brushRequested``, the window's ``set_brush``)."""
-LOCK_KEY = Qt.Key.Key_L.value
-"""On the focused board L locks or unlocks the cursor cell; elsewhere it chooses the lock brush."""
+"""These keys only choose the brush, on the board as everywhere else: a key that also painted the cell under
+the cursor left stray pairs nobody meant (the board stays valid, so nothing flags them)."""
+APPLY_KEYS = frozenset({Qt.Key.Key_Space.value, Qt.Key.Key_Return.value, Qt.Key.Key_Enter.value})
+"""On the focused board these apply the brush to the cursor cell (paint it, or lock or unlock it)."""
+ERASE_KEYS = frozenset({Qt.Key.Key_Delete.value, Qt.Key.Key_Backspace.value})
+"""On the focused board these erase the cursor cell (and its partner)."""
 
 
 def line_cells(a: tuple[int, int], b: tuple[int, int]) -> Iterator[tuple[int, int]]:
@@ -112,8 +115,12 @@ class BoardView(QWidget):
         self._drag_last: tuple[int, int] | None = None
         self._drag_button = Qt.MouseButton.NoButton
         self._drag_locks = False
+        self._held: BoardGeometry | None = None
+        """Where the cells were when a mouse button went down: kept until it is released, so a heatmap caption
+        or legend that goes away with the first painted cell does not resize the board under the pointer."""
         self.cursor_cell: int | None = None
-        """The keyboard cursor (arrow keys move it, 1/O, 2/X, 0/E/Delete paint it); drawn while focused."""
+        """The keyboard cursor (arrow keys move it, Space or Enter applies the brush, Delete erases); drawn while
+        focused."""
         self.setMouseTracking(True)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
@@ -286,7 +293,7 @@ class BoardView(QWidget):
                 static = Overlay(problems=overlay.problems, heat=overlay.heat, heat_label=overlay.heat_label,
                                  locks=overlay.locks, openings=overlay.openings)
                 self.geometry_ = paint_board(painter, QRectF(self.rect()), self.document.board, self.options,
-                                             static)
+                                             static, self._held)
             finally:
                 painter.end()
             self._base = base
@@ -330,6 +337,7 @@ class BoardView(QWidget):
                 event.accept()
                 return
         self._select_opening(None)
+        self._held = self._geometry()
         self._drag_button = button
         self.cursor_cell = cell
         self._drag_locks = self.locking
@@ -379,16 +387,20 @@ class BoardView(QWidget):
                 self.document.end_stroke()
             self._drag_last = None
             self._drag_button = Qt.MouseButton.NoButton
+            if self._held is not None:
+                self._held = None
+                self.invalidate()  # the board takes the room a caption or legend left, now the pointer is up
             event.accept()
             return
         super().mouseReleaseEvent(event)
 
     # -- keyboard ----------------------------------------------------------------------
     def event_is_board_key(self, event: QKeyEvent) -> bool:
-        """Arrow, paint and lock keys without modifiers belong to the board while it has the focus."""
+        """Arrow, brush, apply and erase keys without modifiers belong to the board while it has the focus."""
         mods = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
-        return mods == Qt.KeyboardModifier.NoModifier and (event.key() in ARROWS or event.key() in PAINT_KEYS
-                                                           or event.key() == LOCK_KEY)
+        key = event.key()
+        return mods == Qt.KeyboardModifier.NoModifier and (key in ARROWS or key in BRUSH_KEYS or key in APPLY_KEYS
+                                                           or key in ERASE_KEYS)
 
     def _ensure_cursor(self) -> int:
         if self.cursor_cell is None or self.cursor_cell >= self.document.board.cell_count:
@@ -413,17 +425,16 @@ class BoardView(QWidget):
         key = event.key()
         if key in ARROWS:
             self.move_cursor(*ARROWS[key])
-        elif key == LOCK_KEY:
-            cell = self._ensure_cursor()
-            self.brushRequested.emit(LOCK_BRUSH)
-            self.document.toggle_lock(cell)  # one undo step per key
-            self.cursorMoved.emit(cell)
-            self.update()
+        elif key in BRUSH_KEYS:
+            self.brushRequested.emit(BRUSH_KEYS[key])  # the brush only: the board is left as it is
         else:
-            symbol = PAINT_KEYS[key]
             cell = self._ensure_cursor()
-            self.brushRequested.emit(symbol)
-            self.document.paint(cell, symbol)  # one undo step per key
+            if key in ERASE_KEYS:
+                self.document.paint(cell, Symbol.EMPTY)  # one undo step per key
+            elif self.locking:
+                self.document.toggle_lock(cell)
+            else:  # as a click does: on a cell already holding the brush it erases
+                self.document.paint(cell, Symbol.EMPTY if self.document.board[cell] is self.brush else self.brush)
             self.cursorMoved.emit(cell)
             self.update()
         event.accept()

@@ -427,31 +427,62 @@ def paint_marks(painter: QPainter, geo: BoardGeometry, options: RenderOptions, o
 
 
 def paint_board(painter: QPainter, rect: QRectF, board: Board, options: RenderOptions,
-                overlay: Overlay | None = None) -> BoardGeometry:
-    """Paint ``board`` into ``rect``; returns the geometry so callers can map the mouse to cells."""
+                overlay: Overlay | None = None, geometry: BoardGeometry | None = None) -> BoardGeometry:
+    """Paint ``board`` into ``rect``; returns the geometry so callers can map the mouse to cells.
+
+    ``geometry`` keeps the cells where an earlier paint put them (the canvas during a drag: a caption or legend
+    that comes or goes must not move the board under the pointer); by default the board is fitted to ``rect``.
+    """
     pal = options.palette()
     ov = overlay or Overlay()
     n = board.size
     openings = ov.openings if ov.openings is not None and ov.openings.size == n else None
-    geo = layout(rect, n, options, caption=bool(ov.heat_label) and ov.heat is not None, legend=openings is not None)
-    c = geo.cell
+    caption = bool(ov.heat_label) and ov.heat is not None
+    geo = geometry if geometry is not None and geometry.size == n else \
+        layout(rect, n, options, caption=caption, legend=openings is not None)
     painter.save()
     painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
     painter.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
     if options.background:
         painter.fillRect(rect, QColor(pal.background))
-    if c <= 0:
+    if geo.cell <= 0:
         painter.restore()
         return geo
+    _paint_cells(painter, geo, pal, ov)
+    if openings is not None:
+        _paint_openings_fill(painter, geo, pal, openings)
+    if options.grid:
+        _paint_grid(painter, geo, pal)
+    _paint_piece_borders(painter, geo, pal, ov)
+    if options.symbols:
+        _paint_symbols(painter, geo, pal, board, ov)
+    if ov.locks:
+        paint_locks(painter, geo, pal, ov.locks)
+    if openings is not None:
+        _paint_openings_lines(painter, geo, pal, openings)
+    if ov.preview:
+        _paint_preview(painter, geo, pal, ov.preview, ov.preview_ok)
+    if ov.problems:
+        _paint_problems(painter, geo, pal, ov.problems)
+    paint_marks(painter, geo, options, ov)
+    _paint_frame_and_labels(painter, geo, pal, options)
+    if caption:
+        _paint_heat_caption(painter, geo, pal, ov.heat_label)
+    if openings is not None:
+        paint_openings_legend(painter, geo, pal, openings, geo.top + (n + 0.1 + (0.9 if caption else 0.0)) * geo.cell)
+    painter.restore()
+    return geo
 
-    # Cells, heat and pieces.
+
+def _paint_cells(painter: QPainter, geo: BoardGeometry, pal: Palette, ov: Overlay) -> None:
+    """The chequered cells, the heatmap's colour over them and the placed pieces' colours."""
+    n = geo.size
     painter.setPen(Qt.PenStyle.NoPen)
     heat = ov.heat
     for cell in range(n * n):
         r = geo.cell_rect(cell)
         row, col = divmod(cell, n)
-        base = pal.cell if (row + col) % 2 == 0 else pal.cell_alt
-        painter.fillRect(r, QColor(base))
+        painter.fillRect(r, QColor(pal.cell if (row + col) % 2 == 0 else pal.cell_alt))
         if heat is not None:
             value = float(heat[row][col])
             if value == value:  # NaN means "no data here" (e.g. survival of an empty cell): leave it plain
@@ -459,100 +490,101 @@ def paint_board(painter: QPainter, rect: QRectF, board: Board, options: RenderOp
         piece = ov.pieces.get(cell)
         if piece is not None:
             painter.fillRect(r, QColor(pal.pieces.get(piece, pal.grid)))
-    if openings is not None:
-        _paint_openings_fill(painter, geo, pal, openings)
 
-    # Grid lines.
-    if options.grid:
-        painter.setPen(QPen(QColor(pal.grid), max(1.0, c * 0.03)))
-        for i in range(1, n):
-            painter.drawLine(QPointF(geo.left + i * c, geo.top), QPointF(geo.left + i * c, geo.top + n * c))
-            painter.drawLine(QPointF(geo.left, geo.top + i * c), QPointF(geo.left + n * c, geo.top + i * c))
 
-    # Piece borders: thick lines wherever two neighbouring cells belong to different pieces.
+def _paint_grid(painter: QPainter, geo: BoardGeometry, pal: Palette) -> None:
+    n, c = geo.size, geo.cell
+    painter.setPen(QPen(QColor(pal.grid), max(1.0, c * 0.03)))
+    for i in range(1, n):
+        painter.drawLine(QPointF(geo.left + i * c, geo.top), QPointF(geo.left + i * c, geo.top + n * c))
+        painter.drawLine(QPointF(geo.left, geo.top + i * c), QPointF(geo.left + n * c, geo.top + i * c))
+
+
+def _paint_piece_borders(painter: QPainter, geo: BoardGeometry, pal: Palette, ov: Overlay) -> None:
+    """Thick lines wherever two neighbouring cells belong to different pieces, and each piece's type letter in
+    its first cell, so the type reads without colour."""
     ids = ov.piece_ids or ({cell: 0 for cell in ov.pieces} if ov.pieces else {})
-    if ids:
-        painter.setPen(QPen(QColor(pal.piece_border), max(1.5, c * 0.09), Qt.PenStyle.SolidLine,
-                            Qt.PenCapStyle.SquareCap))
-        for cell, pid in ids.items():
-            row, col = divmod(cell, n)
+    if not ids:
+        return
+    n, c = geo.size, geo.cell
+    painter.setPen(QPen(QColor(pal.piece_border), max(1.5, c * 0.09), Qt.PenStyle.SolidLine,
+                        Qt.PenCapStyle.SquareCap))
+    for cell, pid in ids.items():
+        row, col = divmod(cell, n)
+        r = geo.cell_rect(cell)
+        if row == 0 or ids.get(cell - n) != pid:
+            painter.drawLine(r.topLeft(), r.topRight())
+        if row == n - 1 or ids.get(cell + n) != pid:
+            painter.drawLine(r.bottomLeft(), r.bottomRight())
+        if col == 0 or ids.get(cell - 1) != pid:
+            painter.drawLine(r.topLeft(), r.bottomLeft())
+        if col == n - 1 or ids.get(cell + 1) != pid:
+            painter.drawLine(r.topRight(), r.bottomRight())
+    painter.setFont(_font(c, 0.28, bold=True))
+    painter.setPen(QColor(pal.piece_border))
+    seen: set[int] = set()
+    for cell in sorted(ids):
+        pid = ids[cell]
+        if pid in seen or cell not in ov.pieces:
+            continue
+        seen.add(pid)
+        r = geo.cell_rect(cell)
+        painter.drawText(r.adjusted(c * 0.06, c * 0.02, 0, 0),
+                         int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop), ov.pieces[cell])
+
+
+def _paint_symbols(painter: QPainter, geo: BoardGeometry, pal: Palette, board: Board, ov: Overlay) -> None:
+    """The O and X glyphs; on a heatmap each gets a halo of the cell colour, under a piece it is muted."""
+    halo = QColor(pal.cell) if ov.heat is not None else None
+    for cell, symbol in enumerate(board.cells):
+        if symbol is Symbol.EMPTY:
+            continue
+        covered = cell in ov.pieces
+        color = QColor(pal.o if symbol is Symbol.O else pal.x)
+        if covered:
+            color = QColor(pal.covered_symbol)
+            color.setAlpha(170)
+        _draw_symbol(painter, geo.cell_rect(cell), symbol, color, covered, halo)
+
+
+def _paint_preview(painter: QPainter, geo: BoardGeometry, pal: Palette, cells: tuple[int, ...], ok: bool) -> None:
+    """A placement's preview: a fill, plus a hatch and a dashed outline when it is illegal (not colour alone)."""
+    n, c = geo.size, geo.cell
+    fill = QColor(pal.preview_ok if ok else pal.preview_bad)
+    fill.setAlpha(110)
+    inside = [cell for cell in cells if 0 <= cell < n * n]
+    for cell in inside:
+        r = geo.cell_rect(cell)
+        painter.fillRect(r, fill)
+        if not ok:
+            painter.fillRect(r, QBrush(QColor(pal.preview_bad), Qt.BrushStyle.BDiagPattern))
+    painter.setPen(QPen(QColor(pal.preview_ok if ok else pal.preview_bad), max(1.5, c * 0.08),
+                        Qt.PenStyle.SolidLine if ok else Qt.PenStyle.DashLine))
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+    for cell in inside:
+        painter.drawRect(geo.cell_rect(cell).adjusted(c * 0.06, c * 0.06, -c * 0.06, -c * 0.06))
+
+
+def _paint_problems(painter: QPainter, geo: BoardGeometry, pal: Palette, cells: tuple[int, ...]) -> None:
+    """Cells with a problem: a dashed outline plus a hatch."""
+    n, c = geo.size, geo.cell
+    pen = QPen(QColor(pal.problem), max(1.5, c * 0.1), Qt.PenStyle.DashLine)
+    for cell in cells:
+        if 0 <= cell < n * n:
             r = geo.cell_rect(cell)
-            if row == 0 or ids.get(cell - n) != pid:
-                painter.drawLine(r.topLeft(), r.topRight())
-            if row == n - 1 or ids.get(cell + n) != pid:
-                painter.drawLine(r.bottomLeft(), r.bottomRight())
-            if col == 0 or ids.get(cell - 1) != pid:
-                painter.drawLine(r.topLeft(), r.bottomLeft())
-            if col == n - 1 or ids.get(cell + 1) != pid:
-                painter.drawLine(r.topRight(), r.bottomRight())
-        # Type letter in the middle of each piece's first cell keeps type readable without colour.
-        painter.setFont(_font(c, 0.28, bold=True))
-        painter.setPen(QColor(pal.piece_border))
-        seen: set[int] = set()
-        for cell in sorted(ids):
-            pid = ids[cell]
-            if pid in seen or cell not in ov.pieces:
-                continue
-            seen.add(pid)
-            r = geo.cell_rect(cell)
-            painter.drawText(r.adjusted(c * 0.06, c * 0.02, 0, 0),
-                             int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop), ov.pieces[cell])
+            painter.fillRect(r, QBrush(QColor(pal.problem), Qt.BrushStyle.FDiagPattern))
+            painter.setPen(pen)
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRect(r.adjusted(c * 0.08, c * 0.08, -c * 0.08, -c * 0.08))
 
-    # Symbols.
-    if options.symbols:
-        halo = QColor(pal.cell) if heat is not None else None
-        for cell, symbol in enumerate(board.cells):
-            if symbol is Symbol.EMPTY:
-                continue
-            covered = cell in ov.pieces
-            color = QColor(pal.o if symbol is Symbol.O else pal.x)
-            if covered:
-                color = QColor(pal.covered_symbol)
-                color.setAlpha(170)
-            _draw_symbol(painter, geo.cell_rect(cell), symbol, color, covered, halo)
 
-    if ov.locks:
-        paint_locks(painter, geo, pal, ov.locks)
-    if openings is not None:
-        _paint_openings_lines(painter, geo, pal, openings)
-
-    # Preview of a placement: fill plus a hatch when it is illegal (not colour alone).
-    if ov.preview:
-        fill = QColor(pal.preview_ok if ov.preview_ok else pal.preview_bad)
-        fill.setAlpha(110)
-        for cell in ov.preview:
-            if 0 <= cell < n * n:
-                r = geo.cell_rect(cell)
-                painter.fillRect(r, fill)
-                if not ov.preview_ok:
-                    painter.fillRect(r, QBrush(QColor(pal.preview_bad), Qt.BrushStyle.BDiagPattern))
-        pen = QPen(QColor(pal.preview_ok if ov.preview_ok else pal.preview_bad), max(1.5, c * 0.08),
-                   Qt.PenStyle.SolidLine if ov.preview_ok else Qt.PenStyle.DashLine)
-        painter.setPen(pen)
-        painter.setBrush(Qt.BrushStyle.NoBrush)
-        for cell in ov.preview:
-            if 0 <= cell < n * n:
-                painter.drawRect(geo.cell_rect(cell).adjusted(c * 0.06, c * 0.06, -c * 0.06, -c * 0.06))
-
-    # Problems: dashed outline plus hatch.
-    if ov.problems:
-        pen = QPen(QColor(pal.problem), max(1.5, c * 0.1), Qt.PenStyle.DashLine)
-        for cell in ov.problems:
-            if 0 <= cell < n * n:
-                r = geo.cell_rect(cell)
-                painter.fillRect(r, QBrush(QColor(pal.problem), Qt.BrushStyle.FDiagPattern))
-                painter.setPen(pen)
-                painter.setBrush(Qt.BrushStyle.NoBrush)
-                painter.drawRect(r.adjusted(c * 0.08, c * 0.08, -c * 0.08, -c * 0.08))
-
-    paint_marks(painter, geo, options, ov)
-
-    # Frame.
+def _paint_frame_and_labels(painter: QPainter, geo: BoardGeometry, pal: Palette, options: RenderOptions) -> None:
+    """The frame, the coordinates in match notation (letters over the columns, numbers beside the rows) and the
+    title."""
+    n, c = geo.size, geo.cell
     painter.setPen(QPen(QColor(pal.frame), max(1.5, c * 0.06)))
     painter.setBrush(Qt.BrushStyle.NoBrush)
     painter.drawRect(geo.board_rect)
-
-    # Coordinates in match notation: letters over the columns, numbers beside the rows.
     if options.coordinates:
         painter.setPen(QColor(pal.label))
         painter.setFont(_font(c, 0.42))
@@ -562,7 +594,6 @@ def paint_board(painter: QPainter, rect: QRectF, board: Board, options: RenderOp
                              COLUMN_LETTERS[i])
             left_r = QRectF(geo.left - 0.8 * c, geo.top + i * c, 0.7 * c, c)
             painter.drawText(left_r, int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter), str(i + 1))
-
     if options.title:
         painter.setPen(QColor(pal.label))
         painter.setFont(_font(c, 0.5, bold=True))
@@ -570,28 +601,26 @@ def paint_board(painter: QPainter, rect: QRectF, board: Board, options: RenderOp
         painter.drawText(QRectF(geo.left, y, n * c, 0.8 * c),
                          int(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignVCenter), options.title)
 
-    if ov.heat is not None and ov.heat_label:
-        painter.setPen(QColor(pal.label))
-        y = geo.top + n * c + 0.1 * c
-        bar_w = min(n * c * 0.35, 6 * c)
-        bar_left = geo.left + n * c - bar_w
-        for i in range(40):
-            painter.fillRect(QRectF(bar_left + i * bar_w / 40, y + 0.15 * c, bar_w / 40 + 0.5, 0.4 * c),
-                             heat_color(i / 39, 255))
-        font, text = fit_caption(ov.heat_label, n * c - bar_w - 0.7 * c, c)
-        painter.setFont(font)
-        painter.drawText(QRectF(geo.left, y, n * c - bar_w - 0.7 * c, 0.7 * c),
-                         int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), text)
-        painter.setFont(_font(c, 0.3))
-        painter.drawText(QRectF(bar_left - 0.5 * c, y, 0.45 * c, 0.7 * c),
-                         int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter), "0")
-        painter.drawText(QRectF(bar_left + bar_w + 0.05 * c, y, 0.5 * c, 0.7 * c),
-                         int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), "1")
-    if openings is not None:
-        caption = 0.9 if ov.heat is not None and ov.heat_label else 0.0
-        paint_openings_legend(painter, geo, pal, openings, geo.top + (n + 0.1 + caption) * c)
-    painter.restore()
-    return geo
+
+def _paint_heat_caption(painter: QPainter, geo: BoardGeometry, pal: Palette, label: str) -> None:
+    """Under the board: the heatmap's name and its colour bar from 0 to 1."""
+    n, c = geo.size, geo.cell
+    painter.setPen(QColor(pal.label))
+    y = geo.top + n * c + 0.1 * c
+    bar_w = min(n * c * 0.35, 6 * c)
+    bar_left = geo.left + n * c - bar_w
+    for i in range(40):
+        painter.fillRect(QRectF(bar_left + i * bar_w / 40, y + 0.15 * c, bar_w / 40 + 0.5, 0.4 * c),
+                         heat_color(i / 39, 255))
+    font, text = fit_caption(label, n * c - bar_w - 0.7 * c, c)
+    painter.setFont(font)
+    painter.drawText(QRectF(geo.left, y, n * c - bar_w - 0.7 * c, 0.7 * c),
+                     int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), text)
+    painter.setFont(_font(c, 0.3))
+    painter.drawText(QRectF(bar_left - 0.5 * c, y, 0.45 * c, 0.7 * c),
+                     int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter), "0")
+    painter.drawText(QRectF(bar_left + bar_w + 0.05 * c, y, 0.5 * c, 0.7 * c),
+                     int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), "1")
 
 
 def paint_openings_legend(painter: QPainter, geo: BoardGeometry, pal: Palette, layer: OpeningsLayer,

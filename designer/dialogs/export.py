@@ -39,6 +39,7 @@ from core.board.geometry import COLUMN_LETTERS
 from core.board.model import PIECE_TYPES, Board
 from designer.canvas.render import THEMES, RenderOptions, render_png, render_svg
 from designer.canvas.sizes import MAX_PICTURE_PX, MIN_PICTURE_PX
+from designer.clipboard import code_block
 from designer.dialogs.forms import ok_cancel_form
 from designer.dialogs.wording import for_gui
 
@@ -135,7 +136,7 @@ class TextGridDialog(QDialog):
         longest = max(self.text.splitlines(), key=len)
         needed = edit.fontMetrics().horizontalAdvance(longest) + 2 * edit.frameWidth() + 24
         edit.setMinimumSize(max(420, min(needed, 960)), 360)  # the header line was cut off at 420 px
-        copy = copy_button("Copy to clipboard", lambda: self.text)
+        copy = copy_button("Copy to clipboard", lambda: code_block(self.text))  # a chat keeps a code block's columns
         close = QPushButton("Close")
         close.clicked.connect(self.accept)
         row = QHBoxLayout()

@@ -1,4 +1,4 @@
-"""Help ▸ How to prepare a board: the host's workflow from a blank board to the reveal at the match."""
+"""Help ▸ How to prepare a board: the host's workflow from a blank board to the reveal and the match."""
 
 from __future__ import annotations
 
@@ -7,9 +7,11 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayo
 STEPS: tuple[tuple[str, str], ...] = (
     ("Design",
      "Paint symbols with the mouse: left-drag paints the brush (O, X or the eraser), right-drag erases. Every "
-     "symbol also puts the other symbol on the cell turned 180 degrees, so the board stays fair by construction. "
-     "From the keyboard: click the board, move the cursor with the arrow keys and press 1 or O, 2 or X, "
-     "0, E or Delete to paint that cell. Ctrl+Z undoes, Ctrl+Shift+Z redoes. Edit ▸ Random fill (Ctrl+R), the "
+     "symbol also puts the other symbol on the cell turned 180 degrees, so every O has its X (whether the game is "
+     "fair is for the analysis to tell). "
+     "The keys 1 or O, 2 or X, 0 or E and L choose the brush (they never paint). From the keyboard: click the "
+     "board, move the cursor with the arrow keys and press Space to apply the brush to that cell, Delete to erase "
+     "it. Ctrl+Z undoes, Ctrl+Shift+Z redoes. Edit ▸ Random fill (Ctrl+R), the "
      "transforms, Tools ▸ Generate boards (a search for balanced boards) and Tools ▸ Improve this board "
      "(proposed changes, one undo step each) give a quick start. The lock brush (L) marks cells, with their "
      "partners, that Improve this board must keep."),
@@ -34,17 +36,20 @@ STEPS: tuple[tuple[str, str], ...] = (
      "File ▸ Export ▸ Sealed file for a season writes a sealed file per board and a SHA256SUMS list. Publish "
      "the digests (or SHA256SUMS) before the season and keep the sealed files secret and backed up: a lost "
      "sealed file can never be proven."),
-    ("Reveal",
-     "At the match, post the board's sealed file with SHA256SUMS and the verify instructions (lits reveal-bundle "
-     "makes that folder). Players check the digest with stock tools, so nobody has to trust the host or this "
-     "app."),
+    ("Reveal and host",
+     "At the match, File ▸ Host a match opens the match in a folder: give the players' names, the season's "
+     "sealed file and its SHA256SUMS (or the published digest). The designer checks that the sealed board is the "
+     "one committed before the first move, shows it, and keeps the proof in the match journal; it judges every "
+     "move posted, runs both clocks and copies each post for the game room. Post the sealed file and SHA256SUMS "
+     "in the game room too: players check the digest with stock tools (sha256sum or shasum), so nobody has to "
+     "trust the host or this app. File ▸ Open opens a sealed file too, to look at the board it holds."),
 )
 
 
 def workflow_html() -> str:
     items = "".join(f"<li><p><b>{title}.</b> {text}</p></li>" for title, text in STEPS)
     return ("<h3>Preparing a board for a Battle of LITS match</h3>"
-            "<p>design → validate → analyse → play-test → seal → reveal</p>"
+            "<p>design → validate → analyse → play-test → seal → reveal and host</p>"
             f"<ol>{items}</ol>"
             "<p>Unsaved work is autosaved every few seconds; after a crash the designer offers it back.</p>")
 

@@ -26,6 +26,23 @@ from designer.document.commands import CellsCommand, LocksCommand, MetaCommand, 
 META_KEYS: tuple[str, ...] = ("name", "author", "notes")
 
 
+def moved_cells(size: int, cells: frozenset[int], kind: Transform | str) -> frozenset[int]:
+    """Where ``cells`` go when the board is turned or flipped by ``kind``, worked out by the board's own
+    :meth:`~core.board.model.Board.transformed` (one marked board per bit of the cell index), so locks can
+    never move differently from the symbols they hold."""
+    if not cells:
+        return frozenset()
+    count = size * size
+    moved = [0] * count
+    for bit in range(max(1, (count - 1).bit_length())):
+        marked = Board(size, cells=[Symbol.O if (cell >> bit) & 1 else Symbol.EMPTY for cell in range(count)])
+        for new, symbol in enumerate(marked.transformed(kind).cells):
+            if symbol is not Symbol.EMPTY:
+                moved[new] |= 1 << bit
+    where = {old: new for new, old in enumerate(moved)}
+    return frozenset(where[cell] for cell in cells)
+
+
 def _longest(key: str) -> int:
     """The most characters a board file accepts for ``key`` (its loader refuses a longer text)."""
     limits = [getattr(m, "max_length", None) for m in BoardFileModel.model_fields[key].metadata]
@@ -232,18 +249,45 @@ class Document(QObject):
     def clear(self) -> bool:
         return self._push_target([Symbol.EMPTY] * self.board.cell_count, "Clear board")
 
+    def free_pairs(self) -> int:
+        """How many symbol pairs Random fill can place: the pairs of cells no lock holds."""
+        return sum(1 for cell in range(self.board.cell_count // 2) if cell not in self.locks)
+
     def random_fill(self, pairs: int, seed: int | None = None) -> bool:
-        """Replace the design by ``pairs`` random mirrored pairs (ValueError when too many for the board)."""
-        scratch = self.board.copy()
-        scratch.random_fill(pairs, random.Random(seed))
-        return self._push_target(scratch.cells, f"Random fill ({pairs} pairs)")
+        """Replace the unlocked part of the design by ``pairs`` random mirrored pairs; locked cells keep their
+        symbols (ValueError when the unlocked cells hold fewer pairs)."""
+        free = [cell for cell in range(self.board.cell_count // 2) if cell not in self.locks]
+        if not 0 <= pairs <= len(free):
+            held = f" ({len(self.locks) // 2} locked)" if self.locks else ""
+            raise ValueError(f"a {self.board.size}x{self.board.size} board has room for 0..{len(free)} symbol "
+                             f"pairs{held}, not {pairs}")
+        rng = random.Random(seed)
+        target = [symbol if cell in self.locks else Symbol.EMPTY for cell, symbol in enumerate(self.board.cells)]
+        # Cells above the centre line are exactly the partners of those below it, so sampling the unlocked
+        # ones among them picks distinct free pairs uniformly.
+        for cell in rng.sample(free, pairs):
+            symbol = Symbol.O if rng.random() < 0.5 else Symbol.X
+            target[cell] = symbol
+            target[partner(cell, self.board.size)] = symbol.other
+        return self._push_target(target, f"Random fill ({pairs} pairs)")
 
     def transform(self, kind: Transform) -> bool:
-        """Rotate, flip or swap symbols; each transform keeps anti-symmetric boards anti-symmetric."""
+        """Rotate, flip or swap symbols; each transform keeps anti-symmetric boards anti-symmetric, and the locks
+        move with the symbols they hold (one undo step for both)."""
         labels = {"rot90": "Rotate 90° clockwise", "rot180": "Rotate 180°", "rot270": "Rotate 90° anticlockwise",
                   "flip_h": "Mirror left-right", "flip_v": "Mirror top-bottom", "transpose": "Mirror on diagonal",
                   "swap": "Swap O and X"}
-        return self._push_target(self.board.transformed(kind).cells, labels.get(kind, kind))
+        text = labels.get(kind, kind)
+        locks = moved_cells(self.board.size, self.locks, kind)
+        if locks == self.locks:
+            return self._push_target(self.board.transformed(kind).cells, text)
+        self.undo_stack.beginMacro(text)
+        try:
+            self._push_target(self.board.transformed(kind).cells, text)
+            self.undo_stack.push(LocksCommand(self, self.locks, locks, text))
+        finally:
+            self.undo_stack.endMacro()
+        return True
 
     def set_cells(self, edits: list[tuple[int, Symbol]], text: str) -> bool:
         """Set cells exactly (no partner mirroring); repairs use this."""

@@ -57,6 +57,10 @@ if TYPE_CHECKING:
     from designer.panels.analysis_charts import Charts
 
 PROGRESS_DELAY_MS = 500
+PROGRESS_STEPS = 1000
+"""The bar's resolution: it shows the share of the run done, so stages of different sizes read as one run."""
+ETA_CORRECTION_S = 15.0
+"""The time left shown only goes up when it would run out while the engine still expects more than this."""
 PROGRESS_INTERVAL_S = 0.1
 """Progress reaches the GUI at most this often: the engine reports every game, thousands a second."""
 CHART_DEBOUNCE_MS = 150
@@ -73,10 +77,42 @@ EFFORT_LABELS = {"standard": "Standard: the verdict to publish",
 """The efforts the box offers (Quick is its own tick box), in the host's words."""
 CLUSTER_SETTING = "analysis/cluster"
 """QSettings key of the last cluster address (empty: this machine)."""
-AGENTS: tuple[str, ...] = (DEFAULT_AGENTS, "greedy + expert", "greedy + casual", "club", "expert", "greedy",
-                           "mcts:1000")
-"""The levels first (``club`` decides by default, as in ``lits analyze``); any agent spec may be typed."""
+PLAYERS: tuple[tuple[str, str], ...] = (
+    ("Club level, after a quick greedy look", DEFAULT_AGENTS),
+    ("Expert level, after a quick greedy look", "greedy + expert"),
+    ("Casual level, after a quick greedy look", "greedy + casual"),
+    ("Club level alone", "club"),
+    ("Expert level alone", "expert"),
+    ("Greedy player alone (fast, weak)", "greedy"),
+    ("Searching player, 1000 simulations a move", "mcts:1000"),
+)
+"""The Players box's choices in words, with the agents each stands for (the levels first; ``club`` decides by
+default, as in ``lits analyze``); agents may also be typed, as the command line takes them."""
+AGENTS: tuple[str, ...] = tuple(spec for _words, spec in PLAYERS)
+SEED_SETTING = "analysis/seed"
+"""QSettings key of the last seed."""
+MAX_SEED = 2**31 - 1
 ENGINE_MODULE = "core.analysis.run"
+
+
+def players_words(spec: str) -> str:
+    """The Players box's words for ``spec`` (the spec itself when it is not one of :data:`PLAYERS`)."""
+    key = " + ".join(parse_agents(spec))
+    return next((words for words, choice in PLAYERS if choice == key), spec)
+
+
+def players_spec(text: str) -> str:
+    """The agents the Players box's ``text`` stands for: a choice's spec, or the typed text itself."""
+    return next((spec for words, spec in PLAYERS if words == text.strip()), text)
+
+
+def _setting_int(key: str, default: int, top: int) -> int:
+    """An integer setting within 0..``top`` (a hand-edited settings file gives the default, never an error)."""
+    try:
+        value = int(str(QSettings().value(key, default)))
+    except ValueError:
+        return default
+    return value if 0 <= value <= top else default
 
 
 def default_analyze(board: Board, config: AnalysisConfig, *, progress: ProgressFn | None = None,
@@ -108,7 +144,7 @@ def run_on(spec: ClusterSpec | None, analyze: Analyzer, board: Board, cfg: Analy
 
 
 def make_config(agents: str | list[str], seconds: float = 0.0, quick: bool = False,
-                effort: str = analysis_config.DEFAULT_EFFORT) -> AnalysisConfig:
+                effort: str = analysis_config.DEFAULT_EFFORT, seed: int = 0) -> AnalysisConfig:
     """The engine's config from the panel's choices, as ``lits analyze --effort E --time S`` builds it: the effort
     fixes the work, so the same board and seed give the same verdict on any machine; ``seconds`` (0 = none) is
     only a cap."""
@@ -116,7 +152,7 @@ def make_config(agents: str | list[str], seconds: float = 0.0, quick: bool = Fal
     if quick and tuple(names) in {tuple(e.agents) for e in analysis_config.EFFORTS.values()}:
         names = list(analysis_config.QUICK.agents)  # a preset's players follow the preset, as the effort box does
     return AnalysisConfig.from_effort(analysis_config.QUICK.name if quick else effort, agents=names,
-                                      time_budget=float(seconds))
+                                      time_budget=float(seconds), seed=seed)
 
 
 def quick_effect(agents: list[str], seconds: float = 0.0) -> str | None:
@@ -209,10 +245,24 @@ class AnalysisPanel(QWidget):
         self._run_quick = False
         """Whether the running analysis is a Quick look (its verdict's next step depends on it)."""
         self._chart_request: tuple[int, bool] | None = None
+        self._progress_shown = 0
+        """The share of the run the bar shows (of :data:`PROGRESS_STEPS`): it only moves forward within a run."""
+        self._deadline: float | None = None
+        """When the time left shown runs out (monotonic clock; None until the engine first estimates it)."""
+        self._effort_before_quick = 0
+        """The effort the box held when Quick was ticked, shown again when it is unticked."""
         self.engine_compiling: Callable[[], bool] = lambda: False
         """Whether the first start's compile of the engine is still running (the window tells: an analysis
         started meanwhile waits for it, and the progress line says why)."""
+        self._make_runners()
+        self._make_settings()
+        self._make_run_controls()
+        self._make_results()
+        self._lay_out()
+        self._connect()
 
+    def _make_runners(self) -> None:
+        """The analysis's worker (progress coalesced) and the charts' worker."""
         self.runner = BackgroundRunner(self, progress_interval=PROGRESS_INTERVAL_S)
         self.runner.finished.connect(self._on_done)
         self.runner.error.connect(self._on_failed)
@@ -221,21 +271,23 @@ class AnalysisPanel(QWidget):
         self.chart_runner.finished.connect(self._on_charts)
         self.chart_runner.error.connect(self._on_chart_error)
 
+    def _make_settings(self) -> None:
+        """Who plays, the effort, the time cap, Quick, the seed and where the games run."""
         self.agent = QComboBox()
         self.agent.setEditable(True)
-        self.agent.addItems(list(AGENTS))
-        self.agent.setCurrentText(DEFAULT_AGENTS)
+        for words, spec in PLAYERS:
+            self.agent.addItem(words, spec)
+        self.agent.setCurrentText(players_words(DEFAULT_AGENTS))
         self.agent.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.agent.setMinimumContentsLength(10)
-        self.agent.setToolTip(f"Who plays the test games: the levels casual, club and expert (stronger and "
-                              "slower), greedy, random, or an agent spec such as mcts:1000. Several, e.g. "
-                              "\"greedy + club\", play in turn and the strongest decides: the verdict holds for "
-                              "its strength. Every opening it finds fair is then checked by a second engine, "
-                              f"{describe_agent(analysis_config.CHECK_AGENT)}, and counts only if both agree. The "
-                              "default is what lits analyze uses.")
+        self.agent.setToolTip("Who plays the test games: the levels casual, club and expert (stronger and slower), "
+                              "each after a quick look by the greedy player, or one level alone. You may also type "
+                              "players, e.g. \"greedy + club\" or \"mcts:1000\" (a searching player with 1000 "
+                              "simulations a move): several play in turn and the strongest decides, so the verdict "
+                              "holds for its strength. Every opening it finds fair is then checked by a second "
+                              f"engine, {describe_agent(analysis_config.CHECK_AGENT)}, and counts only if both "
+                              "agree. The default is what lits analyze uses.")
         self.effort = QComboBox()
-        self._effort_before_quick = 0
-        """The effort the box held when Quick was ticked, shown again when it is unticked."""
         for name, label in EFFORT_LABELS.items():
             self.effort.addItem(label, name)
         self.effort.setToolTip("How much play decides the verdict. The work is fixed, not the time: the same "
@@ -258,16 +310,25 @@ class AnalysisPanel(QWidget):
         self.quick_note = QLabel()
         self.quick_note.setWordWrap(True)
         self.quick_note.setVisible(False)
+        self.seed = QSpinBox()
+        self.seed.setRange(0, MAX_SEED)
+        self.seed.setValue(_setting_int(SEED_SETTING, 0, MAX_SEED))
+        self.seed.setToolTip("Which test games are played: the same board, settings and seed give the same "
+                             "verdict on any computer (lits analyze --seed takes the same number). Another seed "
+                             "plays other games, a way to see whether a close verdict holds.")
         self.cluster = QLineEdit()
-        self.cluster.setPlaceholderText("this machine")
+        self.cluster.setPlaceholderText("this computer")
         self.cluster.setClearButtonEnabled(True)
-        self.cluster.setToolTip("Where the test games run: empty for this machine, local:N for a dask cluster of "
+        self.cluster.setToolTip("Where the test games run: empty for this computer, local:N for a dask cluster of "
                                 "N worker processes here, or tcp://host:8786 for a running dask scheduler "
                                 "(keep it on a private network: a scheduler runs whatever its clients send).")
         self.cluster_error = QLabel()
         self.cluster_error.setWordWrap(True)
         self.cluster_error.setStyleSheet("color: #b3261e;")
         self.cluster_error.setVisible(False)
+
+    def _make_run_controls(self) -> None:
+        """Analyse and Cancel, the progress (shown only when a run takes a while) and the notices."""
         self.run_button = QPushButton("Analyse")
         self.run_button.setToolTip("Play test games on a copy of the board (Ctrl+Shift+A); you can keep editing")
         self.cancel_button = QPushButton("Cancel")
@@ -280,6 +341,12 @@ class AnalysisPanel(QWidget):
         self.notice = QLabel()
         self.notice.setWordWrap(True)
         self.notice.setVisible(False)
+        self.show_timer = QTimer(self)
+        self.show_timer.setSingleShot(True)
+        self.show_timer.timeout.connect(self._show_progress)
+
+    def _make_results(self) -> None:
+        """The verdict, the stale-board note, the heatmap choice, the charts and Save."""
         self.verdict = QLabel("No analysis yet. Analyse plays test games on a copy of the board and says "
                               "whether the swap rule can keep it fair.")
         self.verdict.setWordWrap(True)
@@ -301,17 +368,25 @@ class AnalysisPanel(QWidget):
         self.raw_note.setWordWrap(True)
         self.chart_placeholder = QLabel("Charts appear here after an analysis.")
         self.chart_placeholder.setWordWrap(True)
-        self.save_button = QPushButton("Save report JSON…")
+        self.save_button = QPushButton("Save the report as a file…")
+        self.save_button.setToolTip("Every figure of this analysis in one file (JSON, as lits analyze --json "
+                                    "writes it), to keep with the board or compare runs")
         self.save_button.setEnabled(False)
+        self.chart_timer = QTimer(self)
+        self.chart_timer.setSingleShot(True)
+        self.chart_timer.timeout.connect(self._request_charts)
 
+    def _lay_out(self) -> None:
+        """Settings, buttons, progress, verdict, heatmap choice, then the charts, top to bottom."""
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        form.addRow("Agent", self.agent)
+        form.addRow("Players", self.agent)
         form.addRow("Effort", self.effort)
         form.addRow("Time limit", self.time_limit)
         form.addRow(self.quick)
         form.addRow(self.quick_note)
-        form.addRow("Cluster", self.cluster)
+        form.addRow("Seed", self.seed)
+        form.addRow("Games run on", self.cluster)
         form.addRow(self.cluster_error)
         buttons = QHBoxLayout()
         buttons.addWidget(self.run_button)
@@ -319,34 +394,26 @@ class AnalysisPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addLayout(buttons)
-        layout.addWidget(self.progress_bar)
-        layout.addWidget(self.progress_label)
-        layout.addWidget(self.notice)
-        layout.addWidget(self.verdict)
-        layout.addWidget(self.stale_label)
+        parts: list[QWidget] = [self.progress_bar, self.progress_label, self.notice, self.verdict, self.stale_label]
+        for widget in parts:
+            layout.addWidget(widget)
         heat_row = QHBoxLayout()
         heat_label = QLabel("On board")
         heat_label.setToolTip(self.heat_select.toolTip())
         heat_row.addWidget(heat_label)
         heat_row.addWidget(self.heat_select, 1)
         layout.addLayout(heat_row)
-        layout.addWidget(self.chart_placeholder)
-        layout.addWidget(self.chart_images[0])
-        layout.addWidget(self.chart_images[1])
-        layout.addWidget(self.raw_note)
-        layout.addWidget(self.chart_images[2])
-        layout.addWidget(self.save_button)
+        charts: list[QWidget] = [self.chart_placeholder, self.chart_images[0], self.chart_images[1], self.raw_note,
+                                 self.chart_images[2], self.save_button]
+        for widget in charts:
+            layout.addWidget(widget)
         layout.addStretch(1)
         for image in self.chart_images:
             image.setVisible(False)
         self.raw_note.setVisible(False)
 
-        self.show_timer = QTimer(self)
-        self.show_timer.setSingleShot(True)
-        self.show_timer.timeout.connect(self._show_progress)
-        self.chart_timer = QTimer(self)
-        self.chart_timer.setSingleShot(True)
-        self.chart_timer.timeout.connect(self._request_charts)
+    def _connect(self) -> None:
+        """The buttons, the settings' notes and remembered values, and the document's changes."""
         self.run_button.clicked.connect(self.start)
         self.cancel_button.clicked.connect(self.cancel)
         self.heat_select.currentTextChanged.connect(self._on_heat)
@@ -354,9 +421,10 @@ class AnalysisPanel(QWidget):
         self.quick.toggled.connect(self._update_quick_note)
         self.effort.currentIndexChanged.connect(self._on_effort)
         self.agent.currentTextChanged.connect(self._update_quick_note)
-        document.boardReplaced.connect(self._on_board_replaced)
-        document.cellsChanged.connect(lambda _cells: self._check_stale())
-        document.paramsChanged.connect(self._check_stale)
+        self.seed.valueChanged.connect(lambda value: QSettings().setValue(SEED_SETTING, value))
+        self.document.boardReplaced.connect(self._on_board_replaced)
+        self.document.cellsChanged.connect(lambda _cells: self._check_stale())
+        self.document.paramsChanged.connect(self._check_stale)
         self._update_quick_note()
         self.cluster.setText(str(QSettings().value(CLUSTER_SETTING, "") or ""))
         self.cluster.textChanged.connect(self._on_cluster_changed)
@@ -365,7 +433,7 @@ class AnalysisPanel(QWidget):
     # -- settings ----------------------------------------------------------------------
     def _update_quick_note(self) -> None:
         """Say what Quick does to these settings instead of changing the Time limit box behind the host's back."""
-        agents = parse_agents(self.agent.currentText())
+        agents = parse_agents(self.agent_spec())
         effect = quick_effect(agents) if agents else None
         general = ("A first look in seconds: searching players are capped at "
                    f"{analysis_config.QUICK.sims_cap} simulations a move and fewer games are played, with no "
@@ -394,10 +462,14 @@ class AnalysisPanel(QWidget):
     def _on_effort(self, _index: int) -> None:
         """A preset's players replace the box's only while it holds another preset's (a typed choice stays)."""
         presets = {" + ".join(e.agents) for e in analysis_config.EFFORTS.values()}
-        if self.agent.currentText() in presets:
+        if " + ".join(parse_agents(self.agent_spec())) in presets:
             chosen = analysis_config.EFFORTS[str(self.effort.currentData())]
-            self.agent.setCurrentText(" + ".join(chosen.agents))
+            self.agent.setCurrentText(players_words(" + ".join(chosen.agents)))
         self._update_quick_note()
+
+    def agent_spec(self) -> str:
+        """The agents the Players box names, as ``lits analyze --agent`` takes them."""
+        return players_spec(self.agent.currentText())
 
     @property
     def chosen_effort(self) -> str:
@@ -435,24 +507,24 @@ class AnalysisPanel(QWidget):
         """Analyse a snapshot of the board; returns False (after telling the host) when it cannot start."""
         if self._running:
             return False
-        text = self.agent.currentText()
+        text = self.agent_spec()
         agents = parse_agents(text)
         seconds, quick = float(self.time_limit.value()), self.quick.isChecked()
         try:
             cluster = cluster_spec(self.cluster.text())
         except ClusterError as exc:
-            self._reject(f"Cluster: {exc}")
+            self._reject(f"Games run on: {exc}")
             return False
         analyze = self.analyzer
         if not agents:
-            QMessageBox.warning(self, "Analysis settings", "Choose who plays the test games (the Agent box is "
-                                                           "empty), for example greedy + club.")
+            QMessageBox.warning(self, "Analysis settings", "Choose who plays the test games (the Players box is "
+                                                           f"empty), for example {PLAYERS[0][0]}.")
             return False
         try:  # plain Python (no engine): the settings are checked before anything starts
-            config = make_config(agents, seconds, quick, self.chosen_effort)
+            config = make_config(agents, seconds, quick, self.chosen_effort, self.seed.value())
             config.check()
         except ValueError as exc:
-            self._reject(f"Agent {text.strip()!r}: {exc}")
+            self._reject(f"Players {text.strip()!r}: {exc}")
             return False
         board = self.document.snapshot()
         self._running_board = board.copy()
@@ -468,7 +540,7 @@ class AnalysisPanel(QWidget):
             except AnalysisCancelled:
                 return _Cancelled()
             except ClusterError as exc:  # dask missing, or no scheduler at the address: say how to fix it
-                return _Rejected(f"Cluster: {exc}")
+                return _Rejected(f"Games run on: {exc}")
             if control.cancelled.is_set():
                 return _Cancelled()
             summary = summarise(report, quick=quick, pie_rule=board.params.pie, seconds=seconds)
@@ -477,6 +549,8 @@ class AnalysisPanel(QWidget):
         self.report_size = board.size
         self.started_at = time.monotonic()
         self.last_progress = None
+        self._progress_shown = 0
+        self._deadline = None
         self._running = True
         self.run_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
@@ -516,16 +590,31 @@ class AnalysisPanel(QWidget):
             return
         self.last_progress = p
         if p.total > 0:
-            self.progress_bar.setRange(0, p.total)
-            self.progress_bar.setValue(min(p.done, p.total))
+            self._progress_shown = max(self._progress_shown, min(PROGRESS_STEPS, PROGRESS_STEPS * p.done // p.total))
+            self.progress_bar.setRange(0, PROGRESS_STEPS)
+            self.progress_bar.setValue(self._progress_shown)
         text = progress_words(p)
-        if p.phase not in ("start", "compile", "done") and p.eta is not None:
-            text = f"{text} - {eta_words(p.eta)}"
+        left = self._time_left(p.eta) if p.phase not in ("start", "compile", "done") else None
+        if left is not None:
+            text = f"{text} - {eta_words(left)}"
         if p.phase == "start" and self.engine_compiling():
             text = ("Waiting for the game engine to be compiled (once, after installing); the analysis starts as "
                     "soon as it is ready")
         if text != self.progress_label.text():  # a new text re-lays out the whole panel
             self.progress_label.setText(text)
+
+    def _time_left(self, eta: float | None) -> float | None:
+        """The time left to show: it counts down and never goes up over one run because a stage's estimate
+        jittered (2 min, then 4 min, then 3 min read as a run going backwards); only when the count-down would
+        end while the engine still expects more than :data:`ETA_CORRECTION_S` does the end move later."""
+        if eta is None or eta != eta:
+            return None if self._deadline is None else max(0.0, self._deadline - time.monotonic())
+        now = time.monotonic()
+        expected = now + max(0.0, eta)
+        if self._deadline is None or expected < self._deadline \
+                or (self._deadline - now < ETA_CORRECTION_S / 3 and eta > ETA_CORRECTION_S):
+            self._deadline = expected
+        return max(0.0, self._deadline - now)
 
     def _finish(self) -> None:
         self.show_timer.stop()
@@ -581,7 +670,7 @@ class AnalysisPanel(QWidget):
         self.analysed = _board_key(analysed)
         self.notice.setVisible(False)
         self.summary = summary or summarise(report, quick=quick, games=games, pie_rule=analysed.params.pie)
-        self.verdict.setText(verdict_html(self.summary, elapsed))
+        self.verdict.setText(verdict_html(self.summary, elapsed, report.config.seed))
         self.raw_note.setText(self.summary.raw_line)
         self.maps = maps if maps is not None else heatmaps(report, size)
         self.heat_select.blockSignals(True)
@@ -695,8 +784,8 @@ class AnalysisPanel(QWidget):
         return True
 
 
-def verdict_html(summary: HostSummary, elapsed: float | None = None) -> str:
-    """The verdict block: headline, reasons, warnings, how long it took, and the next step last."""
+def verdict_html(summary: HostSummary, elapsed: float | None = None, seed: int | None = None) -> str:
+    """The verdict block: headline, reasons, warnings, the seed and how long it took, and the next step last."""
     html = f"<p style='font-size:14pt; margin:0'><b>{summary.mark} {_html(summary.headline)}</b></p>"
     if summary.lines:
         html += "<ul style='margin-left:-20px'>" + "".join(f"<li>{_html(line)}</li>" for line in summary.lines) \
@@ -704,8 +793,13 @@ def verdict_html(summary: HostSummary, elapsed: float | None = None) -> str:
     if summary.warnings:
         html += "<p><b>⚠ Worth knowing</b></p><ul style='margin-left:-20px'>" \
             + "".join(f"<li>{_html(w)}</li>" for w in summary.warnings) + "</ul>"
+    small = []
+    if seed is not None:
+        small.append(f"Seed {seed}: the same board, settings and seed give this verdict again.")
     if elapsed is not None:
-        html += f"<p><small>The analysis took {elapsed:.1f} s.</small></p>"
+        small.append(f"The analysis took {elapsed:.1f} s.")
+    if small:
+        html += f"<p><small>{' '.join(small)}</small></p>"
     html += f"<p><b>Next step:</b> {_html(summary.next_step)}</p>"
     return html
 

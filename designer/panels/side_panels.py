@@ -6,9 +6,12 @@ step and every change made elsewhere (undo, a file load) shows up in them.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
+    QAbstractScrollArea,
+    QAbstractSpinBox,
+    QApplication,
     QCheckBox,
     QComboBox,
     QFormLayout,
@@ -320,8 +323,41 @@ class PropertiesPanel(QWidget):
             self._updating = False
 
 
+class WheelGuard(QObject):
+    """Lets the wheel scroll the panel past a drop-down or number box that has not been clicked into.
+
+    Qt gives the wheel to whatever field is under the pointer, so scrolling a panel changed the settings that
+    passed under it ("On board" switched maps, a time limit jumped to 540 s) without a word.  A field without
+    the keyboard focus hands the wheel on to the scroll area; a field the host clicked into still takes it.
+    """
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Wheel and isinstance(watched, QWidget) and not watched.hasFocus():
+            area = watched.parentWidget()
+            while area is not None and not isinstance(area, QAbstractScrollArea):
+                area = area.parentWidget()
+            if area is not None:  # handed straight to the scroll area: Qt does not pass on a wheel it made itself
+                QApplication.sendEvent(area.viewport(), event)
+            else:
+                event.ignore()
+            return True
+        return super().eventFilter(watched, event)
+
+
+def guard_wheel(root: QWidget) -> WheelGuard:
+    """Install one :class:`WheelGuard` on every drop-down and number box inside ``root``; the wheel no longer
+    gives them the focus either (a click or Tab does)."""
+    guard = WheelGuard(root)
+    for field in (*root.findChildren(QComboBox), *root.findChildren(QAbstractSpinBox)):
+        field.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        field.installEventFilter(guard)
+    return guard
+
+
 def scrolling(widget: QWidget) -> QScrollArea:
-    """Wrap a dock's panel so it scrolls when the window is too short, instead of its parts overlapping."""
+    """Wrap a dock's panel so it scrolls when the window is too short, instead of its parts overlapping; the
+    wheel scrolls it past its fields (:func:`guard_wheel`)."""
+    guard_wheel(widget)
     area = QScrollArea()
     area.setWidget(widget)
     area.setWidgetResizable(True)

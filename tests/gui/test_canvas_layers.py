@@ -323,15 +323,16 @@ def test_a_lock_drag_is_one_undo_step_and_right_drag_unlocks(window: MainWindow)
     assert doc.board[parse_cell("A12", 12)] is Symbol.X and doc.locks == frozenset()
 
 
-def test_l_key_locks_the_cursor_cell_and_clear_locks_is_one_step(window: MainWindow) -> None:
+def test_l_key_chooses_the_lock_brush_space_locks_and_clear_locks_is_one_step(window: MainWindow) -> None:
     view, doc = window.view, window.document
     view.setFocus()
     view.cursor_cell = parse_cell("D4", 12)
     QTest.keyClick(view, Qt.Key.Key_L)
+    assert view.locking and window.lock_action.isChecked() and doc.locks == frozenset()  # the brush only
+    QTest.keyClick(view, Qt.Key.Key_Space)
     assert doc.locks == {parse_cell("D4", 12), parse_cell("I9", 12)}
-    assert view.locking and window.lock_action.isChecked()
     QTest.keyClick(view, Qt.Key.Key_Right)
-    QTest.keyClick(view, Qt.Key.Key_L)
+    QTest.keyClick(view, Qt.Key.Key_Space)
     assert parse_cell("E4", 12) in doc.locks and len(doc.locks) == 4
     edit = next(m for m in window.menuBar().findChildren(QMenu) if m.title() == "&Edit")
     assert {window.lock_action, window.clear_locks_action} <= set(edit.actions())

@@ -356,20 +356,20 @@ def test_defaults_are_the_command_lines() -> None:
 
 def test_panel_starts_with_the_command_lines_settings(window: MainWindow) -> None:
     panel = window.analysis
-    assert panel.agent.currentText() == DEFAULT_AGENTS
+    assert panel.agent_spec() == DEFAULT_AGENTS
     assert panel.time_limit.value() == 0 and panel.time_limit.text() == "No limit"  # a cap is an explicit choice
     assert panel.chosen_effort == "standard" and not panel.quick.isChecked()
     panel.effort.setCurrentIndex(panel.effort.findData("thorough"))
-    assert panel.agent.currentText() == "greedy + expert" and panel.chosen_effort == "thorough"
+    assert panel.agent_spec() == "greedy + expert" and panel.chosen_effort == "thorough"
     panel.agent.setCurrentText("mcts:1000")  # a typed choice is the host's: another effort keeps it
     panel.effort.setCurrentIndex(panel.effort.findData("standard"))
-    assert panel.agent.currentText() == "mcts:1000"
+    assert panel.agent_spec() == "mcts:1000"
     panel.effort.setCurrentIndex(panel.effort.findData("thorough"))
     panel.quick.setChecked(True)
     assert panel.chosen_effort == "quick" and not panel.effort.isEnabled()
     assert panel.effort.currentText() == "" and "not a verdict" in panel.effort.placeholderText(), \
         "a disabled box still reading 'Standard: the verdict to publish' beside a quick look"
-    assert panel.agent.currentText() == "mcts:1000"
+    assert panel.agent_spec() == "mcts:1000"
     panel.quick.setChecked(False)
     assert panel.effort.isEnabled() and panel.chosen_effort == "thorough" and panel.effort.currentText().startswith(
         "Thorough")

@@ -308,7 +308,8 @@ def test_text_grid_dialog_copies(window: MainWindow, qtbot: QtBot) -> None:
     qtbot.addWidget(dialog)
     copy = next(b for b in dialog.findChildren(QPushButton) if b.text() == "Copy to clipboard")
     copy.click()
-    assert QGuiApplication.clipboard().text() == text_grid(window.document.board)
+    copied = QGuiApplication.clipboard().text()
+    assert copied == "```\n" + text_grid(window.document.board) + "```\n"  # a code block keeps the columns in a chat
 
 
 @pytest.mark.parametrize("size", [12, 26])

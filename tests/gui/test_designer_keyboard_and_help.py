@@ -51,30 +51,28 @@ def test_arrow_keys_move_a_cursor_drawn_on_the_board(window: MainWindow, qtbot: 
     assert view.grab().toImage() != with_cursor
 
 
-def test_keys_paint_the_cursor_cell_one_undo_step_each(window: MainWindow, qtbot: QtBot) -> None:
+def test_brush_keys_only_choose_the_brush_and_space_paints(window: MainWindow, qtbot: QtBot) -> None:
     view, doc = window.view, window.document
     focus_board(window, qtbot)
     QTest.keyClick(view, Qt.Key.Key_Right)
     QTest.keyClick(view, Qt.Key.Key_Down)  # B2
-    QTest.keyClick(view, Qt.Key.Key_1)
-    assert doc.board[parse_cell("B2", 12)] is Symbol.O and doc.board[parse_cell("K11", 12)] is Symbol.X
+    for key, brush in ((Qt.Key.Key_1, Symbol.O), (Qt.Key.Key_X, Symbol.X), (Qt.Key.Key_0, Symbol.EMPTY),
+                       (Qt.Key.Key_O, Symbol.O), (Qt.Key.Key_E, Symbol.EMPTY), (Qt.Key.Key_2, Symbol.X)):
+        QTest.keyClick(view, key)
+        assert view.brush is brush and window.brush_actions[brush].isChecked()  # the brush follows
+    assert doc.board.count(Symbol.EMPTY) == 144 and doc.undo_stack.count() == 0  # and nothing was painted
+    QTest.keyClick(view, Qt.Key.Key_Space)
+    assert doc.board[parse_cell("B2", 12)] is Symbol.X and doc.board[parse_cell("K11", 12)] is Symbol.O
     QTest.keyClick(view, Qt.Key.Key_Right)
-    QTest.keyClick(view, Qt.Key.Key_X)  # C2
-    assert doc.board[parse_cell("C2", 12)] is Symbol.X and doc.board[parse_cell("J11", 12)] is Symbol.O
-    assert view.brush is Symbol.X and window.brush_actions[Symbol.X].isChecked()  # the brush follows
+    QTest.keyClick(view, Qt.Key.Key_1)
+    QTest.keyClick(view, Qt.Key.Key_Return)  # C2
+    assert doc.board[parse_cell("C2", 12)] is Symbol.O and doc.board[parse_cell("J11", 12)] is Symbol.X
     QTest.keyClick(view, Qt.Key.Key_Delete)
     assert doc.board[parse_cell("C2", 12)] is Symbol.EMPTY
-    QTest.keyClick(view, Qt.Key.Key_Left)
-    QTest.keyClick(view, Qt.Key.Key_2)  # B2 from O to X
-    assert doc.board[parse_cell("B2", 12)] is Symbol.X
-    QTest.keyClick(view, Qt.Key.Key_0)
-    QTest.keyClick(view, Qt.Key.Key_E)  # already empty: no step
-    assert doc.board.count(Symbol.EMPTY) == 144
-    assert doc.undo_stack.count() == 5
+    QTest.keyClick(view, Qt.Key.Key_Backspace)  # already empty: no step
+    assert doc.undo_stack.count() == 3
     doc.undo_stack.undo()
-    assert doc.board[parse_cell("B2", 12)] is Symbol.X
-    doc.undo_stack.undo()
-    assert doc.board[parse_cell("B2", 12)] is Symbol.O
+    assert doc.board[parse_cell("C2", 12)] is Symbol.O
 
 
 def test_a_click_moves_the_keyboard_cursor_too(window: MainWindow, qtbot: QtBot) -> None:
@@ -84,6 +82,7 @@ def test_a_click_moves_the_keyboard_cursor_too(window: MainWindow, qtbot: QtBot)
     focus_board(window, qtbot)
     QTest.keyClick(view, Qt.Key.Key_Down)
     QTest.keyClick(view, Qt.Key.Key_2)
+    QTest.keyClick(view, Qt.Key.Key_Space)
     assert window.document.board[parse_cell("E7", 12)] is Symbol.X
 
 

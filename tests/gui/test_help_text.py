@@ -40,3 +40,12 @@ def test_every_menu_path_and_shortcut_in_the_help_exists(qtbot: QtBot) -> None:
         assert path in actions, f"the help names {path!r}, which is not in the menus: {sorted(actions)}"
     for path, shortcut in re.findall(r"((?:File|Edit|View|Tools)(?: ▸ [^()]+?)) \((Ctrl\+[\w+]+)\)", text):
         assert actions[path.strip()].shortcut().toString() == shortcut, path
+
+
+def test_the_help_takes_the_host_to_the_match_in_the_designer() -> None:
+    """The last step is done in the designer (File ▸ Host a match checks the reveal), not on the command line; and
+    the help claims no fairness the analysis may contradict."""
+    text = re.sub(r"<[^>]+>", "", workflow_html())
+    assert "File ▸ Host a match" in text
+    assert "lits " not in text and "reveal-bundle" not in text
+    assert "fair by construction" not in text
