@@ -106,7 +106,8 @@ def _load(board: Board) -> None:
         import core.agents.search
         import core.analysis.run
         import core.engine.record
-        import designer.playtest.window  # noqa: F401  (module only: its widgets are made on the GUI thread)
+        import core.play.session  # the play-test's game: the window itself is made on the GUI thread)
+        import designer.canvas.render  # noqa: F401  (what the play-test's board view paints with)
         from core.engine.rules import GameState, all_placements
 
     # The kernels: loaded from numba's disk cache, or compiled on the very first run (minutes of work that makes

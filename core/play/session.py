@@ -34,6 +34,8 @@ SEATS = (0, 1)
 SEAT_NAMES = ("Player 1", "Player 2")
 SWAP_WORDS = (SWAP, "pie")
 """What a person may type for the pie-rule swap."""
+STEP_PACE = -1
+"""The pace at which agents move only when asked, one move per :meth:`PlaySession.step`."""
 NO_PLACEMENT = "No placement is possible on this board"
 """The result of a board on which not even the first piece can be placed: no game, so nobody wins."""
 
@@ -178,7 +180,8 @@ class PlaySession:
     """One play-test game on a copy of ``board``: hot-seat, against an agent, or agent against agent."""
 
     def __init__(self, board: Board, *, time_source: TimeSource = time.monotonic,
-                 agent_seed: int | None = None) -> None:
+                 agent_seed: int | None = None, wall: TimeSource = time.monotonic) -> None:
+        """``time_source`` drives the match clocks; ``wall`` times the pace between agents' moves."""
         self.board = board.copy()
         self._moves: list[Move] = []
         self._ply = 0
@@ -188,6 +191,10 @@ class PlaySession:
         """Agents draw their random choices from this seed (plus the ply), so a game can be repeated."""
         self.step_mode = False
         """True: agents move only when :meth:`step` asks for one move (watching agent games move by move)."""
+        self.pace_ms = 0
+        """Agent against agent: the least milliseconds from one move to the next (see :meth:`answer_delay_ms`)."""
+        self._wall = wall
+        self._moved_at = wall()
         self._hold = False
         """Agents wait: the cursor was moved into the past, or an agent failed (a step or a new choice resumes)."""
         self._step = False
@@ -206,6 +213,8 @@ class PlaySession:
         return lambda: self._observers.remove(observer) if observer in self._observers else None
 
     def _notify(self, change: Change) -> None:
+        if change is Change.POSITION:
+            self._moved_at = self._wall()
         for observer in list(self._observers):
             observer(change)
         if change is not Change.FINISHED:
@@ -429,6 +438,20 @@ class PlaySession:
             self._sync_clock(new_turn=False)
             self._notify(Change.SEATS)
 
+    def set_pace(self, ms: int) -> None:
+        """Agent against agent: at least ``ms`` milliseconds per move (0: as fast as they think), or
+        :data:`STEP_PACE` for step mode."""
+        self.pace_ms = max(0, ms)
+        self.set_step_mode(ms == STEP_PACE)
+
+    def answer_delay_ms(self) -> int:
+        """How long an agent's answer that arrives now waits before it is played: the rest of the pace when
+        agents hold both seats (so the game can be followed), nothing when a person plays (a person waits for
+        no show).  The agent thinks meanwhile, so a slow agent loses nothing to the pace."""
+        both = all(a is not None for a in self._agents)
+        least = self.pace_ms if both else 0
+        return max(0, least - round((self._wall() - self._moved_at) * 1000))
+
     def step(self) -> bool:
         """Let the agent to move make one move now (step mode, or resuming after undo); False if none is to move."""
         who = self.mover()
@@ -602,5 +625,5 @@ class PlaySession:
         return None
 
 
-__all__ = ["NO_PLACEMENT", "SEATS", "SEAT_NAMES", "AgentRequest", "Change", "Move", "PlayResult", "PlaySession",
-           "Refusal", "SeatInfo", "agent_decision", "symbol_held"]
+__all__ = ["NO_PLACEMENT", "SEATS", "SEAT_NAMES", "STEP_PACE", "AgentRequest", "Change", "Move", "PlayResult",
+           "PlaySession", "Refusal", "SeatInfo", "agent_decision", "symbol_held"]

@@ -34,20 +34,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.board.fileio import write_failure
 from core.board.geometry import cell_name
-from core.board.model import MAX_CLOCK_SECONDS, PIECE_TYPES, Board, Symbol
-from core.board.validation import Severity, validate
-from core.engine.rules import SWAP, GameState, IllegalReason, Placement
-from core.play.clock import MatchClock, format_seconds
+from core.board.model import MAX_CLOCK_SECONDS, Board
+from core.engine.rules import SWAP, IllegalReason, Placement
+from core.play import view
 from core.play.session import (
     SEATS,
+    STEP_PACE,
     AgentRequest,
     Change,
     Move,
     PlaySession,
     Refusal,
-    SeatInfo,
     agent_decision,
 )
 from designer.canvas.render import RenderOptions
@@ -70,7 +68,7 @@ AGENT_CHOICES: tuple[tuple[str, str | None], ...] = (
 )
 """Opponent strengths offered in the window, weakest first (spec strings of ``core.agents.spec``)."""
 
-STEP = -1
+STEP = STEP_PACE
 PACE_CHOICES: tuple[tuple[str, int], ...] = (
     ("As fast as they think", 0),
     ("At least 0.5 s per move", 500),
@@ -98,12 +96,13 @@ class PlaytestWindow(QMainWindow):
         super().__init__(parent)
         self.session = PlaySession(board, time_source=time_source)
         self.board = self.session.board
+        """The play-test's own copy of the board (the designer goes on editing its own)."""
+        self.session.set_pace(PACE_CHOICES[DEFAULT_PACE][1])
         self.last_illegal: IllegalReason | None = None
         self._hover_cell: int | None = None
         self._hover_status = ""
         self._said = ""
         """The last message :meth:`_say` put in the status bar."""
-        self._last_move_at = time.monotonic()
         self._answer: tuple[AgentRequest, object] | None = None
         self._runner = BackgroundRunner(self)
         self._runner.finished.connect(self._on_agent_answer)
@@ -121,11 +120,9 @@ class PlaytestWindow(QMainWindow):
         self._timer.start()
         self._unsubscribe = self.session.subscribe(self._on_change)
         self._on_change(Change.POSITION)
-        errors = [p for p in validate(self.board) if p.severity is Severity.ERROR]
-        if errors:
-            more = f" and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''}" if len(errors) > 1 else ""
-            self._say(f"Note: this board is not valid for a match ({errors[0].message}{more}); "
-                      "play-testing it anyway.", error=True)
+        note = view.board_note(self.board)
+        if note is not None:
+            self._say(note, error=True)
 
     # ================================================================== UI ==========
     def _build_ui(self) -> None:
@@ -355,54 +352,6 @@ class PlaytestWindow(QMainWindow):
         return action
 
     # ============================================================= the session ======
-    @property
-    def state(self) -> GameState:
-        """The game at the cursor (read-only for callers: change it through the window or the session)."""
-        return self.session.state
-
-    @property
-    def clock(self) -> MatchClock[int]:
-        return self.session.clock
-
-    @property
-    def moves(self) -> list[Move]:
-        return self.session.moves
-
-    @property
-    def ply(self) -> int:
-        return self.session.ply
-
-    @property
-    def swapped(self) -> bool:
-        return self.session.swapped
-
-    @property
-    def is_over(self) -> bool:
-        return self.session.is_over
-
-    @property
-    def agent_seed(self) -> int:
-        return self.session.agent_seed
-
-    @agent_seed.setter
-    def agent_seed(self, seed: int) -> None:
-        self.session.agent_seed = seed
-
-    def seat_of(self, symbol: Symbol) -> int:
-        return self.session.seat_of(symbol)
-
-    def seat_info(self, seat: int) -> SeatInfo:
-        return self.session.seat_info(seat)
-
-    def mover(self) -> SeatInfo | None:
-        return self.session.mover()
-
-    def result_text(self) -> str:
-        return self.session.result_text()
-
-    def agent_thinking(self) -> bool:
-        return self.session.thinking is not None
-
     def _on_change(self, change: Change) -> None:
         """Every session change: keep the runner in step with it, redraw, and let a due agent start."""
         if self.session.thinking is None:
@@ -410,8 +359,6 @@ class PlaytestWindow(QMainWindow):
                 self._runner.cancel()
             self._answer = None
             self._pace_timer.stop()
-        if change is Change.POSITION:
-            self._last_move_at = time.monotonic()
         self._refresh()
         if change is Change.POSITION:
             self.position_changed.emit()
@@ -424,12 +371,10 @@ class PlaytestWindow(QMainWindow):
         if refusal is None:
             self._say("")
             return True
+        self._say(view.refused_move_text(refusal), error=True)
         if refusal.reason is not None:
             self.last_illegal = refusal.reason
-            self._say(f"Illegal ({refusal.reason.rule}): {refusal.message}", error=True)
             self.canvas.set_marks(problems=refusal.reason.cells)
-        else:
-            self._say(refusal.message, error=True)
         return False
 
     def play(self, move: Move) -> bool:
@@ -448,13 +393,13 @@ class PlaytestWindow(QMainWindow):
         return ok
 
     def _on_canvas_click(self, cells: object) -> None:
-        if isinstance(cells, tuple) and not self.is_over:
+        if isinstance(cells, tuple) and not self.session.is_over:
             self._answered(self.session.play_as_person(Placement.from_cells(cells, self.board.size)))
 
     # ========================================================== navigation ==========
     def go_to(self, ply: int) -> None:
         """Show the position after ``ply`` moves (0 = start); the moves after it are kept for redo."""
-        if ply != self.ply:
+        if ply != self.session.ply:
             self._say("")
         self.session.go_to(ply)
 
@@ -462,10 +407,10 @@ class PlaytestWindow(QMainWindow):
         self.go_to(0)
 
     def go_prev(self) -> None:
-        self.go_to(self.ply - 1)
+        self.go_to(self.session.ply - 1)
 
     def go_next(self) -> None:
-        self.go_to(self.ply + 1)
+        self.go_to(self.session.ply + 1)
 
     def go_last(self) -> None:
         self.go_to(len(self.session.moves))
@@ -484,19 +429,13 @@ class PlaytestWindow(QMainWindow):
         self.session.new_game(self.turn_spin.value(), self.bank_spin.value())
 
     # ============================================================== agents ==========
-    def set_agent(self, seat: int, spec: str | None) -> None:
-        """Let an agent (``random``, ``greedy``, ``mcts:N``) or a person (None) play ``seat``.
-
-        A spec that is not readable raises the session's ValueError, which names the accepted forms.
-        """
-        self.session.set_agent(seat, spec)
-
     def _on_agent_choice(self, seat: int) -> None:
         spec = self.seat_combos[seat].currentData()
         self.session.set_agent(seat, spec if isinstance(spec, str) else None)
 
     def _on_pace(self) -> None:
-        self.session.set_step_mode(self.pace_combo.currentData() == STEP)
+        pace = self.pace_combo.currentData()
+        self.session.set_pace(pace if isinstance(pace, int) else 0)
 
     def step(self) -> bool:
         """Let the agent to move make one move (step mode, or playing on from a position reached by undo)."""
@@ -517,10 +456,7 @@ class PlaytestWindow(QMainWindow):
         if not isinstance(answer, tuple) or len(answer) != 2 or not isinstance(answer[0], AgentRequest):
             return
         self._answer = (answer[0], answer[1])
-        pace = self.pace_combo.currentData()
-        both = all(self.session.agent(s) is not None for s in SEATS)  # a person waits for no show
-        least = int(pace) if both and isinstance(pace, int) and pace > 0 else 0
-        wait = least - round((time.monotonic() - self._last_move_at) * 1000)
+        wait = self.session.answer_delay_ms()
         if wait > 0:
             self._pace_timer.start(wait)
         else:
@@ -537,7 +473,7 @@ class PlaytestWindow(QMainWindow):
         request = self.session.thinking
         if request is not None:
             self.session.agent_failed(request)
-        self._say(f"The agent failed: {message}", error=True)
+        self._say(view.agent_failed_text(message), error=True)
 
     # ============================================================== clocks ==========
     def tick_clocks(self) -> None:
@@ -564,15 +500,11 @@ class PlaytestWindow(QMainWindow):
     # ============================================================== records =========
     def save_record(self, path: str) -> bool:
         """Write the game as a record; a failure names the file the host chose, not the temporary one beside it."""
-        try:
-            self.session.save(path)
-        except OSError as exc:
-            self._say(write_failure(path, exc, "The game is still here."), error=True)
+        refusal = view.save_record(self.session, path)
+        if refusal is not None:
+            self._say(refusal.message, error=True)
             return False
-        except ValueError as exc:
-            self._say(f"Could not save the record to {path}: {exc}", error=True)
-            return False
-        self._say(f"Saved {len(self.moves)} moves to {path}.")
+        self._say(view.saved_text(self.session, path))
         return True
 
     def load_record(self, path: str) -> bool:
@@ -583,7 +515,7 @@ class PlaytestWindow(QMainWindow):
             if refusal.reason is not None:
                 self.canvas.set_marks(problems=refusal.reason.cells)
             return False
-        self._say(f"Loaded {len(self.moves)} moves from {path}; use the arrows to replay them.")
+        self._say(view.loaded_text(self.session, path))
         return True
 
     def _open_dialog(self) -> None:
@@ -627,65 +559,38 @@ class PlaytestWindow(QMainWindow):
         self._said = text
 
     def _refresh(self) -> None:
-        session = self.session
-        state = session.state
-        ids = {c: i for i, p in enumerate(state.placements) for c in p.cells}
-        self.canvas.set_pieces({c: state.placements[i].ptype for c, i in ids.items()}, ids)
-        who = session.mover()
-        legal = [] if who is None else list(state.legal_placements())
-        human = who is not None and who.agent is None
-        self.canvas.set_legal([p.cells for p in legal], interactive=human and not session.clock.paused)
-        self._show_controls(who)
-
-        supply = {t: state.supply_left(t) for t in PIECE_TYPES}
-        self.supply_label.setText("Supply left: " + "  ".join(f"{t} {supply[t]}" for t in PIECE_TYPES))
-        score = state.score()
-        self.score_label.setText(f"Uncovered symbols: O {score[Symbol.O]}  X {score[Symbol.X]}")
-        self.swap_button.setEnabled(human and state.can_swap())
-
-        if self.hints_box.isChecked() and who is not None:
-            counts: dict[int, int] = {}
-            for p in legal:
-                for cell in p.cells:
-                    counts[cell] = counts.get(cell, 0) + 1
-            self.canvas.set_hints(counts)
-            self.hint_label.setText(f"{len(legal)} legal placements; {len(counts)} cells coverable "
-                                    "(the number in a cell counts the placements covering it).")
-        else:
-            self.canvas.set_hints(None)
-            self.hint_label.setText("")
+        shown = view.table_view(self.session, hints=self.hints_box.isChecked())
+        self.canvas.set_pieces(shown.pieces, shown.piece_ids)
+        self.canvas.set_legal(list(shown.legal), interactive=shown.interactive)
+        self._show_controls(shown)
+        self.supply_label.setText(shown.supply_line)
+        self.score_label.setText(shown.score_line)
+        self.swap_button.setEnabled(shown.can_swap)
+        self.canvas.set_hints(shown.hint_counts)
+        self.hint_label.setText(shown.hint_line)
 
         self.move_list.blockSignals(True)
         self.move_list.clear()
-        for text in session.move_texts():
+        for text in shown.move_texts:
             self.move_list.addItem(text)
-        if session.ply:
-            self.move_list.setCurrentRow(session.ply - 1)
+        if shown.ply:
+            self.move_list.setCurrentRow(shown.ply - 1)
         self.move_list.blockSignals(False)
-        back, forward = session.ply > 0, session.ply < len(session.moves)
+        back, forward = shown.can_go_back, shown.can_go_forward
         for key, on in (("first", back), ("prev", back), ("next", forward), ("last", forward)):
             self.nav_buttons[key].setEnabled(on)
         self.undo_action.setEnabled(back)
         self.redo_action.setEnabled(forward)
-        self._show_result()
-        self._show_clocks()
+        self._show_result(shown)
+        self._show_clocks(shown.clock_lines)
         self._refresh_hover_status()
 
-    def _show_controls(self, who: SeatInfo | None) -> None:
+    def _show_controls(self, shown: view.TableView) -> None:
         """Whose turn it is, and the seat, pace and clock controls as the session has them."""
-        session = self.session
-        if who is None:
-            self.turn_label.setText("Game over")
-        else:
-            doing = ""
-            if session.thinking is not None:
-                doing = " — thinking…"
-            elif session.agent_waiting:
-                doing = " — waits (paused)" if session.clock.paused else " — waits: press Agent move (F6)"
-            self.turn_label.setText(f"{who.symbol.value} to move: {who.name} ({who.kind}){doing}")
+        self.turn_label.setText(shown.turn_line)
         fit_height(self.turn_label)
         for seat, combo in zip(SEATS, self.seat_combos, strict=True):
-            spec = session.agent(seat)
+            spec = self.session.agent(seat)
             index = 0 if spec is None else combo.findData(spec)
             if index < 0:  # a spec the list does not offer, set from code
                 combo.addItem(f"Agent {spec}", spec)
@@ -694,26 +599,24 @@ class PlaytestWindow(QMainWindow):
                 combo.blockSignals(True)
                 combo.setCurrentIndex(index)
                 combo.blockSignals(False)
-        any_agent = any(session.agent(s) is not None for s in SEATS)
-        self.pace_combo.setEnabled(any_agent)
-        self.step_button.setEnabled(who is not None and who.agent is not None and session.thinking is None
-                                    and not session.clock.paused)
-        for box, on in ((self.clock_box, session.clock.enabled), (self.pause_button, session.clock.paused)):
+        self.pace_combo.setEnabled(shown.pace_enabled)
+        self.step_button.setEnabled(shown.step_enabled)
+        for box, on in ((self.clock_box, shown.clocks_on), (self.pause_button, shown.paused)):
             if box.isChecked() != on:
                 box.blockSignals(True)
                 box.setChecked(on)
                 box.blockSignals(False)
-        self.pause_button.setText("Resume" if session.clock.paused else "Pause")
+        self.pause_button.setText("Resume" if shown.paused else "Pause")
 
-    def _show_result(self) -> None:
+    def _show_result(self, shown: view.TableView) -> None:
         """The banner names the winner; the board marks the symbols that scored, the winner's strongest."""
-        result = self.session.result()
+        result = shown.result
         self.result_box.setVisible(result is not None)
         self.result_banner.setVisible(result is not None)
+        self.canvas.set_scoring(*shown.scoring)
         if result is None:
             self.result_label.setText("")
             self.result_banner.setText("")
-            self.canvas.set_scoring((), ())
             return
         self.result_label.setText(result.explain())
         self.result_banner.setText(result.headline())
@@ -722,24 +625,10 @@ class PlaytestWindow(QMainWindow):
         self.result_banner.setStyleSheet(
             f"background: {pal.color(QPalette.ColorRole.Highlight).name()}; "
             f"color: {pal.color(QPalette.ColorRole.HighlightedText).name()}; border-radius: 4px;")
-        if result.winner is None or result.loser is None:  # no placement is possible on the board: nobody scored
-            self.canvas.set_scoring((), ())
-            return
-        self.canvas.set_scoring(result.scoring_cells[result.winner.symbol], result.scoring_cells[result.loser.symbol])
 
-    def _show_clocks(self) -> None:
-        clock = self.session.clock
-        for seat in SEATS:
-            info = self.session.seat_info(seat)
-            label = self.clock_labels[seat]
-            if not clock.enabled:
-                label.setText(f"{info.name} ({info.symbol.value}): clocks off")
-                continue
-            r = clock.reading(seat)
-            mark = " ◀" if r.running else (" (paused)" if clock.paused and clock.current == seat else "")
-            flag = " — OUT OF TIME" if clock.flagged == seat else ""
-            label.setText(f"{info.name} ({info.symbol.value}){mark}{flag}\n"
-                          f"turn {format_seconds(r.turn_left)}  bank {format_seconds(r.bank_left)}")
+    def _show_clocks(self, lines: tuple[str, str] | None = None) -> None:
+        for seat, label in zip(SEATS, self.clock_labels, strict=True):
+            label.setText(view.clock_line(self.session, seat) if lines is None else lines[seat])
 
     def _on_hover(self, cell: object) -> None:
         self._hover_cell = cell if isinstance(cell, int) else None

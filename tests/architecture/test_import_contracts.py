@@ -14,6 +14,13 @@ from tests.paths import REPO
 pytest.importorskip("importlinter")
 
 
+def copy_project(root: Path) -> None:
+    """The packages and the contracts, without caches, under ``root``."""
+    for name in ("core", "designer"):
+        shutil.copytree(REPO / name, root / name, ignore=shutil.ignore_patterns("__pycache__", "*.nb*"))
+    shutil.copy(REPO / "pyproject.toml", root / "pyproject.toml")
+
+
 def lint_imports(root: Path) -> subprocess.CompletedProcess[str]:
     """Run the contract checker on the packages under ``root`` with the project's configuration."""
     code = "import sys; from importlinter.cli import lint_imports_command; sys.exit(lint_imports_command())"
@@ -33,11 +40,10 @@ def test_the_contracts_hold() -> None:
     ("core/engine/pieces.py", "designer.canvas.render", "core never imports the designer"),
     ("core/seal/sealcheck.py", "numba", "sealing needs only the board layer"),
     ("designer/document/document.py", "designer.main_window", "designer layers"),
+    ("designer/warmup.py", "designer.playtest.window", "designer layers"),  # the warm-up sits under the play-test
 ])
 def test_a_wrong_import_breaks_the_build(tmp_path: Path, module: str, bad_import: str, contract: str) -> None:
-    for name in ("core", "designer"):
-        shutil.copytree(REPO / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__", "*.nb*"))
-    shutil.copy(REPO / "pyproject.toml", tmp_path / "pyproject.toml")
+    copy_project(tmp_path)
     target = tmp_path / module
     target.write_text(target.read_text() + f"\nimport {bad_import}  # planted by the test\n")
     result = lint_imports(tmp_path)
@@ -56,3 +62,36 @@ def test_no_import_circle_anywhere() -> None:
                       for dep in graph.find_modules_directly_imported_by(m)
                       if graph.find_shortest_chain(importer=dep, imported=m)})
     assert circles == [], circles
+
+
+@pytest.mark.parametrize(("module", "contract"), [
+    ("designer/stray.py", "designer layers"),
+    ("designer/stray/__init__.py", "designer layers"),
+    ("core/stray.py", "core layers"),
+])
+def test_a_module_outside_its_layers_contract_breaks_the_build(tmp_path: Path, module: str, contract: str) -> None:
+    """Every module of ``core`` and ``designer`` has a layer: an unlisted one escapes every layer check."""
+    copy_project(tmp_path)
+    target = tmp_path / module
+    target.parent.mkdir(exist_ok=True)
+    target.write_text('"""Planted by the test: imports nothing, belongs to no layer."""\n')
+    result = lint_imports(tmp_path)
+    assert result.returncode != 0
+    report = " ".join(result.stdout.split())
+    stray = module.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+    assert contract in report and "not listed as layers" in report, report[-3000:]
+    assert f"- {stray} " in report + " ", report[-3000:]
+
+
+def test_every_top_level_module_is_in_a_layer() -> None:
+    """The same rule read straight from ``pyproject.toml``, so a failure names the file to edit."""
+    import tomllib
+
+    contracts = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
+    for package in ("core", "designer"):
+        [contract] = [c for c in contracts if c["type"] == "layers" and c.get("containers") == [package]]
+        listed = {name.strip() for layer in contract["layers"] for name in layer.replace(":", "|").split("|")}
+        present = {p.stem for p in (REPO / package).glob("*.py") if p.stem != "__init__"}
+        present |= {p.parent.name for p in (REPO / package).glob("*/__init__.py")}
+        assert present - listed == set(), f"pyproject.toml: add {sorted(present - listed)} to {contract['name']!r}"
+        assert contract.get("exhaustive") is True, f"pyproject.toml: {contract['name']!r} must be exhaustive"

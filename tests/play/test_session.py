@@ -21,23 +21,7 @@ from core.play.session import (
     agent_decision,
     symbol_held,
 )
-
-
-class FakeTime:
-    """A time source the test advances by hand, so clock tests never wait."""
-
-    def __init__(self) -> None:
-        self.t = 100.0
-
-    def __call__(self) -> float:
-        return self.t
-
-    def advance(self, seconds: float) -> None:
-        self.t += seconds
-
-
-def small_board(seed: int = 3, size: int = 6, pairs: int = 7, **params: object) -> Board:
-    return Board.random(size=size, pairs=pairs, seed=seed, params=GameParams(**params))  # type: ignore[arg-type]
+from tests.play.fakes import FakeTime, small_board
 
 
 def make(board: Board | None = None, **params: object) -> tuple[PlaySession, FakeTime]:
