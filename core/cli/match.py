@@ -253,12 +253,14 @@ def _write(args: argparse.Namespace, match: Match) -> int:
     before = len(match.journal.entries)
     try:
         written = match.submit(event)
+    except OSError as exc:
+        raise _not_counted(match, exc) from None
     except Refused as exc:  # a timeout that fell before it is recorded all the same
         s = match.session
         earlier = [e.event for e in match.journal.entries[before:]]
-        lines = [_reply(s, e) for e in earlier] + [f"Refused: {exc}"]
-        _say(args, {"ok": False, "refused": str(exc), "events": earlier, "status": status_dict(s, None)},
-             "\n".join(lines))
+        lines = [_reply(s, e) for e in earlier] + [f"Refused: {exc}"] + match.notes
+        _say(args, {"ok": False, "refused": str(exc), "events": earlier, "status": status_dict(s, None),
+                    "notes": match.notes}, "\n".join(lines))
         return EXIT_PROBLEMS
     s = match.session
     lines = []
@@ -273,8 +275,22 @@ def _write(args: argparse.Namespace, match: Match) -> int:
     if s.ended is not None:
         lines.append(f"The match is closed; {match.folder / 'record.txt'} holds the record (lits replay "
                      f"{match.folder / 'board.yaml'} {match.folder / 'record.txt'}).")
-    _say(args, {"ok": bool(ok), "events": written, "status": status_dict(s, None)}, "\n".join(lines))
+    lines.extend(match.notes)
+    _say(args, {"ok": bool(ok), "events": written, "status": status_dict(s, None), "notes": match.notes},
+         "\n".join(lines))
     return EXIT_OK if ok else EXIT_PROBLEMS
+
+
+def _not_counted(match: Match, exc: OSError) -> CliError:
+    """A write that failed: say plainly that the event did not count, what did, and in what state the folder is."""
+    from core.cli import EXIT_DISK_FULL
+    from core.cli.exitcodes import is_disk_full
+
+    s = match.session
+    lines = [_reply(s, e) for e in match.counted_before_failure]
+    lines.append(match.failure_text(exc))
+    lines.extend(match.notes)
+    return CliError("\n".join(lines), EXIT_DISK_FULL if is_disk_full(exc) else EXIT_UNREADABLE)
 
 
 def _to_move(s: MatchSession) -> str:
@@ -378,7 +394,8 @@ def _status(args: argparse.Namespace, match: Match) -> int:
                          "the loss on time (lits match end MATCH closes the match)")
             report["bank_ran_out_at"] = s.iso(deadline)
     lines.append(score_line(s))
-    _say(args, {"ok": True, "status": report}, "\n".join(lines))
+    lines.extend(match.notes)
+    _say(args, {"ok": True, "status": report, "notes": match.notes}, "\n".join(lines))
     return EXIT_OK
 
 
@@ -397,6 +414,8 @@ def _post(args: argparse.Namespace, match: Match) -> int:
     else:
         print(post.text)
         print(f"(saved {text_path}" + (f" and {png_path}" if png_path else "") + ")", file=sys.stderr)
+        for note in match.notes:
+            print(note, file=sys.stderr)
     return EXIT_OK
 
 

@@ -459,7 +459,7 @@ class HostWindow(QMainWindow):
             QMessageBox.critical(self, "Journal cannot be trusted", f"{exc}\n\n{JOURNAL_ADVICE}")
             return None
         except OSError as exc:
-            QMessageBox.critical(self, "Journal cannot be written", f"{self.match.folder}: {exc}")
+            QMessageBox.critical(self, "Not counted", self.match.failure_text(exc))
             self.match.reload()
             return None
         self._journal_seen = self._journal_stamp()
