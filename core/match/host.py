@@ -18,7 +18,7 @@ from core.board.boardfile import save_board
 from core.board.model import Board
 from core.engine.record import record_to_text
 from core.match.journal import CHECK_NAME, JOURNAL_NAME, LOCK_NAME, Journal, JournalError
-from core.match.session import DEFAULT_WINDOW, EventError, MatchSession, Refused, start_event
+from core.match.session import DEFAULT_WINDOW, UNDO, EventError, Implausible, MatchSession, Refused, start_event
 from core.match.times import iso, parse_iso, parse_when
 from core.seal import PRIVATE_MAP_NAME
 
@@ -176,10 +176,11 @@ class Match:
         return self._session
 
     # ------------------------------------------------------------------ writing
-    def submit(self, event: dict[str, Any]) -> list[dict[str, Any]]:
+    def submit(self, event: dict[str, Any], confirmed: bool = False) -> list[dict[str, Any]]:
         """Judge and record ``event`` (``at`` as ISO; a timeout that fell before it is recorded first).
 
-        Returns the journaled events; Refused or EventError when nothing of the event itself was written.
+        Returns the journaled events; Refused or EventError when nothing of the event itself was written, and
+        Implausible (nothing written) for a time that looks mistyped unless ``confirmed``.
         """
         with self.journal.locked():
             self.notes = []
@@ -188,7 +189,12 @@ class Match:
             self._repair()
             at, _zone = parse_iso(str(event.get("at")))
             written = []
-            timeout = session.pending_timeout(at) if at >= session.now else None
+            kind = event.get("event")
+            if not confirmed and kind not in ("end", UNDO):  # an end records only what the clocks decided
+                problem = session.implausible(at)
+                if problem is not None:
+                    raise Implausible(problem)
+            timeout = session.pending_timeout(at) if at >= session.now and kind != UNDO else None
             try:
                 if timeout is not None:
                     written.append(self._append(session, timeout))
