@@ -59,6 +59,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     def json_flag(a: argparse.ArgumentParser) -> None:
         a.add_argument("--json", action="store_true", help="print one JSON object for machines")
 
+    def yes(a: argparse.ArgumentParser) -> None:
+        a.add_argument("--yes", action="store_true", help="record it even though its time lies past the running "
+                       "player's whole clock or over an hour after the last event (asked otherwise: a mistyped "
+                       "hour would decide the match)")
+
     s = action("start", "start a match in a new folder",
                "Start a match: check the board (a sealed file is verified against its published digest first, "
                "and the reveal becomes the journal's first event), name who plays O and X, and start the first "
@@ -82,6 +87,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             a.add_argument("cells", metavar="CELLS", help=cells)
         by(a, name == "correct")
         at(a, when)
+        yes(a)
         json_flag(a)
 
     posted("move", "judge and record a posted move",
@@ -109,12 +115,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     r = action("resign", "a player resigns", "Record that a player resigns; the other wins.")
     r.add_argument("name", metavar="NAME", help="the player who resigns")
     at(r, "when")
+    yes(r)
     json_flag(r)
 
     for name, text in (("pause", "stop both clocks for an agreed break"), ("resume", "restart the clock after "
                                                                                     "a pause")):
         a = action(name, text, text[0].upper() + text[1:] + " (recorded in the journal).")
         at(a, "when")
+        yes(a)
         json_flag(a)
 
     e = action("end", "close a decided match and write the final record", "Close the match once it is decided "
@@ -122,6 +130,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                "record.txt for lits replay.")
     at(e, "when")
     json_flag(e)
+
+    u = action("undo", "take back the last command's event (a slip), with an event of its own",
+               "Take back the last event recorded (with the loss on time its command recorded before it), or the "
+               "last N: the match returns to where it stood before them, clocks included, and the journal keeps "
+               "both the events and the undo. Without --yes it shows what it would take back and writes nothing.")
+    u.add_argument("--count", type=int, default=1, metavar="N", help="how many commands to take back (default 1)")
+    u.add_argument("--yes", action="store_true", help="take them back (without it: only show what would change)")
+    at(u, "when the host takes it back (recorded; charges no clock)")
+    json_flag(u)
     p.set_defaults(func=run)
 
 
@@ -141,6 +158,8 @@ def run(args: argparse.Namespace) -> int:
             return _status(args, match)
         if args.match_command == "post":
             return _post(args, match)
+        if args.match_command == "undo":
+            return _undo(args, match)
         return _write(args, match)
     except JournalError as exc:
         raise CliError(f"{exc}\n{JOURNAL_ADVICE}", EXIT_UNREADABLE) from None
@@ -240,7 +259,7 @@ def _start(args: argparse.Namespace) -> int:
 
 
 def _write(args: argparse.Namespace, match: Match) -> int:
-    from core.match.session import Refused
+    from core.match.session import Implausible, Refused
 
     command = args.match_command
     at = match.when(args.at)
@@ -252,13 +271,20 @@ def _write(args: argparse.Namespace, match: Match) -> int:
         event["by"] = args.name
     before = len(match.journal.entries)
     try:
-        written = match.submit(event)
+        written = match.submit(event, confirmed=bool(vars(args).get("yes")))
+    except OSError as exc:
+        raise _not_counted(match, exc) from None
+    except Implausible as exc:
+        _say(args, {"ok": False, "refused": str(exc), "events": [], "confirm": "--yes"},
+             f"Not recorded: {exc}. If that time is right, run it again with --yes; if not, give the right one "
+             "with --at.")
+        return EXIT_PROBLEMS
     except Refused as exc:  # a timeout that fell before it is recorded all the same
         s = match.session
         earlier = [e.event for e in match.journal.entries[before:]]
-        lines = [_reply(s, e) for e in earlier] + [f"Refused: {exc}"]
-        _say(args, {"ok": False, "refused": str(exc), "events": earlier, "status": status_dict(s, None)},
-             "\n".join(lines))
+        lines = [_reply(s, e) for e in earlier] + [f"Refused: {exc}"] + match.notes
+        _say(args, {"ok": False, "refused": str(exc), "events": earlier, "status": status_dict(s, None),
+                    "notes": match.notes}, "\n".join(lines))
         return EXIT_PROBLEMS
     s = match.session
     lines = []
@@ -273,8 +299,59 @@ def _write(args: argparse.Namespace, match: Match) -> int:
     if s.ended is not None:
         lines.append(f"The match is closed; {match.folder / 'record.txt'} holds the record (lits replay "
                      f"{match.folder / 'board.yaml'} {match.folder / 'record.txt'}).")
-    _say(args, {"ok": bool(ok), "events": written, "status": status_dict(s, None)}, "\n".join(lines))
+    lines.extend(match.notes)
+    _say(args, {"ok": bool(ok), "events": written, "status": status_dict(s, None), "notes": match.notes},
+         "\n".join(lines))
     return EXIT_OK if ok else EXIT_PROBLEMS
+
+
+def _undo(args: argparse.Namespace, match: Match) -> int:
+    """Show what an undo takes back and the state it returns to; record it only with --yes."""
+    from core.match.session import UNDO
+
+    if args.count < 1:
+        raise CliError(f"--count {args.count}: give 1 or more", EXIT_UNREADABLE)
+    s = match.session
+    lines = s.undo_lines(args.count)
+    taken = [f"  line {seq}: {_reply(s, s.event_at(seq))}" for seq in sorted(lines)]
+    event: dict[str, Any] = {"event": UNDO, "at": match.when(args.at), "count": args.count}
+    if not args.yes:
+        s.apply(dict(event), len(match.journal.entries) + 1)  # in memory only, to show where it leads
+        text = "\n".join(["Would take back:", *taken, f"and return to: {_standing(s)}",
+                          "Nothing was written; run it again with --yes to take it back."])
+        _say(args, {"ok": False, "would_undo": sorted(lines), "status": status_dict(s, None)}, text)
+        return EXIT_PROBLEMS
+    try:
+        written = match.submit(event, confirmed=True)
+    except OSError as exc:
+        raise _not_counted(match, exc) from None
+    s = match.session
+    text = "\n".join(["Taken back:", *taken, f"The match stands again as {_standing(s)}", *match.notes])
+    _say(args, {"ok": True, "events": written, "status": status_dict(s, None), "notes": match.notes}, text)
+    return EXIT_OK
+
+
+def _standing(s: MatchSession) -> str:
+    """Where the match stands after an undo: the last event that stands, the clocks or result, the score."""
+    from core.match.post import clocks_line, score_line
+
+    seq, last = s.standing()[-1]
+    where = f"after line {seq} ({last.get('event')} at {s.clock_at(_ms(last['at']))}; the clocks as then)" \
+        if seq > 1 else f"at its start ({s.clock_at(s.started)})"
+    now = f"Result: {s.result_text()}" if s.result_text() else clocks_line(s)
+    return f"{where}:\n  {now}\n  {score_line(s)}"
+
+
+def _not_counted(match: Match, exc: OSError) -> CliError:
+    """A write that failed: say plainly that the event did not count, what did, and in what state the folder is."""
+    from core.cli import EXIT_DISK_FULL
+    from core.cli.exitcodes import is_disk_full
+
+    s = match.session
+    lines = [_reply(s, e) for e in match.counted_before_failure]
+    lines.append(match.failure_text(exc))
+    lines.extend(match.notes)
+    return CliError("\n".join(lines), EXIT_DISK_FULL if is_disk_full(exc) else EXIT_UNREADABLE)
 
 
 def _to_move(s: MatchSession) -> str:
@@ -289,6 +366,7 @@ _REPLIES = {
     "pause": "Paused at {clock}: both clocks stop.",
     "resume": "Resumed at {clock}.",
     "end": "Match closed at {clock}.",
+    "undo": "Undo at {clock}: took back line(s) {taken}.",
 }
 """The reply to each event that is not a move, ``{clock}`` the event's time on the match's clock."""
 
@@ -315,7 +393,8 @@ def _reply(s: MatchSession, e: dict[str, Any]) -> str:
         return f"Not counted ({refused['rule']}): {refused['message']}{cells}"
     from core.match.post import event_line
 
-    return event_line(e, _REPLIES, clock=s.clock_at(_ms(e["at"])))
+    taken = ", ".join(str(n) for n in sorted(e.get("lines") or []))
+    return event_line(e, _REPLIES, clock=s.clock_at(_ms(e["at"])), taken=taken)
 
 
 def _ms(text: object) -> int:
@@ -378,7 +457,8 @@ def _status(args: argparse.Namespace, match: Match) -> int:
                          "the loss on time (lits match end MATCH closes the match)")
             report["bank_ran_out_at"] = s.iso(deadline)
     lines.append(score_line(s))
-    _say(args, {"ok": True, "status": report}, "\n".join(lines))
+    lines.extend(match.notes)
+    _say(args, {"ok": True, "status": report, "notes": match.notes}, "\n".join(lines))
     return EXIT_OK
 
 
@@ -397,6 +477,8 @@ def _post(args: argparse.Namespace, match: Match) -> int:
     else:
         print(post.text)
         print(f"(saved {text_path}" + (f" and {png_path}" if png_path else "") + ")", file=sys.stderr)
+        for note in match.notes:
+            print(note, file=sys.stderr)
     return EXIT_OK
 
 

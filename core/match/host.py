@@ -1,12 +1,15 @@
 """A match folder: the journal, the match rebuilt from it, and the files derived from it.
 
 Every call that writes takes the folder's lock, re-reads and re-judges the whole journal, appends its event
-(fsynced) and only then rewrites what derives from the journal (``record.txt``), so a command line and a Host
-window can share a folder, and a crash at any point leaves a journal that resumes.
+(fsynced, with its check file) and only then rewrites what derives from the journal (``record.txt``), so a command
+line and a Host window can share a folder, and a crash or a full disk at any point leaves a journal that resumes.
+An event counts once its journal line and check file are on disk; a derived file that cannot be rewritten then is
+said (:attr:`Match.notes`) and rewritten by the next command, never read as "not counted".
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -14,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 from core.board.boardfile import save_board
 from core.board.model import Board
 from core.engine.record import record_to_text
-from core.match.journal import CHECK_NAME, JOURNAL_NAME, Journal, JournalError
-from core.match.session import DEFAULT_WINDOW, EventError, MatchSession, Refused, start_event
+from core.match.journal import CHECK_NAME, JOURNAL_NAME, LOCK_NAME, Journal, JournalError
+from core.match.session import DEFAULT_WINDOW, UNDO, EventError, Implausible, MatchSession, Refused, start_event
 from core.match.times import iso, parse_iso, parse_when
 from core.seal import PRIVATE_MAP_NAME
 
@@ -100,6 +103,11 @@ class Match:
         self.folder = Path(folder)
         self.journal = Journal(self.folder)
         self._session: MatchSession | None = None
+        self.counted_before_failure: list[dict[str, Any]] = []
+        """The events that did count when :meth:`submit` failed to write (a timeout recorded before the event)."""
+        self.notes: list[str] = []
+        """What the host should know besides the answer: an unfinished append that was cut away, a derived file
+        that could not be rewritten."""
 
     # ------------------------------------------------------------------ creating and opening
     @classmethod
@@ -119,9 +127,18 @@ class Match:
                 raise MatchExistsError(f"{match.journal.path}: the folder already holds a match")
             match.journal.append(event)
             match._session = session
-            save_board(session.board, match.folder / BOARD_NAME)
-            match.write_record()
+            try:
+                save_board(session.board, match.folder / BOARD_NAME)
+                match.write_record()
+            except OSError:  # a start counts whole or not at all: the folder is left as it was
+                match._unstart()
+                raise
         return match
+
+    def _unstart(self) -> None:
+        for name in (RECORD_NAME, BOARD_NAME, CHECK_NAME, JOURNAL_NAME):
+            with contextlib.suppress(OSError):
+                (self.folder / name).unlink(missing_ok=True)
 
     @classmethod
     def open(cls, folder: str | os.PathLike[str]) -> Match:
@@ -133,6 +150,9 @@ class Match:
     def reload(self) -> MatchSession:
         """Read the journal again and rebuild the match, re-judging every line."""
         entries = self.journal.read()
+        note = self.journal.unfinished_note(repaired=False)
+        if note is not None and note not in self.notes:
+            self.notes.append(note)
         path = self.journal.path
         try:
             session = MatchSession(entries[0].event)
@@ -156,24 +176,66 @@ class Match:
         return self._session
 
     # ------------------------------------------------------------------ writing
-    def submit(self, event: dict[str, Any]) -> list[dict[str, Any]]:
+    def submit(self, event: dict[str, Any], confirmed: bool = False) -> list[dict[str, Any]]:
         """Judge and record ``event`` (``at`` as ISO; a timeout that fell before it is recorded first).
 
-        Returns the journaled events; Refused or EventError when nothing of the event itself was written.
+        Returns the journaled events; Refused or EventError when nothing of the event itself was written, and
+        Implausible (nothing written) for a time that looks mistyped unless ``confirmed``.
         """
         with self.journal.locked():
+            self.notes = []
+            self.counted_before_failure = []
             session = self.reload()
+            self._repair()
             at, _zone = parse_iso(str(event.get("at")))
             written = []
-            timeout = session.pending_timeout(at) if at >= session.now else None
-            if timeout is not None:
-                written.append(self._append(session, timeout))
+            kind = event.get("event")
+            if not confirmed and kind not in ("end", UNDO):  # an end records only what the clocks decided
+                problem = session.implausible(at)
+                if problem is not None:
+                    raise Implausible(problem)
+            timeout = session.pending_timeout(at) if at >= session.now and kind != UNDO else None
             try:
+                if timeout is not None:
+                    written.append(self._append(session, timeout))
                 written.append(self._append(session, event))
+            except OSError:
+                self._session = None  # judged in memory but not on disk: rebuilt from the journal when asked
+                self.counted_before_failure = written
+                raise
             finally:
                 if written:
-                    self.write_record()
+                    self._derived()
             return written
+
+    def failure_text(self, exc: OSError) -> str:
+        """The answer to a :meth:`submit` that could not write: the event did not count, and the folder's state."""
+        from core.board.fileio import write_failure
+        from core.match.journal import JournalWriteError
+
+        kept = "The journal is as it was before this event."
+        if isinstance(exc, JournalWriteError) and not exc.restored:
+            kept = "The next command cuts the unfinished line away."
+        return f"Not counted: {write_failure(str(exc.filename or self.journal.path), exc, kept)}"
+
+    def _repair(self) -> None:
+        """Cut away an append that never finished (told in :attr:`notes`) and temporary files a crash left."""
+        note = self.journal.unfinished_note(repaired=True)
+        if self.journal.repair() and note is not None:
+            self.notes = [n for n in self.notes if "did not finish" not in n] + [note]
+        for leftover in self.folder.glob(".*.tmp"):
+            if leftover.name != LOCK_NAME:
+                with contextlib.suppress(OSError):
+                    leftover.unlink()
+
+    def _derived(self) -> None:
+        """Rewrite ``record.txt`` after a counted event; a failure is said, not raised: the event counted."""
+        try:
+            self.write_record()
+        except OSError as exc:
+            self.notes.append(f"Note: the event counted (it is in {JOURNAL_NAME}), but {self.folder / RECORD_NAME} "
+                              f"could not be rewritten ({exc.strerror or exc}); the next command that records an "
+                              "event rewrites it.")
 
     def _append(self, session: MatchSession, event: dict[str, Any]) -> dict[str, Any]:
         seq = len(self.journal.entries) + 1

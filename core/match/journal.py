@@ -7,8 +7,10 @@ the reader tells apart the three things that can happen to the file:
 * a line that is changed (by hand, or by a damaged disk): the next line's ``prev`` (or ``journal.check`` for
   the last line) no longer matches, and the reader names the changed line;
 * a journal cut short, at a line end or inside a line: fewer lines than ``journal.check`` records, named;
-* a crash inside an append: the new line is complete but ``journal.check`` is one behind (accepted: the line was
-  fsynced), or the line itself is cut off and was never answered (left out, and cut away by the next append).
+* an append that did not finish (a crash, a full disk or any other failed write): an event counts only once it is
+  wholly on disk together with its check file, so a line after the one ``journal.check`` records, whole or cut off,
+  was never answered as counted: it is left out (:attr:`Journal.unfinished` says which it was) and cut away by the
+  next append, and a failed append cuts its own line away at once (:class:`JournalWriteError`).
 
 Standard library only; what the events mean is :mod:`core.match.session`'s business.
 """
@@ -42,6 +44,21 @@ JOURNAL_ADVICE = ("The match folder cannot be trusted as it is, so nothing was j
                   "their times.")
 """Said after every journal that cannot be trusted (command line and Host window).  Why: in the middle of a match the
 host needs the way on, not only the line that is wrong."""
+
+
+class JournalWriteError(OSError):
+    """An append that could not be written wholly (a full disk, a failing device): the event did not count.
+
+    ``restored`` says whether the journal is byte for byte as before; when it is not, the next command cuts the
+    unfinished line away (see :attr:`Journal.unfinished`).  Keeps the cause's errno, so a full disk is still told
+    apart from other failures.
+    """
+
+    def __init__(self, path: Path, cause: OSError, restored: bool) -> None:
+        super().__init__(cause.errno, cause.strerror or str(cause))
+        self.filename = str(path)
+        self.cause = cause
+        self.restored = restored
 
 
 class JournalError(ValueError):
@@ -88,6 +105,11 @@ class Journal:
         self._good_bytes = 0
         """Length of the verified complete lines (a torn tail after them is cut by the next append)."""
         self._entries: list[Entry] = []
+        self.unfinished: Entry | None = None
+        """A whole line after the last one ``journal.check`` records, found by the last :meth:`read`: an append that
+        stopped before its check file was written (a crash or a failed write), so it never counted."""
+        self.cut_tail = False
+        """The last :meth:`read` found the journal longer than its counted lines (an unfinished append)."""
 
     def exists(self) -> bool:
         return self.path.exists()
@@ -132,6 +154,10 @@ class Journal:
             entries.append(self._verify_line(number, raw, prev))
             prev = entries[-1].digest
         complete = len(entries)
+        unfinished: Entry | None = None
+        if check is not None and complete == recorded + 1 and not tail:
+            unfinished = entries.pop()  # written, but its check file was not: that append never finished
+            complete -= 1
         if tail:
             if complete == recorded:  # an append that crashed inside its line; never answered, so left out
                 pass
@@ -159,8 +185,35 @@ class Journal:
             raise JournalError(self.path, 1, f"is version {first.get('version')!r}; this program reads version "
                                f"{VERSION}")
         self._entries = entries
-        self._good_bytes = sum(len(r) + 1 for r in raw_lines)
+        self._good_bytes = sum(len(r) + 1 for r in raw_lines[:complete])
+        self.unfinished = unfinished
+        self.cut_tail = len(data) > self._good_bytes
         return list(entries)
+
+    def unfinished_note(self, repaired: bool) -> str | None:
+        """What the host is told about an append that never finished (None when there was none)."""
+        if not self.cut_tail:
+            return None
+        if self.unfinished is not None:
+            e = self.unfinished.event
+            what = f"line {self.unfinished.seq} ({e.get('event')} {e.get('text') or ''} at {e.get('at')})"
+            what = " ".join(what.split())
+        else:
+            what = f"a part of line {len(self._entries) + 1}"
+        done = "it was cut away" if repaired else "the next command that records an event cuts it away"
+        return (f"Note: {what} was written but its command did not finish (a crash or a full disk stopped it "
+                f"before {CHECK_NAME} was written), so it was never counted; {done}.")
+
+    def repair(self) -> bool:
+        """Cut away an unfinished append found by :meth:`read` (hold :meth:`locked`); True when there was one."""
+        if not self.cut_tail:
+            return False
+        with open(self.path, "r+b") as handle:
+            handle.truncate(self._good_bytes)
+            handle.flush()
+            os.fsync(handle.fileno())
+        self.cut_tail = False
+        return True
 
     def _verify_line(self, number: int, raw: bytes, prev: str) -> Entry:
         try:
@@ -207,20 +260,42 @@ class Journal:
         prev = self._entries[-1].digest if self._entries else GENESIS
         raw = encode(seq, event, prev)
         new = not self.path.exists()
-        with open(self.path, "ab") as handle:
-            if handle.tell() != self._good_bytes:
-                handle.truncate(self._good_bytes)  # a line cut off by a crash, never answered
-            handle.write(raw + b"\n")
-            handle.flush()
-            os.fsync(handle.fileno())
-        if new:
-            fsync_dir(self.folder)
         entry = Entry(seq, dict(event), line_digest(raw))
+        try:
+            with open(self.path, "ab") as handle:
+                if handle.tell() != self._good_bytes:
+                    handle.truncate(self._good_bytes)  # an append that never finished, never counted
+                handle.write(raw + b"\n")
+                handle.flush()
+                os.fsync(handle.fileno())
+            if new:
+                fsync_dir(self.folder)
+            atomic_write_text(self.check_path, f"{seq} {entry.digest}\n")
+            fsync_dir(self.folder)
+        except OSError as exc:
+            raise JournalWriteError(self.path, exc, self._restore(new)) from exc
         self._entries.append(entry)
         self._good_bytes += len(raw) + 1
-        atomic_write_text(self.check_path, f"{seq} {entry.digest}\n")
+        self.cut_tail = False
+        self.unfinished = None
         return entry
 
+    def _restore(self, new: bool) -> bool:
+        """After a failed append: the journal as it was (removed when the append would have made it)."""
+        try:
+            if new and self._good_bytes == 0:
+                self.path.unlink(missing_ok=True)
+                fsync_dir(self.folder)
+                return True
+            with open(self.path, "r+b") as handle:
+                handle.truncate(self._good_bytes)
+                handle.flush()
+                os.fsync(handle.fileno())
+            return True
+        except OSError:
+            return False
 
-__all__ = ["CHECK_NAME", "FORMAT", "JOURNAL_NAME", "VERSION", "Entry", "Journal", "JournalError", "encode",
+
+__all__ = ["CHECK_NAME", "FORMAT", "JOURNAL_NAME", "VERSION", "Entry", "Journal", "JournalError", "JournalWriteError",
+           "encode",
            "line_digest"]

@@ -23,7 +23,7 @@ from core.board.geometry import cell_name
 from core.board.model import PIECE_TYPES, Board, GameParams, Symbol
 from core.engine.rules import SWAP, GameOutcome, GameState, IllegalReason, NotationError, Placement
 from core.match.journal import FORMAT, VERSION
-from core.match.times import TimeError, clock_text, iso, parse_iso
+from core.match.times import AN_HOUR_MS, TimeError, clock_text, iso, parse_iso, span_text
 from core.play.clock import MatchClock
 from core.play.session import SWAP_WORDS, symbol_held
 
@@ -38,6 +38,7 @@ PAUSED = "paused"
 DECIDED = "decided"
 WINDOW_CLOSED = "window-closed"
 NOTHING_TO_CORRECT = "nothing-to-correct"
+UNDO = "undo"
 """Refusal ids of the match, beside the engine's rule ids (``core.engine.rules.Rule``)."""
 
 
@@ -48,6 +49,11 @@ class EventError(ValueError):
 
 class Refused(Exception):
     """A host's command that cannot be done now (pause twice, end a game that goes on); nothing is written."""
+
+
+class Implausible(Refused):
+    """A time that jumps further than a slip would (past the running player's whole clock, or over an hour after
+    the last event): refused unless the host confirms it, because what it decides is hard to see in a typo."""
 
 
 @dataclass(frozen=True)
@@ -146,6 +152,15 @@ class MatchSession:
         source = start.get("source")
         if isinstance(source, dict) and source.get("sealed") is not None:
             _check_reveal(source, self.board)
+        self.events: list[tuple[int, dict[str, Any]]] = [(1, self.start)]
+        """Every event so far with its journal line, as judged (undone ones and the undo events too)."""
+        self.undone: set[int] = set()
+        """Journal lines taken back by an undo event."""
+        self._seq = 1
+        self._reset()
+
+    def _reset(self) -> None:
+        """The match as at its start: the board empty, both clocks full, the first player's clock running."""
         self.state = GameState(self.board)
         self.actions: list[Action] = []
         self.now = self.started
@@ -155,8 +170,6 @@ class MatchSession:
         self.flag: tuple[int, int] | None = None
         self.resigned: tuple[int, int] | None = None
         self.ended: int | None = None
-        self.events: list[tuple[int, dict[str, Any]]] = [(1, self.start)]
-        """Every event so far with its journal line, as judged."""
         self.clock.start_turn(self.seat_to_move())
 
     # ------------------------------------------------------------------ who is who
@@ -260,6 +273,26 @@ class MatchSession:
         seat = self.clock.current
         assert seat is not None
         return {"event": "timeout", "at": self.iso(deadline), "player": self.names[seat]}
+
+    def implausible(self, at: int) -> str | None:
+        """Why an event at ``at`` looks like a mistyped time, naming what it would decide; None when it does not:
+        it would run past the running player's whole remaining clock, or lies over an hour after the last event."""
+        if at < self.now:
+            return None  # refused anyway, as before the last event
+        deadline = self.deadline()
+        gap = at - self.now
+        decides = deadline is not None and at >= deadline
+        if not decides and gap <= AN_HOUR_MS:
+            return None
+        said = f"{self.clock_at(at)} is {span_text(gap)} after the last event ({self.clock_at(self.now)})"
+        seat = self.clock.current
+        if decides and seat is not None and deadline is not None:
+            return (f"{said}, past {self.label(seat)}'s whole remaining clock (turn time and bank run out at "
+                    f"{self.clock_at(deadline)}): it would decide the match, {self.label(1 - seat)} winning on time")
+        if seat is not None and deadline is not None and not self.clock.paused:
+            turn, bank, _running = self.clocks(at)[seat]
+            return f"{said}: it would leave {self.label(seat)} {span_text(turn + bank)} of turn time and bank"
+        return f"{said}: over an hour with no event"
 
     @property
     def last_action(self) -> Action | None:
@@ -367,6 +400,13 @@ class MatchSession:
 
         Refused (nothing to record) and EventError (input that does not fit) leave the match as it was.
         """
+        judged = self._undo(event, seq) if event.get("event") == UNDO else self._judge(event, seq)
+        self.events.append((seq, judged))
+        return judged
+
+    def _judge(self, event: dict[str, Any], seq: int) -> dict[str, Any]:
+        """Judge one event that is not an undo, as journal line ``seq``, and change the match by it."""
+        self._seq = seq
         kind = event.get("event")
         handler: Callable[[dict[str, Any], int], dict[str, Any]] | None = {
             "move": self._move, "correct": self._correct, "pause": self._pause, "resume": self._resume,
@@ -385,8 +425,50 @@ class MatchSession:
                                  "before this event, but no timeout is recorded")
         judged = handler(event, at)
         self.now = at
-        self.events.append((seq, judged))
         return judged
+
+    # ------------------------------------------------------------------ undo
+    def standing(self) -> list[tuple[int, dict[str, Any]]]:
+        """The events that stand (not taken back by an undo, and not undo events), with their journal lines."""
+        return [(seq, e) for seq, e in self.events if seq not in self.undone and e.get("event") != UNDO]
+
+    def undo_lines(self, count: int = 1) -> list[int]:
+        """The journal lines an undo of the last ``count`` commands takes back, last first: each command's event,
+        with the timeout recorded just before it (the command that found the bank empty wrote both).
+        Refused when fewer than ``count`` commands stand."""
+        standing = self.standing()[1:]
+        lines: list[int] = []
+        for _ in range(count):
+            if not standing:
+                done = f"only {len(lines)} command{'s' if len(lines) != 1 else ''} can" if lines else "nothing can"
+                raise Refused(f"{done} be taken back: the match stands as at its start")
+            seq, event = standing.pop()
+            lines.append(seq)
+            if event.get("event") != "timeout" and standing and standing[-1][1].get("event") == "timeout" \
+                    and standing[-1][0] == seq - 1:
+                lines.append(standing.pop()[0])
+        return lines
+
+    def _undo(self, event: dict[str, Any], seq: int) -> dict[str, Any]:
+        """Take back the last commands' events: the match is rebuilt from the events that still stand, so its
+        clocks, board and result are exactly those after the last of them (the undo's own time charges nothing)."""
+        count = event.get("count")
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1 or \
+                set(event) - {"event", "at", "count", "lines"}:
+            raise EventError("an undo gives how many commands it takes back (1 or more), and nothing else")
+        self._time(event.get("at"))
+        lines = self.undo_lines(count)
+        undone = self.undone | set(lines)
+        standing = [(s, e) for s, e in self.standing()[1:] if s not in undone]
+        self._reset()
+        for line, judged in standing:
+            self._judge(judged, line)
+        self.undone = undone
+        return {"event": UNDO, "at": event["at"], "count": count, "lines": lines}
+
+    def event_at(self, seq: int) -> dict[str, Any]:
+        """The judged event of journal line ``seq``."""
+        return next(e for s, e in self.events if s == seq)
 
     def _text_by(self, event: dict[str, Any]) -> tuple[str, str | None]:
         text, by = event.get("text"), event.get("by")
@@ -423,7 +505,8 @@ class MatchSession:
         return judged
 
     def _next_seq(self) -> int:
-        return self.events[-1][0] + 1
+        """The journal line of the event being judged."""
+        return self._seq
 
     def _next_turn(self) -> None:
         """After a counted move the other player's turn starts (the swap too), or no clock runs once it is over."""
@@ -553,5 +636,6 @@ def _article(ptype: str) -> str:
     return "an" if ptype in ("L", "I", "S") else "a"
 
 
-__all__ = ["DEFAULT_WINDOW", "Action", "EventError", "MatchResult", "MatchSession", "Refused", "Verdict",
+__all__ = ["DEFAULT_WINDOW", "UNDO", "Action", "EventError", "Implausible", "MatchResult", "MatchSession", "Refused",
+           "Verdict",
            "board_dict", "board_from_dict", "start_event"]

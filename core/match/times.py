@@ -12,7 +12,8 @@ from datetime import UTC, datetime, timedelta, tzinfo
 
 _TIME_OF_DAY_RE = re.compile(r"^([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d)(?:\.(\d{1,3}))?)?$")
 HALF_DAY_MS = 12 * 3600 * 1000
-PAST_MIDNIGHT_MS = 3600 * 1000
+AN_HOUR_MS = 3600 * 1000
+PAST_MIDNIGHT_MS = AN_HOUR_MS
 """A bare time of day taken as the next day must lie within this of the last event (a match running past
 midnight); further on it is refused.  Why: "08:05" typed for 20:05 (a 12-hour clock, a dropped digit) would be read
 as the next morning, and the hours in between would empty a bank: a loss on time the journal can never take back."""
@@ -59,6 +60,16 @@ def _duration(ms: int) -> str:
     """``11 h 53 min`` (whole minutes)."""
     minutes = ms // 60_000
     return f"{minutes // 60} h {minutes % 60} min" if minutes >= 60 else f"{minutes} min"
+
+
+def span_text(ms: int) -> str:
+    """``41 s``, ``5 min 49 s``, ``1 h 0 min``: a stretch of time as a host says it."""
+    seconds = ms // 1000
+    if seconds < 60:
+        return f"{seconds} s"
+    if seconds < 3600:
+        return f"{seconds // 60} min {seconds % 60} s"
+    return _duration(ms)
 
 
 def now_ms() -> int:

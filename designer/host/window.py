@@ -45,7 +45,7 @@ from core.engine.rules import Placement
 from core.match.host import Match, MatchExistsError, RevealError, reveal_sealed, start_problem
 from core.match.journal import JOURNAL_ADVICE, JOURNAL_NAME, JournalError
 from core.match.post import event_line, make_post
-from core.match.session import DEFAULT_WINDOW, EventError, MatchSession, Refused
+from core.match.session import DEFAULT_WINDOW, UNDO, EventError, Implausible, MatchSession, Refused
 from core.match.times import TimeError, now_ms, parse_when
 from core.play.clock import format_seconds
 from core.selfplay.worker import start_helper
@@ -206,9 +206,13 @@ class HostWindow(QMainWindow):
         self.resign_button.clicked.connect(self.resign)
         self.end_button = QPushButton("&End match")
         self.end_button.clicked.connect(self.end_match)
+        self.undo_button = QPushButton("&Undo last…")
+        self.undo_button.setToolTip("Take back the last event recorded (a slip: a wrong time, a wrong post), with "
+                                    "an event of its own; asks first, showing what it takes back")
+        self.undo_button.clicked.connect(self.undo_last)
         buttons = QHBoxLayout()
         for button in (self.record_button, self.correct_button, self.swap_button, self.pause_button,
-                       self.resign_button, self.end_button):
+                       self.resign_button, self.end_button, self.undo_button):
             buttons.addWidget(button)
 
         self.post_edit = QPlainTextEdit()
@@ -267,13 +271,14 @@ class HostWindow(QMainWindow):
         self.canvas.set_pieces({c: state.placements[i].ptype for c, i in ids.items()}, ids)
         self.log_list.clear()
         for seq, event in s.events:
-            self.log_list.addItem(f"{seq:>3}  {_log_text(event)}")
+            self.log_list.addItem(f"{seq:>3}  {_log_text(event)}" + ("  (taken back)" if seq in s.undone else ""))
         self.log_list.scrollToBottom()
         ended = s.ended is not None
         for button in (self.record_button, self.correct_button, self.swap_button, self.pause_button,
                        self.resign_button):
             button.setEnabled(not ended and not (s.over and button is not self.correct_button))
         self.end_button.setEnabled(not ended and s.over)
+        self.undo_button.setEnabled(len(s.standing()) > 1)
         self.pause_button.setText("&Resume" if s.paused_at is not None else "&Pause")
         self.tick()
         self.judge()
@@ -309,6 +314,7 @@ class HostWindow(QMainWindow):
         for button in (self.record_button, self.correct_button, self.swap_button, self.pause_button,
                        self.resign_button, self.end_button):
             button.setEnabled(problem is None and self.session.ended is None)
+        self.undo_button.setEnabled(problem is None and len(self.session.standing()) > 1)
 
     def tick(self) -> None:
         """The live clocks (a QTimer calls this): each player's turn time and bank, by the wall clock."""
@@ -442,11 +448,22 @@ class HostWindow(QMainWindow):
             self._say("Copied the text only: the picture is still being drawn; copy again in a moment", ok=False)
 
     # ------------------------------------------------------------------ recording
-    def _submit(self, event: dict[str, Any]) -> list[dict[str, Any]] | None:
+    def _confirm(self, title: str, text: str) -> bool:
+        """Ask the host before a step that is hard to see in a slip (tests answer for the host here)."""
+        answer = QMessageBox.question(self, title, text, QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                                      QMessageBox.StandardButton.No)
+        return answer == QMessageBox.StandardButton.Yes
+
+    def _submit(self, event: dict[str, Any], confirmed: bool = False) -> list[dict[str, Any]] | None:
         """Write one event; a refusal or bad input is said in the verdict line and nothing else happens."""
         try:
             event["at"] = self.match.when(self.time_edit.text().strip() or None)
-            written = self.match.submit(event)
+            written = self.match.submit(event, confirmed=confirmed)
+        except Implausible as exc:
+            if self._confirm("Unusual time", f"{exc}.\n\nRecord it at this time anyway?"):
+                return self._submit(event, confirmed=True)
+            self._say(f"Not recorded: {exc}; give the post's time in the Time box", ok=False)
+            return None
         except Refused as exc:
             self._say(f"Refused: {exc}", ok=False)
             self.refresh_after_refusal()
@@ -459,7 +476,7 @@ class HostWindow(QMainWindow):
             QMessageBox.critical(self, "Journal cannot be trusted", f"{exc}\n\n{JOURNAL_ADVICE}")
             return None
         except OSError as exc:
-            QMessageBox.critical(self, "Journal cannot be written", f"{self.match.folder}: {exc}")
+            QMessageBox.critical(self, "Not counted", self.match.failure_text(exc))
             self.match.reload()
             return None
         self._journal_seen = self._journal_stamp()
@@ -517,6 +534,22 @@ class HostWindow(QMainWindow):
     def end_match(self) -> None:
         self._submit({"event": "end"})
 
+    def undo_last(self) -> None:
+        """Take back the last command's events after showing them; the journal keeps them and the undo."""
+        s = self.session
+        try:
+            lines = s.undo_lines(1)
+        except Refused as exc:
+            self._say(f"Refused: {exc}", ok=False)
+            return
+        taken = "\n".join(f"line {seq}: {_log_text(s.event_at(seq))}" for seq in sorted(lines))
+        if not self._confirm("Undo", f"Take back:\n{taken}\n\nThe journal keeps them, marked as taken back."):
+            return
+        if self._submit({"event": UNDO, "count": 1}, confirmed=True) is not None:
+            seq, last = self.session.standing()[-1]
+            self._say(f"Taken back line(s) {', '.join(map(str, sorted(lines)))}: the match stands as after line "
+                      f"{seq} ({_log_text(last).strip()})", ok=True)
+
     def closeEvent(self, event: QCloseEvent) -> None:
         self.timer.stop()
         self.pictures.shutdown()
@@ -528,6 +561,7 @@ _LOG_LINES = {
     "timeout": "{player}'s bank ran out",
     "resign": "{by} resigns",
     "end": "end: {outcome}",
+    "undo": "undo: took back line(s) {taken}",
 }
 """The journal list's words for each event that is not a move, after its time."""
 
@@ -543,7 +577,8 @@ def _log_text(event: dict[str, Any]) -> str:
         refused = event.get("refused") or {}
         who = event.get("player") or event.get("by") or "(no player to move)"
         return f"{at}  {who}: {what} {event.get('text')!r} not counted ({refused.get('rule')})"
-    return f"{at}  {event_line(event, _LOG_LINES, outcome=(event.get('result') or {}).get('text', ''))}"
+    taken = ", ".join(str(n) for n in sorted(event.get("lines") or []))
+    return f"{at}  {event_line(event, _LOG_LINES, outcome=(event.get('result') or {}).get('text', ''), taken=taken)}"
 
 
 class HostSetupDialog(QDialog):

@@ -1,5 +1,6 @@
 """The journal: a process killed between events loses nothing and resumes; a crash inside an append is
-recovered; a truncated or hand-edited journal is refused with its line named, never read as another game."""
+recovered (a line written without its check file: tests/match/test_full_disk.py); a truncated or hand-edited
+journal is refused with its line named, never read as another game."""
 
 from __future__ import annotations
 
@@ -91,18 +92,6 @@ def test_a_process_killed_between_events_resumes_with_nothing_lost(reference: Pa
     resume(match)
     assert (folder / "journal.jsonl").read_bytes() == (reference / "m" / "journal.jsonl").read_bytes()
     assert (folder / "record.txt").read_text() == (reference / "m" / "record.txt").read_text()
-
-
-def test_a_crash_after_the_line_before_the_check_file_keeps_the_line(reference: Path, tmp_path: Path) -> None:
-    folder = tmp_path / "m"
-    play(folder, write_board(tmp_path), STEPS[:5])
-    check = (folder / "journal.check").read_bytes()
-    resume(Match.open(folder), STEPS[:6])  # the sixth event is written...
-    (folder / "journal.check").write_bytes(check)  # ...and the process died before the check file was replaced
-    match = Match.open(folder)
-    assert len(match.journal.entries) == 7
-    resume(match)
-    assert (folder / "journal.jsonl").read_bytes() == (reference / "m" / "journal.jsonl").read_bytes()
 
 
 def test_a_crash_inside_a_line_drops_the_unanswered_line(reference: Path, tmp_path: Path) -> None:

@@ -128,7 +128,7 @@ def test_a_bank_that_runs_out_ends_the_match(tmp_path: Path) -> None:
     assert status.returncode == 0
     assert "Bo (X)'s bank ran out at 14:00:35: the next command records the loss on time" in status.stdout
     assert len(journal_events(folder)) == 2, "status only reads"
-    late = run_lits(["match", "move", str(folder), "E1 F1 D2 E2", "--by", "Bo", "--at", "14:00:40"])
+    late = run_lits(["match", "move", str(folder), "E1 F1 D2 E2", "--by", "Bo", "--at", "14:00:40", "--yes"])
     assert late.returncode == 1
     assert "Time: Bo's turn time and bank ran out at 14:00:35." in late.stdout
     assert "Not counted (decided): the match is decided: Al (O) wins on time" in late.stdout
@@ -309,7 +309,7 @@ def test_a_post_after_the_match_was_decided_is_shown_without_a_question_mark(
     folder = tmp_path / "m"
     assert main(["match", "start", str(board), "--o", "Al", "--x", "Bo", "--dir", str(folder), "--at", START]) == 0
     late = "14:30:00"  # the first player's turn time and bank ran out long before
-    assert main(["match", "move", str(folder), STEPS[0][0][1], "--at", late]) == 1
+    assert main(["match", "move", str(folder), STEPS[0][0][1], "--at", late, "--yes"]) == 1
     capsys.readouterr()
     assert main(["match", "status", str(folder), "--at", late]) == 0
     out = capsys.readouterr().out

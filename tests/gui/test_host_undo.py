@@ -1,0 +1,57 @@
+"""The Host window's way back from a slip: a time that would decide the match asks first, and Undo takes back the
+last event after showing it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("PySide6")
+
+from core.board.boardfile import load_board
+from core.match.host import Match
+from tests.gui.test_host import Wall, show, type_move
+from tests.match.script import START, write_board
+
+pytestmark = pytest.mark.gui
+
+
+def events(folder: Path) -> list[dict[str, object]]:
+    return [json.loads(line) for line in (folder / "journal.jsonl").read_text(encoding="utf-8").splitlines()]
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    Match.create(tmp_path / "m", load_board(write_board(tmp_path)), "Al", "Bo", START)
+    return tmp_path / "m"
+
+
+def test_a_wrong_hour_asks_and_undo_takes_the_loss_back(qtbot, folder: Path) -> None:  # type: ignore[no-untyped-def]
+    window = show(qtbot, folder, Wall())
+    asked: list[str] = []
+    answers = [False, True, True]
+
+    def confirm(title: str, text: str) -> bool:
+        asked.append(text)
+        return answers.pop(0)
+
+    window._confirm = confirm  # the host's answers to the dialogs
+    window.time_edit.setText("14:00:20")
+    type_move(qtbot, window, "A2 B2 C2 C3")
+    window.record_button.click()
+    window.time_edit.setText("15:00:50")
+    window.swap_button.click()  # refused by the host: nothing written
+    assert "it would decide the match, Al (O) winning on time" in asked[0]
+    assert len(events(folder)) == 2 and "Not recorded" in window.verdict_label.text()
+    window.time_edit.setText("15:00:50")
+    window.swap_button.click()  # confirmed: the loss on time is recorded
+    assert [e["event"] for e in events(folder)][-2:] == ["timeout", "move"]
+    assert window.session.over
+    window.undo_button.click()
+    assert "line 3:" in asked[2] and "line 4:" in asked[2]
+    assert events(folder)[-1]["event"] == "undo" and not window.session.over
+    assert "the match stands as after line 2" in window.verdict_label.text()
+    assert window.log_list.item(2).text().endswith("(taken back)")
+    assert window.swap_button.isEnabled()
