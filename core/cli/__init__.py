@@ -93,6 +93,8 @@ BUILTIN_COMMANDS: tuple[Command, ...] = (
     Command("openings", "S1's win rate after chosen first placements, no swap: a swap map with intervals",
             "core.cli.openings:register"),
     Command("duel", "how much stronger is agent A than agent B? paired games, score, Elo", "core.cli.duel:register"),
+    Command("card", "does this board reward the better player, and what game does it give? a board card",
+            "core.cli.card:register"),
     Command("generate", "search new boards that the analysis calls balanced and write the best",
             "core.cli.generate:register"),
     Command("moves", "list every legal placement of a position", "core.cli.play:register"),

@@ -72,6 +72,15 @@ def stub_generate(judge_need: float) -> Callable[[pytest.MonkeyPatch, Path], Non
     return setup
 
 
+def small_card(monkeypatch: pytest.MonkeyPatch, _tmp: Path) -> None:
+    """``lits card`` with a small card played in this process (tests/card/common.py)."""
+    import core.cli.card as command
+    from tests.card.common import small_config
+
+    monkeypatch.setattr(command, "make_config", lambda args: small_config(seed=args.seed, inline=True))
+
+
+CARD = ("card", "{tiny}", "--workers", "1")
 MATCH_START = ("match", "start", "{tiny}", "--o", "Ann", "--x", "Bo", "--dir", "{tmp}/m")
 EXECUTORS: list[Any] = []
 """Thread pools of the simulated generate runs, shut down after each test."""
@@ -126,6 +135,15 @@ CASES: dict[tuple[str, str], list[Case]] = {
                                   "--workers", "1"), full_disk="stream")],
     ("duel", "INTERRUPTED"): [Case(("duel", "{tiny}", "--agent", "random", "--agent", "greedy", "--pairs", "2"),
                                    raise_in="core.cli.duel:load_board_arg", raises=KeyboardInterrupt)],
+
+    ("card", "OK"): [Case((*CARD, "--json"), setup=small_card)],
+    ("card", "PROBLEMS"): [Case(("card", "{nopiece}"))],
+    ("card", "USAGE"): [Case((*CARD, "-o", "{tmp}/card.jpg")), Case(("card", "{tiny}", "--workers", "-1")),
+                        Case((*CARD, "--effort", "quick"))],
+    ("card", "UNREADABLE"): [Case(("card", "{empty}"))],
+    ("card", "INTERNAL"): [Case(CARD, raise_in="core.cli.card:load_board_arg")],
+    ("card", "DISK_FULL"): [Case((*CARD, "-o", "{tmp}/card.png"), setup=small_card, full_disk="files")],
+    ("card", "INTERRUPTED"): [Case(CARD, raise_in="core.cli.card:load_board_arg", raises=KeyboardInterrupt)],
 
     ("generate", "OK"): [Case(SIM_GENERATE, setup=stub_generate(3.0))],
     ("generate", "PROBLEMS"): [Case(SIM_GENERATE, setup=stub_generate(1e9))],  # every finalist inconclusive
@@ -238,8 +256,8 @@ ALL = [(command, row.name) for command in COMMANDS for row in TABLE]
 
 
 def test_every_row_of_every_command_has_a_case_or_a_reason() -> None:
-    assert COMMANDS == ["validate", "analyze", "openings", "duel", "generate", "moves", "replay", "bench", "seal",
-                        "verify", "reveal-bundle", "unseal", "match", "render"]
+    assert COMMANDS == ["validate", "analyze", "openings", "duel", "card", "generate", "moves", "replay", "bench",
+                        "seal", "verify", "reveal-bundle", "unseal", "match", "render"]
     for key in ALL:
         assert (key in CASES) != (key in NOT_MET), key
     assert set(CASES) | set(NOT_MET) == set(ALL)
