@@ -224,6 +224,7 @@ def measure_card(board: Board, cfg: CardConfig, path: str = "", progress: Progre
     acfg = cfg.analysis
     acfg.seed, acfg.workers, acfg.inline = cfg.seed, cfg.workers, cfg.inline
     report = analyze(board, acfg, progress=progress, cancel=cancel)
+    analysed = time.monotonic()
     openings = drawn_openings(report)
     decider = parse_agent(report.agent).text
     played: dict[str, list[tuple[int, int]]] = {}
@@ -234,6 +235,8 @@ def measure_card(board: Board, cfg: CardConfig, path: str = "", progress: Progre
                               inline=cfg.inline, fixed=True)
         recs = play_openings(board, [o.placement for o in openings], ocfg, progress=progress, cancel=cancel)
         played[level] = [(r.s1_wins, r.games) for r in recs]
+
+    levels_done = time.monotonic()
 
     def on_pair(i: int, _r: tuple[SkillGame, SkillGame]) -> bool:
         if progress is not None:
@@ -258,7 +261,10 @@ def measure_card(board: Board, cfg: CardConfig, path: str = "", progress: Progre
     }
     ref = load_reference() if reference is True else (reference or None)
     card["reference"] = compare(card, ref)
-    card["elapsed_s"] = round(time.monotonic() - started, 1)
+    now = time.monotonic()
+    card["elapsed_s"] = round(now - started, 1)
+    card["timings_s"] = {"analysis": round(analysed - started, 1), "levels": round(levels_done - analysed, 1),
+                         "skill": round(now - levels_done, 1)}
     return card
 
 
@@ -266,6 +272,7 @@ def figures_only(card: dict[str, Any]) -> dict[str, Any]:
     """The card without what depends on the machine (time, workers): what a seed must reproduce."""
     out: dict[str, Any] = json.loads(json.dumps(card))
     out.pop("elapsed_s", None)
+    out.pop("timings_s", None)
     out.get("measured_at", {}).pop("workers", None)
     return out
 
