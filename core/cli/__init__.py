@@ -95,6 +95,8 @@ BUILTIN_COMMANDS: tuple[Command, ...] = (
     Command("boards", "list the boards that come with the tool, or copy them into a folder to edit",
             "core.cli.boards:register"),
     Command("duel", "how much stronger is agent A than agent B? paired games, score, Elo", "core.cli.duel:register"),
+    Command("card", "does this board reward the better player, and what game does it give? a board card",
+            "core.cli.card:register"),
     Command("generate", "search new boards that the analysis calls balanced and write the best",
             "core.cli.generate:register"),
     Command("moves", "list every legal placement of a position", "core.cli.play:register"),

@@ -89,6 +89,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                    help="replace the board files of an earlier run with the same seed in --out; its boards this "
                         "run does not write again are removed, so the folder never mixes two runs' boards (a run "
                         "that writes none leaves them as they are)")
+    p.add_argument("--prefer", choices=("score", "skill"), default="score",
+                   help="rank the balanced boards by the documented score (default) or by the board card's skill "
+                        "figure: how often club beats casual on the board (100 pairs, seats swapped, pie rule as "
+                        "each plays it; `lits card` explains it); the figure goes into each board's notes")
     p.add_argument("--json", action="store_true", help="print one JSON object for machines")
     p.set_defaults(func=run)
 
@@ -238,9 +242,14 @@ def _search(args: argparse.Namespace, cfg: SearchConfig, level: str, planned: li
     if too_short is not None:
         return _too_short(args, level, too_short, startup)
     chosen = result.balanced()[: cfg.count]
+    skills: list[dict[str, Any]] | None = None
+    if getattr(args, "prefer", "score") == "skill" and result.balanced():
+        chosen, skills = _by_skill(args, cfg, result.balanced())
     search = search_info(result, level)
+    if skills is not None:
+        search["prefer"] = "skill"
     try:
-        entries = write_results(chosen, planned, cfg.seed, search)
+        entries = write_results(chosen, planned, cfg.seed, search, skills)
     except OutputError as exc:
         raise _output_error(exc) from None
     removed = _remove_earlier(args.out, cfg.seed, len(entries)) if args.force and entries else []
@@ -272,6 +281,27 @@ def _search(args: argparse.Namespace, cfg: SearchConfig, level: str, planned: li
         print(f"lits generate: removed the earlier run's {', '.join(removed)} from {args.out} (--force): this run "
               f"wrote {len(entries)} board{'' if len(entries) == 1 else 's'} with --seed {cfg.seed}", file=sys.stderr)
     return EXIT_OK if entries else EXIT_PROBLEMS
+
+
+def _by_skill(args: argparse.Namespace, cfg: SearchConfig, balanced: list[Any]) -> tuple[list[Any], list[dict[
+        str, Any]]]:
+    """Every balanced finalist's card skill figure (seeded by --seed), the most skilful --count of them first."""
+    from core.generate.prefer import by_skill, card_skill
+    from core.selfplay.runner import RunCancelled
+
+    def on_board(done: int, total: int) -> None:
+        if sys.stderr.isatty() and not args.json:
+            print(f"\rskill figure: {done} of {total} balanced boards measured", end="", file=sys.stderr,
+                  flush=True)
+
+    try:
+        ranked = by_skill(balanced, card_skill(cfg.seed, args.workers), on_board)
+    except (KeyboardInterrupt, RunCancelled):
+        raise CliError("interrupted", EXIT_INTERRUPTED) from None
+    if sys.stderr.isatty() and not args.json:
+        print(file=sys.stderr)
+    kept = ranked[: cfg.count]
+    return [c for c, _s in kept], [s for _c, s in kept]
 
 
 def _remove_earlier(out: str, seed: int, written: int) -> list[str]:

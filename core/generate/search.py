@@ -195,7 +195,8 @@ def _rank(c: Candidate) -> tuple[float, str]:
     return (-c.screen_score, c.key)
 
 
-def _final_rank(c: Candidate) -> tuple[int, float, str]:
+def final_rank(c: Candidate) -> tuple[int, float, str]:
+    """The judged finalists' order: balanced first, then the score."""
     return (0 if c.figures.verdict in (None, "balanced") else 1, -c.score, c.key)
 
 
@@ -604,7 +605,7 @@ class _Search:
             host = self.board(self.start_layout)
             for c in finalists:
                 c.changed = changed_cells(host, c.board)
-        finalists.sort(key=_final_rank)
+        finalists.sort(key=final_rank)
         result = SearchResult(candidates=finalists, screened=len(self.seen), rounds=self.rounds_done,
                               elapsed=self.clock() - self.t0, pair_range=self.range, start=start,
                               time_limited=self.time_limited, cut=self.cut, plan=self.plan_info())

@@ -72,6 +72,25 @@ def stub_generate(judge_need: float) -> Callable[[pytest.MonkeyPatch, Path], Non
     return setup
 
 
+def small_card(monkeypatch: pytest.MonkeyPatch, _tmp: Path) -> None:
+    """``lits card`` with a small card played in this process (tests/card/common.py)."""
+    import core.cli.card as command
+    from tests.card.common import small_config
+
+    monkeypatch.setattr(command, "make_config", lambda args: small_config(seed=args.seed, inline=True))
+
+
+CARD = ("card", "{tiny}", "--workers", "1")
+LEARN_DATA = ("learn", "data", "--out", "{tmp}/d", "--shards", "1")
+
+
+def tiny_learn_data(_monkeypatch: pytest.MonkeyPatch, tmp: Path) -> None:
+    """A data folder of a few greedy games for ``lits learn train`` (the real plan plays club for minutes)."""
+    pytest.importorskip("sklearn")
+    from core.learn.data import Plan
+    from core.learn.play import play_data
+
+    play_data(tmp / "d", Plan(seed=1, shards=2, agent="greedy", games_per_board=4, boards_per_shard=4), inline=True)
 MATCH_START = ("match", "start", "{tiny}", "--o", "Ann", "--x", "Bo", "--dir", "{tmp}/m")
 EXECUTORS: list[Any] = []
 """Thread pools of the simulated generate runs, shut down after each test."""
@@ -136,6 +155,15 @@ CASES: dict[tuple[str, str], list[Case]] = {
                                   "--workers", "1"), full_disk="stream")],
     ("duel", "INTERRUPTED"): [Case(("duel", "{tiny}", "--agent", "random", "--agent", "greedy", "--pairs", "2"),
                                    raise_in="core.cli.duel:load_board_arg", raises=KeyboardInterrupt)],
+
+    ("card", "OK"): [Case((*CARD, "--json"), setup=small_card)],
+    ("card", "PROBLEMS"): [Case(("card", "{nopiece}"))],
+    ("card", "USAGE"): [Case((*CARD, "-o", "{tmp}/card.jpg")), Case(("card", "{tiny}", "--workers", "-1")),
+                        Case((*CARD, "--effort", "quick"))],
+    ("card", "UNREADABLE"): [Case(("card", "{empty}"))],
+    ("card", "INTERNAL"): [Case(CARD, raise_in="core.cli.card:load_board_arg")],
+    ("card", "DISK_FULL"): [Case((*CARD, "-o", "{tmp}/card.png"), setup=small_card, full_disk="files")],
+    ("card", "INTERRUPTED"): [Case(CARD, raise_in="core.cli.card:load_board_arg", raises=KeyboardInterrupt)],
 
     ("generate", "OK"): [Case(SIM_GENERATE, setup=stub_generate(3.0))],
     ("generate", "PROBLEMS"): [Case(SIM_GENERATE, setup=stub_generate(1e9))],  # every finalist inconclusive
@@ -218,6 +246,16 @@ CASES: dict[tuple[str, str], list[Case]] = {
     ("unseal", "INTERRUPTED"): [Case(("unseal", "{sealed}", "-o", "{tmp}/back.yaml"),
                                      raise_in="core.cli.seal:read_sealed", raises=KeyboardInterrupt)],
 
+    ("learn", "OK"): [Case(("learn", "train", "--data", "{tmp}/d", "--out", "{tmp}/m.npz", "--max-iter", "2"),
+                           setup=tiny_learn_data)],
+    ("learn", "USAGE"): [Case(("learn", "data", "--out", "{tmp}/d", "--shards", "0")),
+                         Case(("learn", "train", "--data", "{tmp}/d", "--out", "{tmp}/m.npz", "--extra", "99"))],
+    ("learn", "UNREADABLE"): [Case(("learn", "train", "--data", "{tmp}/missing", "--out", "{tmp}/m.npz")),
+                              Case(("learn", "eval", "--model", "{empty}"))],
+    ("learn", "INTERNAL"): [Case(LEARN_DATA, raise_in="core.learn.data:open_folder")],
+    ("learn", "DISK_FULL"): [Case(LEARN_DATA, full_disk="files")],
+    ("learn", "INTERRUPTED"): [Case(LEARN_DATA, raise_in="core.learn.data:open_folder", raises=KeyboardInterrupt)],
+
     ("match", "OK"): [Case(MATCH_START)],
     ("match", "PROBLEMS"): [Case(("match", "start", "{broken}", "--o", "Ann", "--x", "Bo", "--dir", "{tmp}/m"))],
     ("match", "USAGE"): [Case((*MATCH_START, "--correction-window", "99999"))],
@@ -241,6 +279,7 @@ NOT_MET: dict[tuple[str, str], str] = {
     ("bench", "PROBLEMS"): "a benchmark measures; it checks nothing that could fail",
     ("render", "PROBLEMS"): "a picture is drawn of any readable board, valid or not",
     ("generate", "UNREADABLE"): "generate reads no input file",
+    ("learn", "PROBLEMS"): "learn makes and measures a model; it checks nothing that could fail",
     **{(c, "NOT_COMPARED"): "lits verify only" for c in COMMANDS if c != "verify"},
 }
 
@@ -248,8 +287,8 @@ ALL = [(command, row.name) for command in COMMANDS for row in TABLE]
 
 
 def test_every_row_of_every_command_has_a_case_or_a_reason() -> None:
-    assert COMMANDS == ["validate", "analyze", "openings", "boards", "duel", "generate", "moves", "replay", "bench",
-                        "seal", "verify", "reveal-bundle", "unseal", "match", "render"]
+    assert COMMANDS == ["validate", "analyze", "openings", "boards", "duel", "card", "generate", "moves", "replay", "bench",
+                        "seal", "verify", "reveal-bundle", "unseal", "learn", "match", "render"]
     for key in ALL:
         assert (key in CASES) != (key in NOT_MET), key
     assert set(CASES) | set(NOT_MET) == set(ALL)
