@@ -11,7 +11,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from core.cli import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, CliError, summary
+from core.board.fileio import atomic_write_bytes, atomic_write_text
+from core.cli import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, CliError, cannot_write, summary
 from core.selfplay.cluster import CLUSTER_HELP
 
 MAX_SHARDS = 100_000
@@ -94,8 +95,10 @@ def run_data(args: argparse.Namespace, cancel: threading.Event | None = None) ->
     per_shard = plan.boards_per_shard * plan.games_per_board
     try:
         todo = open_folder(folder, plan)
-    except (DataError, OSError) as exc:
+    except DataError as exc:
         raise CliError(str(exc), EXIT_USAGE) from None
+    except OSError as exc:
+        raise cannot_write(str(folder), exc) from None
     done = plan.shards - len(todo)
     bar: Any = None
     if sys.stderr.isatty():
@@ -119,6 +122,8 @@ def run_data(args: argparse.Namespace, cancel: threading.Event | None = None) ->
         raise CliError(str(exc), EXIT_USAGE) from None
     except DataError as exc:
         raise CliError(str(exc), EXIT_USAGE) from None
+    except OSError as exc:
+        raise cannot_write(str(folder), exc) from None
     except (KeyboardInterrupt, RunCancelled):
         interrupted = True
     finally:
@@ -153,7 +158,7 @@ def run_train(args: argparse.Namespace) -> int:
     if out.suffix != ".npz":
         raise CliError(f"--out {out}: a model file ends in .npz", EXIT_USAGE)
     from core.learn.data import DataError, load_games
-    from core.learn.train import TrainError, digest, fit, model_bytes, write_atomic
+    from core.learn.train import TrainError, digest, fit, model_bytes
 
     folder = Path(args.data)
     try:
@@ -178,11 +183,10 @@ def run_train(args: argparse.Namespace) -> int:
                 "commit": _commit(), "validation": fitted.figures,
                 "held_out": None}
     try:
-        write_atomic(out, data)
-        write_atomic(out.with_suffix(".json"), (json.dumps(manifest, indent=2) + "\n").encode("utf-8"))
+        out.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_bytes(out, data)
+        atomic_write_text(out.with_suffix(".json"), json.dumps(manifest, indent=2) + "\n")
     except OSError as exc:
-        from core.cli import cannot_write
-
         raise cannot_write(str(out), exc) from None
     print(f"{out}: {len(games):,} games, validation Brier {fitted.figures['brier']} "
           f"(base rate {fitted.figures['brier_of_base_rate']}), digest {manifest['digest'][:16]}")
@@ -237,8 +241,6 @@ def run_eval(args: argparse.Namespace, cancel: threading.Event | None = None) ->
               "rows": [{"board": r.board, "opening": r.opening, "predicted": round(r.predicted, 4),
                         "measured": round(r.rate, 4), "games": r.games} for r in rows]}
     if args.save:
-        from core.learn.train import write_atomic
-
         manifest_path = path.with_suffix(".json")
         try:
             manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
@@ -247,7 +249,10 @@ def run_eval(args: argparse.Namespace, cancel: threading.Event | None = None) ->
         if manifest.get("digest") != model.digest:
             raise CliError(f"{manifest_path}: describes another model file (digest differs)", EXIT_USAGE)
         manifest["held_out"] = {k: v for k, v in result.items() if k != "rows"}
-        write_atomic(manifest_path, (json.dumps(manifest, indent=2) + "\n").encode("utf-8"))
+        try:
+            atomic_write_text(manifest_path, json.dumps(manifest, indent=2) + "\n")
+        except OSError as exc:
+            raise cannot_write(str(manifest_path), exc) from None
     if args.json:
         print(json.dumps(result, indent=2))
         return EXIT_OK

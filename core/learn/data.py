@@ -14,9 +14,8 @@ held-out figures use (the bundled boards, the benchmark's boards and the held-ou
 
 from __future__ import annotations
 
+import io
 import json
-import os
-import tempfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +24,7 @@ from random import Random
 import numpy as np
 import numpy.typing as npt
 
+from core.board.fileio import atomic_write_bytes, atomic_write_text
 from core.board.model import Board, GameParams, Symbol
 from core.engine.pieces import placement_table
 from core.selfplay.tasks import BoardSpec, GameResult, GameTask, derive_seed
@@ -203,14 +203,9 @@ def shard_path(folder: Path, shard: int) -> Path:
 
 def write_shard(folder: Path, shard: int, games: Games) -> None:
     """Written to a temporary file and renamed, so a shard on disk is always whole."""
-    fd, tmp = tempfile.mkstemp(prefix=f".shard-{shard:05d}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            np.savez_compressed(fh, **games.arrays())  # type: ignore[arg-type]
-        os.replace(tmp, shard_path(folder, shard))
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    buf = io.BytesIO()
+    np.savez_compressed(buf, **games.arrays())  # type: ignore[arg-type]
+    atomic_write_bytes(shard_path(folder, shard), buf.getvalue())
 
 
 def read_shard(path: Path) -> Games:
@@ -238,9 +233,7 @@ def open_folder(folder: Path, plan: Plan) -> list[int]:
                             f"{', '.join(f'{have.get(k)!r}' for k in diff)}); give another --out or the same "
                             "--seed")
     else:
-        tmp = manifest.with_suffix(".json.tmp")
-        tmp.write_text(json.dumps(want, indent=2) + "\n", encoding="utf-8")
-        os.replace(tmp, manifest)
+        atomic_write_text(manifest, json.dumps(want, indent=2) + "\n")
     return [k for k in range(plan.shards) if not shard_path(folder, k).exists()]
 
 

@@ -17,11 +17,8 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import os
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from random import Random
 from typing import Any
 
@@ -140,18 +137,6 @@ def model_bytes(weights: dict[str, Any], extra_meta: dict[str, Any]) -> bytes:
     raw = np.frombuffer(json.dumps(meta, sort_keys=True).encode("utf-8"), dtype=np.uint8)
     np.savez(buf, meta=raw, **weights)
     return buf.getvalue()
-
-
-def write_atomic(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 @dataclass
