@@ -90,7 +90,7 @@ def tiny_learn_data(_monkeypatch: pytest.MonkeyPatch, tmp: Path) -> None:
     from core.learn.data import Plan
     from core.learn.play import play_data
 
-    play_data(tmp / "d", Plan(seed=1, shards=2, agent="greedy", games_per_board=4, boards_per_shard=4), inline=True)
+    play_data(tmp / "work" / "d", Plan(seed=1, shards=2, agent="greedy", games_per_board=4, boards_per_shard=4), inline=True)
 MATCH_START = ("match", "start", "{tiny}", "--o", "Ann", "--x", "Bo", "--dir", "{tmp}/m")
 EXECUTORS: list[Any] = []
 """Thread pools of the simulated generate runs, shut down after each test."""
