@@ -90,7 +90,10 @@ def tiny_learn_data(_monkeypatch: pytest.MonkeyPatch, tmp: Path) -> None:
     from core.learn.data import Plan
     from core.learn.play import play_data
 
-    play_data(tmp / "work" / "d", Plan(seed=1, shards=2, agent="greedy", games_per_board=4, boards_per_shard=4), inline=True)
+    plan = Plan(seed=1, shards=2, agent="greedy", games_per_board=4, boards_per_shard=4)
+    play_data(tmp / "work" / "d", plan, inline=True)
+
+
 MATCH_START = ("match", "start", "{tiny}", "--o", "Ann", "--x", "Bo", "--dir", "{tmp}/m")
 EXECUTORS: list[Any] = []
 """Thread pools of the simulated generate runs, shut down after each test."""
@@ -287,8 +290,8 @@ ALL = [(command, row.name) for command in COMMANDS for row in TABLE]
 
 
 def test_every_row_of_every_command_has_a_case_or_a_reason() -> None:
-    assert COMMANDS == ["validate", "analyze", "openings", "boards", "duel", "card", "generate", "moves", "replay", "bench",
-                        "seal", "verify", "reveal-bundle", "unseal", "learn", "match", "render"]
+    assert COMMANDS == ["validate", "analyze", "openings", "boards", "duel", "card", "generate", "moves", "replay",
+                        "bench", "seal", "verify", "reveal-bundle", "unseal", "learn", "match", "render"]
     for key in ALL:
         assert (key in CASES) != (key in NOT_MET), key
     assert set(CASES) | set(NOT_MET) == set(ALL)
