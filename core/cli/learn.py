@@ -67,6 +67,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     e.add_argument("--seed", type=int, default=1, metavar="S", help="seed (default 1)")
     e.add_argument("--workers", type=int, default=0, metavar="K", help="worker processes (default 0 = all cores)")
     e.add_argument("--cluster", metavar="ADDRESS", help=CLUSTER_HELP)
+    e.add_argument("--cache", metavar="FILE.json",
+                   help="keep every measured opening here and reuse it (a game's seed depends only on the board, "
+                        "the opening, --seed and --games, so another model that picks the same opening needs no new "
+                        "games)")
     e.add_argument("--save", action="store_true",
                    help="write the figures into the model's manifest (FILE.json beside it) as held_out")
     e.add_argument("--json", action="store_true", help="print one JSON object for machines")
@@ -224,17 +228,36 @@ def run_eval(args: argparse.Namespace, cancel: threading.Event | None = None) ->
             bar.n = done
             bar.refresh()
 
+    known: dict[str, int] = {}
+    cache = Path(args.cache) if args.cache else None
+    if cache is not None and cache.exists():
+        try:
+            known = {str(k): int(v) for k, v in json.loads(cache.read_text(encoding="utf-8")).items()}
+        except (OSError, ValueError, AttributeError) as exc:
+            raise CliError(f"{cache}: not a cache of measured openings ({exc})", EXIT_USAGE) from None
+
+    def keep() -> None:
+        if cache is not None:
+            try:
+                atomic_write_text(cache, json.dumps(known, sort_keys=True) + "\n")
+            except OSError as exc:
+                raise cannot_write(str(cache), exc) from None
+
     try:
         with cluster_executor(args.cluster) as (executor, executor_workers):
             rows = measure(model, boards, args.games, args.seed, workers=executor_workers or args.workers,
-                           executor=executor, cancel=cancel, progress=tick)
+                           executor=executor, cancel=cancel, progress=tick, known=known)
     except ClusterError as exc:
         raise CliError(str(exc), EXIT_USAGE) from None
     except (KeyboardInterrupt, RunCancelled):
-        raise CliError("interrupted: no figures (they need every opening)", EXIT_INTERRUPTED) from None
+        keep()
+        raise CliError("interrupted: no figures (they need every opening)"
+                       + (f"; the openings measured so far are kept in {cache}" if cache else ""),
+                       EXIT_INTERRUPTED) from None
     finally:
         if bar is not None:
             bar.close()
+    keep()
     result = {"model": str(path), "digest": model.digest, "seed": args.seed, "agent": "club",
               "command": f"lits learn eval --games {args.games} --heldout {args.heldout} --seed {args.seed}",
               "commit": _commit(), **figures(rows),

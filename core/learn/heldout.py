@@ -71,29 +71,44 @@ def choose_openings(pred: np.ndarray, near: int, spread: int, rng: Random) -> li
     return [(p, p in top) for p in chosen]
 
 
+Known = dict[str, int]
+"""Club's S1 wins per ``board|opening|seed|games`` already measured: a game's seed depends on those alone, so a
+measurement made for one model serves every other model that picks the same opening."""
+
+
+def key_of(board: Board, opening: int, seed: int, games: int, agent: str = AGENT) -> str:
+    cells = "".join(s.value for s in board.cells)
+    return f"{board.size}:{cells}|{opening}|{seed}|{games}" + ("" if agent == AGENT else f"|{agent}")
+
+
 def measure(model: ValueModel, boards: list[Board], games: int, seed: int, near: int = 5, spread: int = 5,
             workers: int = 0, executor: cf.Executor | None = None, cancel: threading.Event | None = None,
-            progress: Callable[[int, int], None] | None = None) -> list[Measured]:
+            progress: Callable[[int, int], None] | None = None, known: Known | None = None,
+            inline: bool = False, agent: str = AGENT) -> list[Measured]:
+    """Measure the chosen openings (those in ``known`` are not played again; new ones are added to it)."""
+    known = {} if known is None else known
     plan: list[tuple[Board, int, float, bool]] = []
     for bi, board in enumerate(boards):
         pred = opening_chances(board, model)
         for p, top in choose_openings(pred, near, spread, Random(derive_seed(seed, _PHASE_EVAL, bi))):
             plan.append((board, p, float(pred[p]), top))
-    items = [[GameTask(BoardSpec.from_board(b), derive_seed(seed, _PHASE_EVAL, bi, p, g), AGENT, AGENT, opening=p)
-              for g in range(games)] for bi, (b, p, _, _) in enumerate(plan)]
-    out: list[Measured] = []
+    todo = [i for i, (b, p, _, _) in enumerate(plan) if key_of(b, p, seed, games, agent) not in known]
+    items = [[GameTask(BoardSpec.from_board(plan[i][0]), derive_seed(seed, _PHASE_EVAL, plan[i][1], g), agent,
+                       agent, opening=plan[i][1]) for g in range(games)] for i in todo]
 
-    def on(i: int, res: list[GameResult]) -> bool:
-        b, p, pr, top = plan[i]
-        out.append(Measured(b.name, b.size, p, pr, sum(r.winner == 1 for r in res), len(res), top))
+    def on(j: int, res: list[GameResult]) -> bool:
+        b, p, _, _ = plan[todo[j]]
+        known[key_of(b, p, seed, games, agent)] = sum(r.winner == 1 for r in res)
         if progress is not None:
-            progress(len(out), len(plan))
+            progress(len(plan) - len(todo) + j + 1, len(plan))
         return False
 
-    with Runner(workers=workers, executor=executor) as runner:
-        runner.start(cancel)
-        runner.run(play_games, items, on, cancel)
-    return out
+    if items:
+        with Runner(workers=workers, executor=executor, inline=inline) as runner:
+            runner.start(cancel)
+            runner.run(play_games, items, on, cancel)
+    return [Measured(b.name, b.size, p, pr, known[key_of(b, p, seed, games, agent)], games, top)
+            for b, p, pr, top in plan]
 
 
 def correlation(xs: list[float], ys: list[float]) -> float | None:

@@ -1,0 +1,56 @@
+"""Held-out figures: which openings are measured, the measurement's reuse, and the figures' arithmetic."""
+
+from __future__ import annotations
+
+from random import Random
+
+import numpy as np
+import pytest
+
+from core.board.model import Board
+from core.learn.heldout import Measured, choose_openings, figures, measure
+from core.selfplay.tasks import GameResult, GameTask
+from tests.agents.test_value import model_of, random_weights
+
+
+def test_the_nearest_to_even_and_random_others_are_chosen() -> None:
+    pred = np.array([0.1, 0.52, 0.9, 0.47, 0.3, 0.5, 0.8])
+    chosen = choose_openings(pred, near=2, spread=2, rng=Random(1))
+    assert [p for p, _ in chosen[:2]] == [5, 1]
+    assert len({p for p, _ in chosen}) == 4
+    assert all(top for _, top in chosen)  # fewer than 20 openings: every one is in the top 20
+
+
+def test_figures_of_a_perfect_and_a_useless_predictor() -> None:
+    rows = [Measured("b", 12, p, r, int(r * 60), 60, top=abs(r - 0.5) < 0.06)
+            for p, r in enumerate([0.1, 0.3, 0.5, 0.5, 0.7, 0.9])]
+    f = figures(rows)
+    assert f["correlation"] == 1.0
+    assert f["measured_even"] == 2 and f["measured_even_in_top20"] == 2
+    assert sum(row["openings"] for row in f["calibration"]) == 6
+    flat = [Measured("b", 12, p, 0.5, int(r * 60), 60, top=False) for p, r in enumerate([0.1, 0.5, 0.9])]
+    assert figures(flat)["correlation"] is None
+
+
+def test_measured_openings_are_reused_and_give_the_same_rows(monkeypatch: pytest.MonkeyPatch) -> None:
+    import core.learn.heldout as heldout
+
+    played: list[int] = []
+    real = heldout.play_games
+
+    def counting(tasks: list[GameTask]) -> list[GameResult]:
+        played.append(len(tasks))
+        return real(tasks)
+
+    monkeypatch.setattr(heldout, "play_games", counting)
+    board = Board.random(10, pairs=12, seed=3)
+    board.name = "small"
+    model = model_of(random_weights(2))
+    known: dict[str, int] = {}
+    first = measure(model, [board], games=4, seed=1, near=2, spread=1, known=known, inline=True, agent="greedy")
+    assert len(first) == 3 and len(known) == 3 and played == [4, 4, 4]
+    again = measure(model, [board], games=4, seed=1, near=2, spread=1, known=dict(known), inline=True,
+                    agent="greedy")
+    assert again == first
+    assert played == [4, 4, 4]  # nothing played again
+    assert all(0 <= r.wins <= 4 for r in first)
