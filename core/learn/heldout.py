@@ -62,13 +62,16 @@ class Measured:
         return self.wins / self.games
 
 
-def choose_openings(pred: np.ndarray, near: int, spread: int, rng: Random) -> list[tuple[int, bool]]:
+def choose_openings(pred: np.ndarray, near: int, spread: int, rng: Random) -> list[int]:
+    """``spread`` openings drawn at random (whatever the model says, so any model's figures can use them), then
+    the ``near`` the model ranks nearest to even that are not drawn already."""
+    drawn = rng.sample(range(len(pred)), min(spread, len(pred)))
     order = sorted(range(len(pred)), key=lambda p: (abs(float(pred[p]) - 0.5), p))
-    top = set(order[:TOP])
-    chosen = order[:near]
-    rest = order[near:]
-    chosen += rng.sample(rest, min(spread, len(rest)))
-    return [(p, p in top) for p in chosen]
+    return drawn + [p for p in order if p not in drawn][:near]
+
+
+def top_openings(pred: np.ndarray) -> set[int]:
+    return set(sorted(range(len(pred)), key=lambda p: (abs(float(pred[p]) - 0.5), p))[:TOP])
 
 
 Known = dict[str, int]
@@ -85,20 +88,20 @@ def measure(model: ValueModel, boards: list[Board], games: int, seed: int, near:
             workers: int = 0, executor: cf.Executor | None = None, cancel: threading.Event | None = None,
             progress: Callable[[int, int], None] | None = None, known: Known | None = None,
             inline: bool = False, agent: str = AGENT) -> list[Measured]:
-    """Measure the chosen openings (those in ``known`` are not played again; new ones are added to it)."""
+    """Measure the chosen openings of each board (those in ``known`` are not played again; new ones are added
+    to it); the rows are every opening of these boards measured so far at this seed and game count, each with
+    this model's prediction, so openings measured for another model count too."""
     known = {} if known is None else known
-    plan: list[tuple[Board, int, float, bool]] = []
-    for bi, board in enumerate(boards):
-        pred = opening_chances(board, model)
-        for p, top in choose_openings(pred, near, spread, Random(derive_seed(seed, _PHASE_EVAL, bi))):
-            plan.append((board, p, float(pred[p]), top))
-    todo = [i for i, (b, p, _, _) in enumerate(plan) if key_of(b, p, seed, games, agent) not in known]
-    items = [[GameTask(BoardSpec.from_board(plan[i][0]), derive_seed(seed, _PHASE_EVAL, plan[i][1], g), agent,
-                       agent, opening=plan[i][1]) for g in range(games)] for i in todo]
+    preds = [opening_chances(board, model) for board in boards]
+    plan = [(bi, p) for bi, board in enumerate(boards)
+            for p in choose_openings(preds[bi], near, spread, Random(derive_seed(seed, _PHASE_EVAL, bi)))]
+    todo = [(bi, p) for bi, p in plan if key_of(boards[bi], p, seed, games, agent) not in known]
+    items = [[GameTask(BoardSpec.from_board(boards[bi]), derive_seed(seed, _PHASE_EVAL, p, g), agent, agent,
+                       opening=p) for g in range(games)] for bi, p in todo]
 
     def on(j: int, res: list[GameResult]) -> bool:
-        b, p, _, _ = plan[todo[j]]
-        known[key_of(b, p, seed, games, agent)] = sum(r.winner == 1 for r in res)
+        bi, p = todo[j]
+        known[key_of(boards[bi], p, seed, games, agent)] = sum(r.winner == 1 for r in res)
         if progress is not None:
             progress(len(plan) - len(todo) + j + 1, len(plan))
         return False
@@ -107,8 +110,14 @@ def measure(model: ValueModel, boards: list[Board], games: int, seed: int, near:
         with Runner(workers=workers, executor=executor, inline=inline) as runner:
             runner.start(cancel)
             runner.run(play_games, items, on, cancel)
-    return [Measured(b.name, b.size, p, pr, known[key_of(b, p, seed, games, agent)], games, top)
-            for b, p, pr, top in plan]
+    rows = []
+    for bi, board in enumerate(boards):
+        top = top_openings(preds[bi])
+        for p in range(len(preds[bi])):
+            wins = known.get(key_of(board, p, seed, games, agent))
+            if wins is not None:
+                rows.append(Measured(board.name, board.size, p, float(preds[bi][p]), wins, games, p in top))
+    return rows
 
 
 def correlation(xs: list[float], ys: list[float]) -> float | None:

@@ -16,9 +16,10 @@ from tests.agents.test_value import model_of, random_weights
 def test_the_nearest_to_even_and_random_others_are_chosen() -> None:
     pred = np.array([0.1, 0.52, 0.9, 0.47, 0.3, 0.5, 0.8])
     chosen = choose_openings(pred, near=2, spread=2, rng=Random(1))
-    assert [p for p, _ in chosen[:2]] == [5, 1]
-    assert len({p for p, _ in chosen}) == 4
-    assert all(top for _, top in chosen)  # fewer than 20 openings: every one is in the top 20
+    drawn = chosen[:2]
+    assert drawn == choose_openings(1 - pred, near=2, spread=2, rng=Random(1))[:2]  # whatever the model says
+    assert chosen[2:] == [p for p in (5, 1, 3) if p not in drawn][:2]
+    assert len(set(chosen)) == 4
 
 
 def test_figures_of_a_perfect_and_a_useless_predictor() -> None:
@@ -53,4 +54,7 @@ def test_measured_openings_are_reused_and_give_the_same_rows(monkeypatch: pytest
                     agent="greedy")
     assert again == first
     assert played == [4, 4, 4]  # nothing played again
+    other = measure(model_of(random_weights(9)), [board], games=4, seed=1, near=2, spread=1, known=known,
+                    inline=True, agent="greedy")
+    assert {r.opening for r in first} <= {r.opening for r in other}  # the first model's openings count too
     assert all(0 <= r.wins <= 4 for r in first)
