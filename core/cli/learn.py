@@ -59,9 +59,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                                    "benchmark's ten boards and --heldout random ones) and compare the measured S1 "
                                    "rate with the model's prediction: correlation, a calibration table, and how many "
                                    "openings measured within 45-55%% the model ranks in a board's top 20. Per board "
-                                   "5 openings drawn at random and the 5 the model ranks nearest to even are measured; the figures use every "
-                                   "opening of those boards measured so far (--cache), with this model's "
-                                   "predictions.")
+                                   "5 openings drawn at random and the 5 the model ranks nearest to even are "
+                                   "measured; the figures use every opening of those boards measured so far "
+                                   "(--cache), with this model's predictions.")
     e.add_argument("--model", metavar="FILE.npz", help="model file (default: the one shipped)")
     e.add_argument("--games", type=int, default=60, metavar="N", help="club games per opening (default 60)")
     e.add_argument("--heldout", type=int, default=6, metavar="N",
