@@ -219,17 +219,6 @@ def run_eval(args: argparse.Namespace, cancel: threading.Event | None = None) ->
         raise CliError(str(exc), EXIT_USAGE) from None
     root = Path(__file__).resolve().parent.parent.parent
     boards = benchmark_boards(root) + heldout_boards(args.heldout)
-    bar: Any = None
-    if sys.stderr.isatty() and not args.json:
-        from tqdm import tqdm
-
-        bar = tqdm(total=10 * len(boards), unit="opening", file=sys.stderr, dynamic_ncols=True)
-
-    def tick(done: int, _total: int) -> None:
-        if bar is not None:
-            bar.n = done
-            bar.refresh()
-
     known: dict[str, int] = {}
     cache = Path(args.cache) if args.cache else None
     if cache is not None and cache.exists():
@@ -244,6 +233,19 @@ def run_eval(args: argparse.Namespace, cancel: threading.Event | None = None) ->
                 atomic_write_text(cache, json.dumps(known, sort_keys=True) + "\n")
             except OSError as exc:
                 raise cannot_write(str(cache), exc) from None
+
+    bar: Any = None
+    if sys.stderr.isatty() and not args.json:
+        from tqdm import tqdm
+
+        bar = tqdm(total=10 * len(boards), unit="opening", file=sys.stderr, dynamic_ncols=True)
+
+    def tick(done: int, _total: int) -> None:
+        if bar is not None:
+            bar.n = done
+            bar.refresh()
+        if done % 10 == 0:
+            keep()  # a long measurement interrupted by anything keeps most of its games
 
     try:
         with cluster_executor(args.cluster) as (executor, executor_workers):
