@@ -1,8 +1,9 @@
 """Play-test window: play the current board under the match rules before committing to it.
 
 The game itself (turns, the pie swap and who holds which symbol, undo/redo, records, the clock, when an agent
-moves) is ``core.play.session.PlaySession``; this window draws it and forwards input.  Agents think on the
-designer's typed ``Worker``; the window only holds an answer back as long as the session's pace asks.
+moves and at what pace) is ``core.play.session.PlaySession``, and every line of text and mark it shows is worked
+out by ``core.play.view``; this window draws that and forwards input.  Agents think on the designer's typed
+``Worker``; the window holds an answer back for as long as the session's pace asks.
 """
 
 from __future__ import annotations
