@@ -7,7 +7,7 @@ analysis started meanwhile waits for it (its workers queue behind the same lock)
 numba, the engine's kernels (loaded from numba's disk cache, or compiled on the very first run), the
 analysis module and scipy's statistics together take one to two seconds, and far longer on a fresh install.
 Imported on the GUI thread they froze the first Analyse click and the first Play-test; here a
-:class:`designer.workers.BackgroundRunner` owned by the application loads them once per process, right
+:class:`designer.workers.Worker` owned by the application loads them once per process, right
 after start-up.  A click that comes before the warm-up is done is still not blocked: the analysis
 panel then checks its settings on its worker, and the play-test's agents think on theirs.
 
@@ -33,7 +33,7 @@ from PySide6.QtCore import QCoreApplication
 
 from core.analysis.hostwords import eta_words
 from core.board.model import Board
-from designer.workers import HELPER_NICE, BackgroundRunner, JobControl
+from designer.workers import HELPER_NICE, Control, Worker
 
 ready = threading.Event()
 """Set when the engine is loaded in this process."""
@@ -41,7 +41,7 @@ done = threading.Event()
 """Set when the warm-up has ended, loaded or not (a failure only means the first click loads instead)."""
 compiling = threading.Event()
 """Set while the engine is being compiled (the first start after installing)."""
-_runner: BackgroundRunner | None = None
+_runner: Worker[float, CompileProgress] | None = None
 _sizes: set[int] = set()
 """Board sizes whose placement tables are loaded in this process (each size takes 0.1-0.3 s to load)."""
 
@@ -62,7 +62,7 @@ class CompileProgress:
                 "started now begins when it is ready")
 
 
-def compile_engine(control: JobControl | None = None) -> bool:
+def compile_engine(control: Control[CompileProgress] | None = None) -> bool:
     """Compile the engine into numba's disk cache in a helper process (quickly nothing when the cache holds it);
     True when it had to be compiled.  Other processes that need the engine meanwhile wait for it."""
     from core.selfplay.runner import CompileClock, Runner
@@ -88,7 +88,7 @@ def compile_engine(control: JobControl | None = None) -> bool:
     return compiled
 
 
-def warm(board: Board, control: JobControl | None = None) -> float:
+def warm(board: Board, control: Control[CompileProgress] | None = None) -> float:
     """Compile the engine if this is the first start, then import and run everything the first analysis and the
     first play-test need; returns the seconds taken."""
     start = time.monotonic()
@@ -106,7 +106,7 @@ def _load(board: Board) -> None:
         import core.agents.search
         import core.analysis.run
         import core.engine.record
-        import core.play.session  # the play-test's game: the window itself is made on the GUI thread)
+        import core.play.view  # the play-test's game and its words (the launcher loads the window's module)
         import designer.canvas.render  # noqa: F401  (what the play-test's board view paints with)
         from core.engine.rules import GameState, all_placements
 
@@ -155,13 +155,13 @@ def prepared(board: Board) -> bool:
     return ready.is_set() and board.size in _sizes
 
 
-def start(board: Board) -> BackgroundRunner | None:
+def start(board: Board) -> Worker[float, CompileProgress] | None:
     """Begin the warm-up for ``board``'s size (once per process); returns its runner, or None when not needed."""
     global _runner
     app = QCoreApplication.instance()
     if _runner is not None or ready.is_set() or app is None:
         return _runner
-    _runner = BackgroundRunner(app)  # owned by the application: it outlives any one window
+    _runner = Worker(app)  # owned by the application: it outlives any one window
     snapshot = board.copy()
     _runner.request(lambda control: warm(snapshot, control))
     return _runner

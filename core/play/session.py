@@ -204,6 +204,8 @@ class PlaySession:
         self._observers: list[Observer] = []
         p = self.board.params
         self.clock: MatchClock[int] = MatchClock(SEATS, p.turn_time, p.bank, now=time_source)
+        self._flag_told: int | None = None
+        """The fallen flag observers were told of: a clock reading for a display may make a flag fall unseen."""
         self._sync_clock(new_turn=True)
 
     # ------------------------------------------------------------------ observers
@@ -407,7 +409,7 @@ class PlaySession:
         self._ply = 0
         self._state = GameState(self.board)
         self._hold = False
-        self.clock.reset(turn_time, bank)
+        self._reset_clock(turn_time, bank)
         self._sync_clock(new_turn=True)
         self._notify(Change.POSITION)
 
@@ -546,11 +548,16 @@ class PlaySession:
         elif new_turn or self.clock.current != seat:
             self.clock.start_turn(seat)
 
+    def _reset_clock(self, turn_time: float | None = None, bank: float | None = None) -> None:
+        """Fresh banks (the flag is taken back): a flag that falls after this is news again."""
+        self.clock.reset(turn_time, bank)
+        self._flag_told = None
+
     def tick(self) -> int | None:
         """Charge elapsed time (a window's timer calls this); returns the seat that lost on time, if any."""
-        was = self.clock.flagged
         flagged = self.clock.tick()
-        if was is None and flagged is not None:
+        told, self._flag_told = self._flag_told, flagged
+        if told is None and flagged is not None:
             self._cancel_agent()
             self._notify(Change.CLOCK)
         return flagged
@@ -576,7 +583,7 @@ class PlaySession:
 
     def restart_clocks(self, turn_time: float, bank: float) -> None:
         """New limits: fresh banks for both players and a new turn for the one to move."""
-        self.clock.reset(turn_time, bank)
+        self._reset_clock(turn_time, bank)
         self._sync_clock(new_turn=True)
         self._notify(Change.CLOCK)
 
@@ -611,7 +618,7 @@ class PlaySession:
         self._cancel_agent()
         self._agents = [None, None]
         self.clock.set_enabled(False)
-        self.clock.reset()
+        self._reset_clock()
         self._moves = list(moves)
         self._ply = 0
         self._state = GameState(self.board)

@@ -1,6 +1,6 @@
 """Tools > Generate boards...: search new boards in the background and show them in a gallery.
 
-The search (``core.generate``) runs through ``designer.workers.BackgroundRunner`` on a worker thread, which fans
+The search (``core.generate``) runs through a typed ``designer.workers.Worker`` on a worker thread, which fans
 out to the self-play process pool; the dialog shows progress with an ETA, Cancel stops the workers, and the
 results appear as pictures with their verdict and score.  "Open as new board" hands a copy to whoever listens to
 :attr:`GenerateDialog.openBoard` (the main window replaces its document after asking about unsaved changes).
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QIcon, QPixmap
@@ -43,7 +43,10 @@ from core.generate.config import MAX_TIME as MAX_GENERATE_TIME
 from core.generate.figures import Figures
 from core.generate.layout import PairRange
 from designer.canvas.render import Overlay, RenderOptions, render_image
-from designer.workers import BackgroundRunner, JobControl
+from designer.workers import Control, JobError, Refused, Worker
+
+if TYPE_CHECKING:
+    from core.generate.search import Candidate, GenerateProgress, SearchResult
 
 LEVEL_CHOICES: tuple[str, ...] = ("greedy", "mcts:1000")
 """Agent specs offered in the level box after the named levels (any spec may be typed)."""
@@ -137,19 +140,12 @@ class ProgressRow(QWidget):
         self.bar.setRange(0, 0)
         self.label.setText(text)
 
-    def show_progress(self, p: Any) -> None:
+    def show_progress(self, p: GenerateProgress) -> None:
         phase = PHASES.get(p.phase, p.phase)
         self.bar.setVisible(True)
         self.bar.setRange(0, max(1, p.total))
         self.bar.setValue(min(p.done, p.total))
         self.label.setText(" - ".join(x for x in (phase, p.message, eta_words(p.eta)) if x))
-
-
-@dataclass(frozen=True)
-class _Refused:
-    """The search refused its time budget: the sentence that says what to give instead."""
-
-    sentence: str
 
 
 class SearchDialog(QDialog):
@@ -164,38 +160,31 @@ class SearchDialog(QDialog):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.runner = BackgroundRunner(self)
-        self.runner.finished.connect(self._finished)
-        self.runner.error.connect(self._on_error)
-        self.runner.progress.connect(self._on_progress)
+        self.runner: Worker[SearchResult, GenerateProgress] = Worker(self)
+        self.runner.on_done(self._on_finished)
+        self.runner.on_failed(self._on_error)
+        self.runner.on_progress(self._on_progress)
 
     def _inputs(self) -> tuple[QWidget, ...]:
         return ()
 
-    def _on_finished(self, result: Any) -> None:
+    def _on_finished(self, result: SearchResult) -> None:
         raise NotImplementedError
 
-    def _run(self, work: Callable[[JobControl], object]) -> None:
+    def _run(self, work: Callable[[Control[GenerateProgress]], SearchResult]) -> None:
         from core.generate.plan import BudgetTooSmall
 
-        def refusal_in_words(job: JobControl) -> object:
+        def refusal_in_words(job: Control[GenerateProgress]) -> SearchResult:
             try:
                 return work(job)
             except BudgetTooSmall as exc:  # a time too short is advice for the host, not a failure
-                return _Refused(exc.sentence())
+                raise Refused(exc.sentence()) from exc
             except LevelError as exc:  # a level the engine refuses is the Level box's problem, not a failure
-                return _Refused(f"Level: {exc}")
+                raise Refused(f"Level: {exc}") from exc
 
         self._set_running(True)
         self.progress.busy("Starting the worker processes…")
         self.runner.request(refusal_in_words)
-
-    def _finished(self, result: Any) -> None:
-        if isinstance(result, _Refused):
-            self._set_running(False)
-            self.progress.idle(result.sentence)
-            return
-        self._on_finished(result)
 
     def cancel(self) -> None:
         if self.runner.busy:
@@ -209,12 +198,13 @@ class SearchDialog(QDialog):
         for w in self._inputs():
             w.setEnabled(not running)
 
-    def _on_progress(self, p: Any) -> None:
+    def _on_progress(self, p: GenerateProgress) -> None:
         self.progress.show_progress(p)
 
-    def _on_error(self, message: str) -> None:
+    def _on_error(self, error: JobError) -> None:
+        """A refusal is said as it is (what to give instead); anything else is a failure, named."""
         self._set_running(False)
-        self.progress.idle(f"{self.failure}: {message}")
+        self.progress.idle(error.message if error.refused else f"{self.failure}: {error}")
 
 
 class GenerateDialog(SearchDialog):
@@ -229,8 +219,8 @@ class GenerateDialog(SearchDialog):
         self.setWindowTitle("Generate boards")
         self.engine = engine or default_engine()
         self.params_from = params_from
-        self.result: Any = None
-        self.shown: list[Any] = []
+        self.result: Any = None  # a SearchResult; Any because QDialog.result() is a method of the same name
+        self.shown: list[Candidate] = []
         self.level_used = ""
         self.used = SearchConfig()
         """The settings of the shown run: the boxes may change after it ends, its boards and words must not."""
@@ -359,7 +349,7 @@ class GenerateDialog(SearchDialog):
         self.level_used = level
         self.used = cfg
 
-        def work(job: JobControl) -> object:
+        def work(job: Control[GenerateProgress]) -> SearchResult:
             from core.generate.search import generate
 
             pool = engine.pool()
@@ -381,7 +371,7 @@ class GenerateDialog(SearchDialog):
         return (self.size_box, self.min_pairs, self.max_pairs, self.count_box, self.seed_box, self.time_box,
                 self.level)
 
-    def _on_finished(self, result: Any) -> None:
+    def _on_finished(self, result: SearchResult) -> None:
         self._set_running(False)
         self.result = result
         chosen = result.balanced()[: self.used.count]
@@ -396,7 +386,7 @@ class GenerateDialog(SearchDialog):
         if chosen:
             self.gallery.setCurrentRow(0)
 
-    def summary(self, result: Any, balanced: int) -> str:
+    def summary(self, result: SearchResult, balanced: int) -> str:
         """What the run found, what to change when it found too few, and how to get the same layouts again: a
         timed run depends on this computer's speed and load, so the seed alone does not repeat it."""
         cfg = self.used

@@ -3,7 +3,7 @@
 The host locks cells (here by clicking the board, or with the main window's lock brush); a locked cell and its
 180-degree partner never change.  The locks live in the document (one source of truth): a click here is an
 undoable lock step of the document, shown on the main board at once, and the lock brush there shows here.
-The search (``core.generate.improve``) runs on a snapshot through ``designer.workers.BackgroundRunner``; each
+The search (``core.generate.improve``) runs on a snapshot through a typed ``designer.workers.Worker``; each
 proposal shows its picture with the changed cells outlined, its figures beside the original's, and Apply, which
 is one undo step (a ``CellsCommand`` through ``Document.set_cells``).  A proposal made for an older state of the
 board, or one that changes a cell locked since, is refused instead of applied.
@@ -12,7 +12,7 @@ board, or one that changes a cell locked since, is refused instead of applied.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QKeySequence, QMouseEvent, QPainter, QPaintEvent, QPixmap
@@ -40,7 +40,10 @@ from designer.canvas.render import BoardGeometry, Overlay, RenderOptions, paint_
 from designer.canvas.sizes import MAX_PICTURE_PX, MIN_PICTURE_PX
 from designer.dialogs.generate import Engine, ProgressRow, SearchDialog, default_engine, level_box
 from designer.document.document import Document
-from designer.workers import JobControl
+from designer.workers import Control
+
+if TYPE_CHECKING:
+    from core.generate.search import Candidate, GenerateProgress, SearchResult
 
 PROPOSALS = 3
 PICTURE_PX = 260
@@ -159,7 +162,7 @@ class ImproveDialog(SearchDialog):
         if locked is not None:
             document.set_locks(locked, "Lock cells for Improve")
         self.engine = engine or default_engine()
-        self.result: Any = None
+        self.result: Any = None  # a SearchResult; Any because QDialog.result() is a method of the same name
         self.base: Board | None = None
         """The snapshot the proposals were made from."""
 
@@ -325,7 +328,7 @@ class ImproveDialog(SearchDialog):
         engine = self.engine
         self.base = board
 
-        def work(job: JobControl) -> object:
+        def work(job: Control[GenerateProgress]) -> SearchResult:
             from core.generate.search import improve
 
             pool = engine.pool()
@@ -346,7 +349,7 @@ class ImproveDialog(SearchDialog):
     def _inputs(self) -> tuple[QWidget, ...]:
         return (self.level, self.time_box, self.changes_box, self.seed_box, self.lock_board)
 
-    def _on_finished(self, result: Any) -> None:
+    def _on_finished(self, result: SearchResult) -> None:
         self._set_running(False)
         self.result = result
         start = result.start
@@ -359,7 +362,7 @@ class ImproveDialog(SearchDialog):
                       "it to apply one, or run Improve again.")
         self.progress.idle(found)
 
-    def _show_proposals(self, proposals: list[Any]) -> None:
+    def _show_proposals(self, proposals: list[Candidate]) -> None:
         self.proposals = proposals[:PROPOSALS]
         base_score = None
         if self.result is not None and self.result.start is not None:

@@ -6,29 +6,26 @@ the GIL with the GUI thread: every Python slot, paint and timer of the window wa
 finished analysis were drawn (measured with ``tests/gui/designer_probe.py --stalls``).  In their own process the
 charts take a CPU but never the GIL, and matplotlib is never imported by the window's process at all.
 
-The process is spawned on first use (or by :func:`prepare` when an analysis starts, so it has imported
-matplotlib by the time the result is in), runs :data:`designer.workers.HELPER_NICE` levels below the window,
-and lives as long as the application; a process that died is replaced on the next request.  Nothing here
-imports Qt: the spawned process loads only this module, the report's records (``core.analysis.results``), numpy
-and matplotlib.
+The process is the designer's one kind of helper process (:class:`designer.workers.HelperProcess`): spawned on
+first use (or by :func:`prepare` when an analysis starts, so it has imported matplotlib by the time the result is
+in), :data:`designer.workers.HELPER_NICE` levels below the window, alive as long as the application, and replaced
+on the next request when it died.  Nothing the spawned process loads imports Qt: it loads only this module, the
+report's records (``core.analysis.results``), numpy and matplotlib.
 """
 
 from __future__ import annotations
 
-import concurrent.futures as cf
-import multiprocessing
 import os
 import threading
-from collections.abc import Callable
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from core.analysis.results import ChartData
-from core.selfplay.worker import start_helper
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
+
+    from designer.workers import HelperProcess
 
 
 @dataclass(frozen=True)
@@ -72,59 +69,44 @@ def _load() -> int:
 
 
 class ChartProcess:
-    """One helper process that draws charts; created on first use, replaced when it died."""
+    """The chart drawing process: a :class:`designer.workers.HelperProcess`, made on first use.
+
+    The helper class is imported when the process is first needed, not with this module: the spawned process
+    imports this module to find :func:`draw`, and must not load Qt with it.
+    """
 
     def __init__(self, nice: int) -> None:
         self.nice = nice
+        """Set before the first use (the process is started at that priority)."""
         self._lock = threading.Lock()
-        self._pool: cf.ProcessPoolExecutor | None = None
+        self._process: HelperProcess | None = None
 
-    def _executor(self) -> cf.ProcessPoolExecutor:
+    def _helper(self) -> HelperProcess:
+        from designer.workers import HelperProcess
+
         with self._lock:
-            if self._pool is None:
-                self._pool = cf.ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                                                    initializer=start_helper, initargs=(self.nice,))
-            return self._pool
-
-    def _submit(self, fn: Callable[..., Any], *args: Any) -> tuple[cf.Future[Any], cf.ProcessPoolExecutor]:
-        """Submit to the process, starting a new one when the old one is known to be dead."""
-        pool = self._executor()
-        try:
-            return pool.submit(fn, *args), pool
-        except BrokenProcessPool:
-            self._forget(pool)
-        pool = self._executor()
-        return pool.submit(fn, *args), pool
-
-    def _forget(self, pool: cf.ProcessPoolExecutor) -> None:
-        with self._lock:
-            if self._pool is pool:
-                self._pool = None
+            if self._process is None:
+                self._process = HelperProcess("the chart drawing process stopped unexpectedly; it is restarted "
+                                              "for the next result", nice=self.nice)
+            return self._process
 
     def prepare(self) -> None:
         """Start the process and let it import matplotlib now (returns at once; call it off the GUI thread,
         since starting a process takes a few milliseconds)."""
-        self._submit(_load)
+        self._helper().submit(_load)
 
     def draw(self, data: ChartData, width_px: int, dpr: float, dark: bool) -> Drawn:
         """Draw the charts of ``data`` in the process and wait for them (call it on a worker thread)."""
-        future, pool = self._submit(draw, data, width_px, dpr, dark)
-        try:
-            result: Drawn = future.result()
-        except BrokenProcessPool:
-            self._forget(pool)
-            raise RuntimeError("the chart drawing process stopped unexpectedly; it is restarted for the next "
-                               "result") from None
-        return result
+        return self._helper().call(draw, data, width_px, dpr, dark)
 
     def pids(self) -> list[int]:
         """Process ids of the chart process (none before the first use)."""
         with self._lock:
-            procs: dict[int, Any] = getattr(self._pool, "_processes", None) or {}
-            return [p.pid for p in procs.values() if p.pid is not None]
+            process = self._process
+        return [] if process is None else process.pids()
 
     def shutdown(self) -> None:
         with self._lock:
-            pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
+            process, self._process = self._process, None
+        if process is not None:
+            process.shutdown(wait=True)

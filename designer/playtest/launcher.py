@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QLabel, QMainWindow, QProgressBar, QPushButton, QV
 from core.board.model import Board
 from designer import warmup
 from designer.canvas.render import RenderOptions
-from designer.workers import BackgroundRunner, JobControl
+from designer.workers import Control, JobError, Worker
 
 WAIT_STEP_S = 0.02
 """How often the waiting worker looks whether it was cancelled (closing the window waits for it to notice)."""
@@ -66,20 +66,20 @@ class PlaytestStarter(QMainWindow):
         layout.addWidget(cancel, 0, Qt.AlignmentFlag.AlignRight)
         self.setCentralWidget(body)
         self.resize(460, 150)
-        self.runner = BackgroundRunner(self)
-        self.runner.finished.connect(self._open)
-        self.runner.error.connect(self._failed)
+        self.runner: Worker[None, None] = Worker(self)
+        self.runner.on_done(self._open)
+        self.runner.on_failed(self._failed)
         snapshot = board.copy()
         self.warming = warmup.start(snapshot)  # asked for before the window's own warm-up began: begin it now
         if self.warming is not None:
-            self.warming.progress.connect(self._on_engine_progress)
+            self.warming.on_progress(self._on_engine_progress)
         self.runner.request(lambda job: _prepare(snapshot, job))
 
-    def _on_engine_progress(self, value: object) -> None:
+    def _on_engine_progress(self, value: warmup.CompileProgress) -> None:
         """The first start's compile of the engine: its share done, and the same words as the status bar."""
         if not shiboken6.isValid(self):  # deleted with the designer window while the warm-up still reports
             return
-        if isinstance(value, warmup.CompileProgress) and self.bar.isVisible():
+        if self.bar.isVisible():
             self.bar.setRange(0, max(1, value.total))
             self.bar.setValue(min(value.done, value.total))
             self.message.setText(f"Getting the play-test ready. {value.words()}; the play-test opens then.")
@@ -88,9 +88,7 @@ class PlaytestStarter(QMainWindow):
         """The designer's theme, grid and coordinates, for the play-test window when it opens."""
         self.options = options
 
-    def _open(self, result: object) -> None:
-        if result is not True:
-            return
+    def _open(self, _loaded: None) -> None:
         from designer.playtest.window import PlaytestWindow
 
         window = PlaytestWindow(self.board, parent=self.parentWidget(), options=self.options)
@@ -99,9 +97,9 @@ class PlaytestStarter(QMainWindow):
         self.opened.emit(window)
         QTimer.singleShot(0, self.close)
 
-    def _failed(self, message: str) -> None:
+    def _failed(self, error: JobError) -> None:
         self.bar.setVisible(False)
-        self.message.setText(f"The play-test could not start: the game engine did not load ({message}).")
+        self.message.setText(f"The play-test could not start: the game engine did not load ({error}).")
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.runner.cancel()  # the worker stops waiting; what it loaded stays loaded
@@ -111,12 +109,11 @@ class PlaytestStarter(QMainWindow):
         super().closeEvent(event)
 
 
-def _prepare(board: Board, job: JobControl) -> bool:
-    """On the worker: wait for the start-up warm-up, then load what ``board`` needs (False: cancelled)."""
+def _prepare(board: Board, job: Control[None]) -> None:
+    """On the worker: wait for the start-up warm-up, then load what ``board`` needs and the play-test window's
+    module (the warm-up sits under the play-test and does not import it); Cancelled: the window closed."""
     while not warmup.done.wait(WAIT_STEP_S):
-        if job.cancelled.is_set():
-            return False
-    if job.cancelled.is_set():
-        return False
+        job.check()
+    job.check()
     warmup.prepare(board)
-    return True
+    import designer.playtest.window  # noqa: F401  (the module only, here: its widgets are made on the GUI thread)

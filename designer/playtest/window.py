@@ -1,8 +1,9 @@
 """Play-test window: play the current board under the match rules before committing to it.
 
 The game itself (turns, the pie swap and who holds which symbol, undo/redo, records, the clock, when an agent
-moves) is ``core.play.session.PlaySession``; this window draws it and forwards input.  Agents think on the
-designer's ``BackgroundRunner``; the window only decides how fast their answers are shown.
+moves and at what pace) is ``core.play.session.PlaySession``, and every line of text and mark it shows is worked
+out by ``core.play.view``; this window draws that and forwards input.  Agents think on the designer's typed
+``Worker``; the window holds an answer back for as long as the session's pace asks.
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ from core.play.session import (
 )
 from designer.canvas.render import RenderOptions
 from designer.playtest.canvas import PlayCanvas, board_beside
-from designer.workers import BackgroundRunner, JobControl
+from designer.workers import Control, JobError, Worker
 
 AGENT_CHOICES: tuple[tuple[str, str | None], ...] = (
     ("Human", None),
@@ -103,10 +104,10 @@ class PlaytestWindow(QMainWindow):
         self._hover_status = ""
         self._said = ""
         """The last message :meth:`_say` put in the status bar."""
-        self._answer: tuple[AgentRequest, object] | None = None
-        self._runner = BackgroundRunner(self)
-        self._runner.finished.connect(self._on_agent_answer)
-        self._runner.error.connect(self._on_agent_error)
+        self._answer: tuple[AgentRequest, Move] | None = None
+        self._runner: Worker[tuple[AgentRequest, Move], None] = Worker(self)
+        self._runner.on_done(self._on_agent_answer)
+        self._runner.on_failed(self._on_agent_error)
         self._pace_timer = QTimer(self)
         self._pace_timer.setSingleShot(True)
         self._pace_timer.timeout.connect(self._deliver_answer)
@@ -446,16 +447,15 @@ class PlaytestWindow(QMainWindow):
         if request is None:
             return
 
-        def work(_job: JobControl, r: AgentRequest = request) -> tuple[AgentRequest, Move]:
+        def work(_job: Control[None], r: AgentRequest = request) -> tuple[AgentRequest, Move]:
             return r, agent_decision(r.spec, r.board, list(r.moves), r.seed)  # only copies: safe off the GUI thread
 
         self._runner.request(work)
 
-    def _on_agent_answer(self, answer: object) -> None:
-        """Show the answer once the chosen pace allows (the agent thinks meanwhile, so slow agents lose nothing)."""
-        if not isinstance(answer, tuple) or len(answer) != 2 or not isinstance(answer[0], AgentRequest):
-            return
-        self._answer = (answer[0], answer[1])
+    def _on_agent_answer(self, answer: tuple[AgentRequest, Move]) -> None:
+        """Show the answer once the session's pace allows (the agent thinks meanwhile, so slow agents lose
+        nothing)."""
+        self._answer = answer
         wait = self.session.answer_delay_ms()
         if wait > 0:
             self._pace_timer.start(wait)
@@ -469,11 +469,11 @@ class PlaytestWindow(QMainWindow):
             if refusal is not None:
                 self._say(refusal.message, error=True)
 
-    def _on_agent_error(self, message: str) -> None:
+    def _on_agent_error(self, error: JobError) -> None:
         request = self.session.thinking
         if request is not None:
             self.session.agent_failed(request)
-        self._say(view.agent_failed_text(message), error=True)
+        self._say(view.agent_failed_text(str(error)), error=True)
 
     # ============================================================== clocks ==========
     def tick_clocks(self) -> None:

@@ -364,7 +364,7 @@ def test_a_time_too_short_is_said_in_a_plain_sentence(qtbot: QtBot) -> None:
     qtbot.addWidget(dialog)
     dialog.size_box.setValue(6)
     dialog.time_box.setValue(60)
-    with qtbot.waitSignal(dialog.runner.finished, timeout=30_000):
+    with qtbot.waitSignal(dialog.runner.failed, timeout=30_000):
         assert dialog.start()
     text = dialog.progress.label.text()
     assert text.startswith("The time is too short to judge a board")

@@ -8,7 +8,7 @@ import pytest
 
 pytest.importorskip("PySide6")
 
-from designer.workers import BackgroundRunner, JobControl
+from designer.workers import BackgroundRunner, Control, HelperProcess, JobControl, JobError, Refused, Worker
 
 
 def test_runner_delivers_only_the_latest_answer(qtbot) -> None:  # type: ignore[no-untyped-def]
@@ -80,3 +80,84 @@ def test_a_new_request_supersedes_the_running_one(qtbot) -> None:  # type: ignor
         runner.request(lambda _job: "second")
     assert blocker.args == ["second"]
     assert first_cancelled.is_set()
+
+
+# ---------------------------------------------------------------------------- the typed form
+
+
+def test_a_typed_worker_delivers_its_result_progress_and_a_typed_error(qtbot) -> None:  # type: ignore[no-untyped-def]
+    worker: Worker[int, str] = Worker()
+    results: list[int] = []
+    steps: list[str] = []
+    failures: list[JobError] = []
+    worker.on_done(results.append)
+    worker.on_progress(steps.append)
+    worker.on_failed(failures.append)
+
+    def count(job: Control[str]) -> int:
+        job.progress("half")
+        return 42
+
+    with qtbot.waitSignal(worker.finished, timeout=5000):
+        worker.request(count)
+    qtbot.wait(20)
+    assert results == [42] and steps == ["half"] and failures == []
+
+    def broken(_job: Control[str]) -> int:
+        raise ValueError("no legal move")
+
+    with qtbot.waitSignal(worker.error, timeout=5000) as words:
+        worker.request(broken)
+    assert failures == [JobError("no legal move", "ValueError")] and not failures[0].refused
+    assert words.args == ["ValueError: no legal move"]  # the old form, for callers that read words
+
+
+def test_a_refusal_arrives_in_its_own_words_and_a_cancel_the_work_noticed_says_so(qtbot) -> None:  # type: ignore[no-untyped-def]
+    worker: Worker[int, None] = Worker()
+    failures: list[JobError] = []
+    stopped: list[bool] = []
+    worker.on_failed(failures.append)
+    worker.on_cancelled(lambda: stopped.append(True))
+
+    def refuses(_job: Control[None]) -> int:
+        raise Refused("The time is too short: give at least 90 s.")
+
+    with qtbot.waitSignal(worker.failed, timeout=5000):
+        worker.request(refuses)
+    assert failures[0].refused and str(failures[0]) == "The time is too short: give at least 90 s."
+    gate = threading.Event()
+
+    def polls(job: Control[None]) -> int:
+        gate.wait(5)
+        job.cancelled.set()  # as a cancel from inside the work (the run's own stop), noticed at the next check
+        job.check()
+        return 1
+
+    with qtbot.waitSignal(worker.cancelled, timeout=5000):
+        worker.request(polls)
+        gate.set()
+    assert stopped == [True] and not worker.busy and len(failures) == 1
+
+
+def test_a_helper_process_answers_and_is_replaced_when_it_died() -> None:
+    import multiprocessing
+    import os
+
+    process = HelperProcess("the helper stopped; it is restarted for the next request", nice=0)
+    try:
+        assert process.pids() == []
+        first = process.call(os.getpid)
+        assert first != os.getpid() and process.pids() == [first]
+        for child in multiprocessing.active_children():
+            if child.pid == first:
+                child.kill()
+                child.join(10)
+        try:  # the death is noticed by this request (it says so) or before it (a new process answers)
+            again = process.call(os.getpid)
+        except RuntimeError as exc:
+            assert str(exc) == "the helper stopped; it is restarted for the next request"
+            again = process.call(os.getpid)
+        assert again not in (first, os.getpid()) and process.pids() == [again]
+    finally:
+        process.shutdown()
+    assert process.pids() == []

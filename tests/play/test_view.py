@@ -11,7 +11,7 @@ from core.board.geometry import parse_cell
 from core.board.model import Board, GameParams, Symbol
 from core.engine.rules import SWAP, GameState, Placement
 from core.play import view
-from core.play.session import STEP_PACE, PlaySession, Refusal, agent_decision
+from core.play.session import STEP_PACE, Change, PlaySession, Refusal, agent_decision
 from tests.play.fakes import FakeTime, small_board
 
 
@@ -227,3 +227,18 @@ def test_the_view_replays_a_game_as_the_rules_engine_does() -> None:
     assert shown.move_texts[0].startswith("1. X ")  # the board's first-moving symbol starts
     result = state.result()
     assert result is not None and shown.result is not None and shown.result.game == result
+
+
+def test_a_flag_that_fell_while_a_clock_was_read_is_still_told_at_the_next_tick() -> None:
+    """Reading a clock for the display charges the time, so the flag can fall there; the window's next tick must
+    still tell the observers (the result banner and the agents' stop hang on it)."""
+    session, clock, _ = make(seed=6, turn_time=1, bank=1)
+    heard: list[Change] = []
+    session.subscribe(heard.append)
+    clock.advance(5)
+    assert "OUT OF TIME" in view.clock_line(session, 0)  # the flag fell while the label was made
+    assert session.tick() == 0 and heard == [Change.CLOCK, Change.FINISHED]
+    assert session.tick() == 0 and heard == [Change.CLOCK, Change.FINISHED]  # told once
+    session.restart_clocks(1, 1)
+    clock.advance(5)
+    assert session.tick() == 0 and heard.count(Change.CLOCK) == 3  # the restart, then the new flag
