@@ -170,7 +170,7 @@ def default_model() -> ValueModel:
 # ------------------------------------------------------------------------------------------ features
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def k_features(size: int, sym: I8, ctype: I8, supply: I64, s1_to_move: bool, out: I64) -> int:
     """Active feature indices of a position, ascending by kind then canvas cell; returns how many.
 
@@ -214,7 +214,7 @@ def k_features(size: int, sym: I8, ctype: I8, supply: I64, s1_to_move: bool, out
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def k_eval(w1: I64, b1: I64, w2: I64, b2: I64, w3: I64, b3: I64, q: int, feats: I64, n: int,
            out: I64) -> None:
     """Both outputs, with ``2q`` fractional bits, into ``out[0:2]``: integer adds, multiplies and shifts only."""
@@ -240,7 +240,7 @@ def k_eval(w1: I64, b1: I64, w2: I64, b2: I64, w3: I64, b3: I64, q: int, feats: 
         out[o] = s
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def k_opening_values(w1: I64, b1: I64, w2: I64, b2: I64, w3: I64, b3: I64, q: int, size: int, sym: I8,
                      cells: Any, ptype: Any, supply: I64, out: I64) -> None:
     """``out[p]`` = S1's win chance (``2q`` bits) after each first placement ``p``, S2 to move."""
