@@ -21,11 +21,11 @@ from typing import Any
 
 from core.board.geometry import cell_name
 from core.board.model import PIECE_TYPES, Board, GameParams, Symbol
-from core.engine.rules import SWAP, GameOutcome, GameState, IllegalReason, NotationError, Placement
+from core.engine.purerules import SWAP_WORDS, PureGameState, symbol_held
+from core.engine.rules import SWAP, GameOutcome, IllegalReason, NotationError, Placement
 from core.match.journal import FORMAT, VERSION
 from core.match.times import AN_HOUR_MS, TimeError, clock_text, iso, parse_iso, span_text
 from core.play.clock import MatchClock
-from core.play.session import SWAP_WORDS, symbol_held
 
 SEATS = (0, 1)
 DEFAULT_WINDOW = 120
@@ -161,7 +161,7 @@ class MatchSession:
 
     def _reset(self) -> None:
         """The match as at its start: the board empty, both clocks full, the first player's clock running."""
-        self.state = GameState(self.board)
+        self.state = PureGameState(self.board)
         self.actions: list[Action] = []
         self.now = self.started
         p = self.board.params
