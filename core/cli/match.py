@@ -51,10 +51,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     def by(a: argparse.ArgumentParser, correcting: bool) -> None:
         if correcting:  # only the last move's player may correct it, whoever is to move now
             a.add_argument("--by", metavar="NAME", help="who posted the correction (refused unless they made the "
-                                                        "last move); default: the player who made the last move")
+                                                        "last move); needed once a move has counted")
             return
-        a.add_argument("--by", metavar="NAME", help="who posted it (refused if it is not their turn); default: "
-                                                    "the player to move")
+        a.add_argument("--by", metavar="NAME", help="who posted it (refused if it is not their turn); needed once a "
+                                                    "move has counted (the first move may leave it out)")
 
     def json_flag(a: argparse.ArgumentParser) -> None:
         a.add_argument("--json", action="store_true", help="print one JSON object for machines")
@@ -269,6 +269,10 @@ def _write(args: argparse.Namespace, match: Match) -> int:
                  "text": "swap" if command == "swap" else args.cells, "by": args.by}
     elif command == "resign":
         event["by"] = args.name
+    if command in ("move", "swap", "correct"):
+        problem = match.session.poster_problem(str(event["event"]), args.by)
+        if problem is not None:
+            raise CliError(problem, EXIT_UNREADABLE)
     before = len(match.journal.entries)
     try:
         written = match.submit(event, confirmed=bool(vars(args).get("yes")))

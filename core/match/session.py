@@ -274,6 +274,20 @@ class MatchSession:
         assert seat is not None
         return {"event": "timeout", "at": self.iso(deadline), "player": self.names[seat]}
 
+    def poster_problem(self, kind: str, by: str | None) -> str | None:
+        """Why a post cannot be taken without its poster's name: once a move has counted, a post without one
+        would be charged to whoever is to move (a player's second post in a row would become the opponent's
+        move), so it names its player.  None when it may go without (the first move) or names one."""
+        if by is not None or not self.actions or self.over:
+            return None
+        options = " or ".join(f"--by {name}" for name in self.names)
+        if kind == "correct":
+            last = self.actions[-1]
+            return (f"who posted the correction? Give its poster ({options}): only {self.names[last.seat]}, who made "
+                    f"move {len(self.actions)}, may correct it")
+        return (f"who posted it? Once the match has begun every post names its poster ({options}): "
+                f"{self.label(self.seat_to_move())} is to move")
+
     def implausible(self, at: int) -> str | None:
         """Why an event at ``at`` looks like a mistyped time, naming what it would decide; None when it does not:
         it would run past the running player's whole remaining clock, or lies over an hour after the last event."""

@@ -119,3 +119,17 @@ def test_a_match_with_undos_replays_and_an_edited_undo_is_caught(tmp_path: Path,
     path.write_text(path.read_text(encoding="utf-8").replace('"lines":[7]', '"lines":[6]'), encoding="utf-8")
     with pytest.raises(JournalError):
         Match.open(folder)
+
+
+def test_once_a_move_counted_a_post_names_its_poster(begun: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Al posting twice in a row must not become Bo's move: without --by the post is refused, nothing written."""
+    before = (begun / "journal.jsonl").read_bytes()
+    code, said = lits(capsys, "move", str(begun), "E1 F1 D2 E2", "--at", "14:00:30")
+    assert code == 2
+    assert "who posted it? Once the match has begun every post names its poster (--by Al or --by Bo): Bo (X) is " \
+           "to move" in said
+    code, said = lits(capsys, "correct", str(begun), "A2 B2 C2 D2", "--at", "14:00:30")
+    assert code == 2 and "only Al, who made move 1, may correct it" in said
+    assert (begun / "journal.jsonl").read_bytes() == before
+    code, said = lits(capsys, "move", str(begun), "E1 F1 D2 E2", "--by", "Al", "--at", "14:00:30")
+    assert code == 1 and "it is Bo (X)'s turn, not Al's" in said
