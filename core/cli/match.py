@@ -84,7 +84,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         """An action for a player's post: its cells (unless ``cells`` is None), who posted it, and when."""
         a = action(name, help_text, description)
         if cells is not None:
-            a.add_argument("cells", metavar="CELLS", help=cells)
+            a.add_argument("cells", metavar="CELLS", nargs="+", help=cells)
         by(a, name == "correct")
         at(a, when)
         yes(a)
@@ -92,8 +92,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
     posted("move", "judge and record a posted move",
            "Judge a posted placement (four cells in any order and case, with spaces, commas, dashes or nothing "
-           "between them) or 'swap'. A counted move names its piece; a refused one names the rule and the cells, "
-           "or who is to move.", "the post's time", 'the four cells as posted, e.g. "e6 f6 g6 f7"')
+           "between them) or 'swap', or the post's whole chat line: the four cell names found in it are the move "
+           "(\"I play e6 f6 g6 f7 please\"), and \"I'll swap\" or \"pie\" the swap; the reply quotes what it read. A "
+           "counted move names its piece; a refused one names the rule and the cells, or who is to move.",
+           "the post's time", 'the four cells as posted, e.g. "e6 f6 g6 f7" (quoted or not), or the chat line')
     posted("swap", "the pie-rule swap, as the second player's first turn",
            "Record the pie-rule swap (only as the second player's first turn).", "the post's time", None)
     posted("correct", "replace the last move while its correction window is open",
@@ -264,9 +266,12 @@ def _write(args: argparse.Namespace, match: Match) -> int:
     command = args.match_command
     at = match.when(args.at)
     event: dict[str, Any] = {"event": command, "at": at}
+    reading = None
     if command in ("move", "swap", "correct"):
-        event = {"event": "correct" if command == "correct" else "move", "at": at,
-                 "text": "swap" if command == "swap" else args.cells, "by": args.by}
+        event = {"event": "correct" if command == "correct" else "move", "at": at, "text": "swap", "by": args.by}
+        if command != "swap":
+            reading = match.chat_reading(" ".join(args.cells))
+            event = {**event, **reading.fields}
     elif command == "resign":
         event["by"] = args.name
     if command in ("move", "swap", "correct"):
@@ -291,9 +296,12 @@ def _write(args: argparse.Namespace, match: Match) -> int:
                     "notes": match.notes}, "\n".join(lines))
         return EXIT_PROBLEMS
     s = match.session
-    lines = []
+    lines = [] if reading is None or reading.quote is None else [reading.quote]
     for e in written:
         lines.append(_reply(s, e))
+    unread = reading.unread if reading is not None else None
+    if unread is not None and (written[-1].get("refused") or {}).get("rule") == "notation":
+        lines.append(unread)
     last = written[-1]
     ok = last.get("counted", True) and last["event"] == event["event"]
     if last["event"] in ("move", "correct") or command in ("pause", "resume"):

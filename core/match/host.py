@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +30,22 @@ if TYPE_CHECKING:
 BOARD_NAME = "board.yaml"
 RECORD_NAME = "record.txt"
 POSTS_DIR = "posts"
+
+
+@dataclass(frozen=True)
+class ChatReading:
+    """A post's journal fields (``text``, and ``posted`` when a chat line was read), the reply's quote of what was
+    read, and, for a line that holds no move, what was found in it."""
+
+    fields: dict[str, str]
+    quote: str | None
+    unread: str | None
+
+
+def _has_words(line: str) -> bool:
+    """Whether a line holds more than cell names (a chat line rather than a mistyped placement)."""
+    tokens = [t for t in re.split(r"[\s,;/\-\u2013\u2014]+", line.strip()) if t]
+    return any(not re.fullmatch(r"(?:[A-Za-z]\d{1,2})+", t) for t in tokens)
 
 
 class MatchExistsError(ValueError):
@@ -242,6 +260,19 @@ class Match:
         judged = session.apply(event, seq)
         self.journal.append(judged)
         return judged
+
+    def chat_reading(self, line: str) -> ChatReading:
+        """What a post's chat line is read as for the journal (``text``, and ``posted`` when they differ), with the
+        words the reply quotes it by."""
+        from core.match.chat import found_text, read_post
+
+        size = self.session.board.size
+        reading = read_post(line, size)
+        if reading.found is None:
+            unread = None if not _has_words(line) else \
+                f"(In {line.strip()!r} the move was not found: {found_text(line, size)}; a placement is four cells.)"
+            return ChatReading({"text": line}, None, unread)
+        return ChatReading({"text": reading.text, "posted": line}, f"Read {line.strip()!r} as {reading.found}.", None)
 
     def when(self, text: str | None) -> str:
         """The ISO time the host means by ``--at`` (None: now), read against the last event's day and zone."""

@@ -485,16 +485,17 @@ class MatchSession:
         return next(e for s, e in self.events if s == seq)
 
     def _text_by(self, event: dict[str, Any]) -> tuple[str, str | None]:
-        text, by = event.get("text"), event.get("by")
-        if not isinstance(text, str) or not (by is None or isinstance(by, str)):
+        text, by, posted = event.get("text"), event.get("by"), event.get("posted", "")
+        if not isinstance(text, str) or not (by is None or isinstance(by, str)) or not isinstance(posted, str):
             raise EventError("a post needs its text (and the poster's name or nothing)")
         return text, by
 
     def _posted(self, event: dict[str, Any], verdict: Verdict, extra: dict[str, Any]) -> dict[str, Any]:
         text, by = self._text_by(event)
         move = verdict.move
+        chat = {"posted": event["posted"]} if "posted" in event else {}  # the chat line ``text`` was read from
         return {
-            "event": event["event"], "at": event["at"], "text": text, "by": by,
+            "event": event["event"], "at": event["at"], "text": text, **chat, "by": by,
             "player": None if verdict.seat is None else self.names[verdict.seat],
             "counted": verdict.counted, **extra,
             "action": None if move is None else (move if isinstance(move, str) else move.notation()),
