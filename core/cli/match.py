@@ -261,7 +261,7 @@ def _start(args: argparse.Namespace) -> int:
 
 
 def _write(args: argparse.Namespace, match: Match) -> int:
-    from core.match.session import Implausible, Refused
+    from core.match.session import Implausible, Refused, Repeated
 
     command = args.match_command
     at = match.when(args.at)
@@ -283,6 +283,10 @@ def _write(args: argparse.Namespace, match: Match) -> int:
         written = match.submit(event, confirmed=bool(vars(args).get("yes")))
     except OSError as exc:
         raise _not_counted(match, exc) from None
+    except Repeated as exc:
+        _say(args, {"ok": exc.counted, "repeated": str(exc), "events": [], "status": status_dict(match.session, None)},
+             f"{str(exc)[0].upper()}{str(exc)[1:]}.")
+        return EXIT_OK if exc.counted else EXIT_PROBLEMS
     except Implausible as exc:
         _say(args, {"ok": False, "refused": str(exc), "events": [], "confirm": "--yes"},
              f"Not recorded: {exc}. If that time is right, run it again with --yes; if not, give the right one "

@@ -208,6 +208,9 @@ class Match:
             at, _zone = parse_iso(str(event.get("at")))
             written = []
             kind = event.get("event")
+            repeat = session.repeat_of(event)
+            if repeat is not None:
+                raise repeat
             if not confirmed and kind not in ("end", UNDO):  # an end records only what the clocks decided
                 problem = session.implausible(at)
                 if problem is not None:

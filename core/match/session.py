@@ -51,6 +51,15 @@ class Refused(Exception):
     """A host's command that cannot be done now (pause twice, end a game that goes on); nothing is written."""
 
 
+class Repeated(Refused):
+    """A post that repeats the last one exactly (the same text, poster and time: a command run again after a crash
+    that had already written it); nothing is written.  ``counted`` says whether that post counted."""
+
+    def __init__(self, message: str, counted: bool) -> None:
+        super().__init__(message)
+        self.counted = counted
+
+
 class Implausible(Refused):
     """A time that jumps further than a slip would (past the running player's whole clock, or over an hour after
     the last event): refused unless the host confirms it, because what it decides is hard to see in a typo."""
@@ -273,6 +282,21 @@ class MatchSession:
         seat = self.clock.current
         assert seat is not None
         return {"event": "timeout", "at": self.iso(deadline), "player": self.names[seat]}
+
+    def repeat_of(self, event: dict[str, Any]) -> Repeated | None:
+        """Whether ``event`` (a post, ``at`` as ISO) is the last standing event posted again, and how it went."""
+        if event.get("event") not in ("move", "correct") or not isinstance(event.get("at"), str):
+            return None
+        seq, last = self.standing()[-1]
+        same = all(last.get(key) == event.get(key) for key in ("event", "text", "posted", "by"))
+        if not same or self._time(last.get("at"))[0] != self._time(event["at"])[0]:
+            return None
+        when = f"at {self.clock_at(self._time(event['at'])[0])} (journal line {seq})"
+        if last.get("counted"):
+            return Repeated(f"already counted as move {last.get('ply')} {when}; nothing more was written", True)
+        refused = last.get("refused") or {}
+        return Repeated(f"already recorded as not counted ({refused.get('rule')}) {when}; nothing more was written",
+                        False)
 
     def poster_problem(self, kind: str, by: str | None) -> str | None:
         """Why a post cannot be taken without its poster's name: once a move has counted, a post without one
@@ -652,5 +676,5 @@ def _article(ptype: str) -> str:
 
 
 __all__ = ["DEFAULT_WINDOW", "UNDO", "Action", "EventError", "Implausible", "MatchResult", "MatchSession", "Refused",
-           "Verdict",
+           "Repeated", "Verdict",
            "board_dict", "board_from_dict", "start_event"]
