@@ -184,7 +184,13 @@ def _open(folder: str) -> Match:
     if not os.path.isdir(folder):
         raise CliError(f"{folder}: no such folder (start a match with `lits match start BOARD --dir {folder}`)",
                        EXIT_UNREADABLE)
-    return Match.open(folder)
+    match = Match(folder)
+    if not match.journal.exists() and not match.journal.check_path.exists():  # never a match: nothing to restore
+        raise CliError(f"{folder}: holds no match (no {match.journal.path.name}); start one there with `lits match "
+                       f"start BOARD --o NAME --x NAME --dir {folder}`, or give the match's own folder",
+                       EXIT_UNREADABLE)
+    match.reload()
+    return match
 
 
 def _say(args: argparse.Namespace, report: dict[str, Any], text: str) -> None:

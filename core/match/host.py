@@ -181,7 +181,7 @@ class Match:
                 judged = session.apply(entry.event, entry.seq)
             except (EventError, Refused) as exc:
                 raise JournalError(path, entry.seq, f"does not fit the match: {exc}") from None
-            if judged != entry.event:
+            if _verdict(judged) != _verdict(entry.event):
                 raise JournalError(path, entry.seq, f"says {_summary(entry.event)} but the rules judge it "
                                    f"{_summary(judged)}: the line was edited")
         self._session = session
@@ -307,14 +307,14 @@ class Match:
 
 
     def write_post(self, at: int | None = None, picture: bool = True) -> tuple[Post, Path, Path | None]:
-        """Write the post for the match as it stands into ``posts/`` (named after the last journal line)."""
+        """Write the post for the match as it stands into ``posts/`` (named after the moves that counted)."""
         from core.board.fileio import atomic_write_bytes, atomic_write_text
         from core.match.post import make_post, picture_png
 
         s = self.session
         post = make_post(s, at)
         folder = self.folder / POSTS_DIR
-        stem = f"post-{s.events[-1][0]:03d}"
+        stem = f"post-{len(s.actions):03d}"  # the post after move N (posted again: written again)
         text_path = folder / f"{stem}.txt"
         png_path = folder / f"{stem}.png" if picture else None
         folder.mkdir(exist_ok=True)
@@ -330,6 +330,16 @@ def draw_post(folder: str) -> tuple[str, str]:
     post, _text_path, png_path = Match.open(folder).write_post()
     assert png_path is not None
     return post.text, str(png_path)
+
+
+def _verdict(event: dict[str, Any]) -> dict[str, Any]:
+    """A judged event without the words of its refusal: what a rebuild compares.  Why: the rule, the cells and
+    whether it counted are the judgement; the sentence that explains it may be worded better later, and a
+    journal written before must still read."""
+    refused = event.get("refused")
+    if not isinstance(refused, dict):
+        return event
+    return {**event, "refused": {k: v for k, v in refused.items() if k != "message"}}
 
 
 def _summary(event: dict[str, Any]) -> str:

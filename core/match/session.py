@@ -387,6 +387,10 @@ class MatchSession:
             return Verdict(False, f"the match is decided: {self.result_text()}", DECIDED, seat=poster)
         ply = len(self.actions)
         if poster is not None and poster != last.seat:
+            if ply >= 2 and self.actions[-2].seat == poster:
+                return Verdict(False, f"too late to correct move {ply - 1}: {self.names[last.seat]} has replied "
+                                      f"with move {ply}, and a move may be corrected only until the reply",
+                               WRONG_PLAYER, seat=poster)
             return Verdict(False, f"only {self.names[last.seat]}, who made move {ply}, may correct it", WRONG_PLAYER,
                            seat=poster)
         closes = last.at + self.window_ms
