@@ -51,10 +51,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     def by(a: argparse.ArgumentParser, correcting: bool) -> None:
         if correcting:  # only the last move's player may correct it, whoever is to move now
             a.add_argument("--by", metavar="NAME", help="who posted the correction (refused unless they made the "
-                                                        "last move); default: the player who made the last move")
+                                                        "last move); needed once a move has counted")
             return
-        a.add_argument("--by", metavar="NAME", help="who posted it (refused if it is not their turn); default: "
-                                                    "the player to move")
+        a.add_argument("--by", metavar="NAME", help="who posted it (refused if it is not their turn); needed once a "
+                                                    "move has counted (the first move may leave it out)")
 
     def json_flag(a: argparse.ArgumentParser) -> None:
         a.add_argument("--json", action="store_true", help="print one JSON object for machines")
@@ -84,7 +84,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         """An action for a player's post: its cells (unless ``cells`` is None), who posted it, and when."""
         a = action(name, help_text, description)
         if cells is not None:
-            a.add_argument("cells", metavar="CELLS", help=cells)
+            a.add_argument("cells", metavar="CELLS", nargs="+", help=cells)
         by(a, name == "correct")
         at(a, when)
         yes(a)
@@ -92,8 +92,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
     posted("move", "judge and record a posted move",
            "Judge a posted placement (four cells in any order and case, with spaces, commas, dashes or nothing "
-           "between them) or 'swap'. A counted move names its piece; a refused one names the rule and the cells, "
-           "or who is to move.", "the post's time", 'the four cells as posted, e.g. "e6 f6 g6 f7"')
+           "between them) or 'swap', or the post's whole chat line: the four cell names found in it are the move "
+           "(\"I play e6 f6 g6 f7 please\"), and \"I'll swap\" or \"pie\" the swap; the reply quotes what it read. A "
+           "counted move names its piece; a refused one names the rule and the cells, or who is to move.",
+           "the post's time", 'the four cells as posted, e.g. "e6 f6 g6 f7" (quoted or not), or the chat line')
     posted("swap", "the pie-rule swap, as the second player's first turn",
            "Record the pie-rule swap (only as the second player's first turn).", "the post's time", None)
     posted("correct", "replace the last move while its correction window is open",
@@ -182,7 +184,13 @@ def _open(folder: str) -> Match:
     if not os.path.isdir(folder):
         raise CliError(f"{folder}: no such folder (start a match with `lits match start BOARD --dir {folder}`)",
                        EXIT_UNREADABLE)
-    return Match.open(folder)
+    match = Match(folder)
+    if not match.journal.exists() and not match.journal.check_path.exists():  # never a match: nothing to restore
+        raise CliError(f"{folder}: holds no match (no {match.journal.path.name}); start one there with `lits match "
+                       f"start BOARD --o NAME --x NAME --dir {folder}`, or give the match's own folder",
+                       EXIT_UNREADABLE)
+    match.reload()
+    return match
 
 
 def _say(args: argparse.Namespace, report: dict[str, Any], text: str) -> None:
@@ -259,21 +267,32 @@ def _start(args: argparse.Namespace) -> int:
 
 
 def _write(args: argparse.Namespace, match: Match) -> int:
-    from core.match.session import Implausible, Refused
+    from core.match.session import Implausible, Refused, Repeated
 
     command = args.match_command
     at = match.when(args.at)
     event: dict[str, Any] = {"event": command, "at": at}
+    reading = None
     if command in ("move", "swap", "correct"):
-        event = {"event": "correct" if command == "correct" else "move", "at": at,
-                 "text": "swap" if command == "swap" else args.cells, "by": args.by}
+        event = {"event": "correct" if command == "correct" else "move", "at": at, "text": "swap", "by": args.by}
+        if command != "swap":
+            reading = match.chat_reading(" ".join(args.cells))
+            event = {**event, **reading.fields}
     elif command == "resign":
         event["by"] = args.name
+    if command in ("move", "swap", "correct"):
+        problem = match.session.poster_problem(str(event["event"]), args.by)
+        if problem is not None:
+            raise CliError(problem, EXIT_UNREADABLE)
     before = len(match.journal.entries)
     try:
         written = match.submit(event, confirmed=bool(vars(args).get("yes")))
     except OSError as exc:
         raise _not_counted(match, exc) from None
+    except Repeated as exc:
+        _say(args, {"ok": exc.counted, "repeated": str(exc), "events": [], "status": status_dict(match.session, None)},
+             f"{str(exc)[0].upper()}{str(exc)[1:]}.")
+        return EXIT_OK if exc.counted else EXIT_PROBLEMS
     except Implausible as exc:
         _say(args, {"ok": False, "refused": str(exc), "events": [], "confirm": "--yes"},
              f"Not recorded: {exc}. If that time is right, run it again with --yes; if not, give the right one "
@@ -287,9 +306,12 @@ def _write(args: argparse.Namespace, match: Match) -> int:
                     "notes": match.notes}, "\n".join(lines))
         return EXIT_PROBLEMS
     s = match.session
-    lines = []
+    lines = [] if reading is None or reading.quote is None else [reading.quote]
     for e in written:
         lines.append(_reply(s, e))
+    unread = reading.unread if reading is not None else None
+    if unread is not None and (written[-1].get("refused") or {}).get("rule") == "notation":
+        lines.append(unread)
     last = written[-1]
     ok = last.get("counted", True) and last["event"] == event["event"]
     if last["event"] in ("move", "correct") or command in ("pause", "resume"):

@@ -17,14 +17,17 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
 from core.board.geometry import CellNameError, cell_name, edge_neighbours, parse_cell
 from core.board.model import PIECE_TYPES, Board, GameParams, Symbol
-from core.engine.kernels import H_LAST, H_NPLACED, NO_SYMBOL, k_apply, k_new_state, kernel_tables
 from core.engine.pieces import PlacementTable, classify, placement_table
+
+if TYPE_CHECKING:
+    from core.engine.kernels import KTables
 
 SWAP = "swap"
 """The pie-rule swap as it appears in ``GameState.actions`` and in game records."""
@@ -271,8 +274,7 @@ class GameState:
         self.size = board.size
         self.params: GameParams = board.params
         self.table: PlacementTable = placement_table(board.size)
-        self._kt = kernel_tables(board)
-        self._s = k_new_state(self._kt)
+        self._start_kernel()
         self._stack: list[npt.NDArray[np.uint64]] = []
         self.actions: list[Placement | str] = []
         self.placements: list[Placement] = []
@@ -281,6 +283,18 @@ class GameState:
         self._owner: list[int] = [-1] * (board.size * board.size)
         self._o_mask = board.symbol_mask(Symbol.O)
         self._x_mask = board.symbol_mask(Symbol.X)
+
+    def _start_kernel(self) -> None:
+        """The compiled state the kernels judge legality on (imported here, so the rules' words load light)."""
+        from core.engine.kernels import k_new_state, kernel_tables
+
+        self._kt: KTables = kernel_tables(self.board)
+        self._s: npt.NDArray[np.uint64] = k_new_state(self._kt)
+
+    def _advance_kernel(self, p: Placement) -> None:
+        from core.engine.kernels import k_apply
+
+        k_apply(self._kt, self._s, p.index)
 
     # -- copying ----------------------------------------------------------------------
     def copy(self) -> GameState:
@@ -337,7 +351,7 @@ class GameState:
         return LegalPlacements(self)
 
     def is_legal(self, p: Placement) -> bool:
-        return p in LegalPlacements(self)
+        return p.size == self.size and p in LegalPlacements(self)
 
     def is_over(self) -> bool:
         return not self._legal_words().any()
@@ -351,7 +365,7 @@ class GameState:
         if p.size != self.size:
             return IllegalReason(Rule.OFF_BOARD, f"{p.notation()} was written for a {p.size}x{p.size} board; "
                                  f"this board is {self.size}x{self.size}", ())
-        if p in LegalPlacements(self):
+        if self.is_legal(p):
             return None
         reason = self._specific_reason(p)
         if self.is_over():
@@ -364,6 +378,14 @@ class GameState:
         return f"the {q.ptype} at {q.notation()}"
 
     def _specific_reason(self, p: Placement) -> IllegalReason:
+        reason = self.broken_rule(p)
+        if reason is None:  # pragma: no cover - the tables and the rules below agree (tests/engine)
+            raise AssertionError(f"{p.notation()} is illegal in the tables but breaks no rule here")
+        return reason
+
+    def broken_rule(self, p: Placement) -> IllegalReason | None:
+        """The first rule ``p`` breaks now, in plain words with its cells, or None: the rules themselves, in Python,
+        checked in the order a person would name them (the kernels' tables decide the same, faster)."""
         n = self.size
         covered = self.covered
         hit = [c for c in p.cells if covered >> c & 1]
@@ -402,17 +424,17 @@ class GameState:
             if total == 0:
                 return IllegalReason(Rule.SUPPLY, f"this board's supply has no {p.ptype} pieces at all", p.cells)
             return IllegalReason(Rule.SUPPLY, f"no {p.ptype} piece is left (all {total} have been placed)", p.cells)
-        raise AssertionError(f"{p.notation()} is illegal in the tables but breaks no rule here")  # pragma: no cover
+        return None
 
     # -- actions ----------------------------------------------------------------------
     def push(self, p: Placement) -> None:
         """Make a placement for the side to move; IllegalMoveError (with the reason) if it breaks a rule."""
-        if p.size != self.size or p not in LegalPlacements(self):
+        if not self.is_legal(p):
             reason = self.why_illegal(p)
             assert reason is not None
             raise IllegalMoveError(reason)
         self._stack.append(self._s.copy())
-        k_apply(self._kt, self._s, p.index)
+        self._advance_kernel(p)
         i = len(self.placements)
         self.placements.append(p)
         self.actions.append(p)
@@ -486,6 +508,8 @@ class GameState:
 
     def check_consistency(self) -> None:
         """Assert the Python bookkeeping matches the kernel state (used by tests)."""
+        from core.engine.kernels import H_LAST, H_NPLACED, NO_SYMBOL
+
         assert int(self._s[H_NPLACED]) == len(self.placements)
         last = int(self._s[H_LAST])
         assert (last == NO_SYMBOL) == (self.last_mover is None)

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +30,22 @@ if TYPE_CHECKING:
 BOARD_NAME = "board.yaml"
 RECORD_NAME = "record.txt"
 POSTS_DIR = "posts"
+
+
+@dataclass(frozen=True)
+class ChatReading:
+    """A post's journal fields (``text``, and ``posted`` when a chat line was read), the reply's quote of what was
+    read, and, for a line that holds no move, what was found in it."""
+
+    fields: dict[str, str]
+    quote: str | None
+    unread: str | None
+
+
+def _has_words(line: str) -> bool:
+    """Whether a line holds more than cell names (a chat line rather than a mistyped placement)."""
+    tokens = [t for t in re.split(r"[\s,;/\-\u2013\u2014]+", line.strip()) if t]
+    return any(not re.fullmatch(r"(?:[A-Za-z]\d{1,2})+", t) for t in tokens)
 
 
 class MatchExistsError(ValueError):
@@ -163,7 +181,7 @@ class Match:
                 judged = session.apply(entry.event, entry.seq)
             except (EventError, Refused) as exc:
                 raise JournalError(path, entry.seq, f"does not fit the match: {exc}") from None
-            if judged != entry.event:
+            if _verdict(judged) != _verdict(entry.event):
                 raise JournalError(path, entry.seq, f"says {_summary(entry.event)} but the rules judge it "
                                    f"{_summary(judged)}: the line was edited")
         self._session = session
@@ -190,6 +208,9 @@ class Match:
             at, _zone = parse_iso(str(event.get("at")))
             written = []
             kind = event.get("event")
+            repeat = session.repeat_of(event)
+            if repeat is not None:
+                raise repeat
             if not confirmed and kind not in ("end", UNDO):  # an end records only what the clocks decided
                 problem = session.implausible(at)
                 if problem is not None:
@@ -243,6 +264,19 @@ class Match:
         self.journal.append(judged)
         return judged
 
+    def chat_reading(self, line: str) -> ChatReading:
+        """What a post's chat line is read as for the journal (``text``, and ``posted`` when they differ), with the
+        words the reply quotes it by."""
+        from core.match.chat import found_text, read_post
+
+        size = self.session.board.size
+        reading = read_post(line, size)
+        if reading.found is None:
+            unread = None if not _has_words(line) else \
+                f"(In {line.strip()!r} the move was not found: {found_text(line, size)}; a placement is four cells.)"
+            return ChatReading({"text": line}, None, unread)
+        return ChatReading({"text": reading.text, "posted": line}, f"Read {line.strip()!r} as {reading.found}.", None)
+
     def when(self, text: str | None) -> str:
         """The ISO time the host means by ``--at`` (None: now), read against the last event's day and zone."""
         session = self.session
@@ -273,14 +307,14 @@ class Match:
 
 
     def write_post(self, at: int | None = None, picture: bool = True) -> tuple[Post, Path, Path | None]:
-        """Write the post for the match as it stands into ``posts/`` (named after the last journal line)."""
+        """Write the post for the match as it stands into ``posts/`` (named after the moves that counted)."""
         from core.board.fileio import atomic_write_bytes, atomic_write_text
         from core.match.post import make_post, picture_png
 
         s = self.session
         post = make_post(s, at)
         folder = self.folder / POSTS_DIR
-        stem = f"post-{s.events[-1][0]:03d}"
+        stem = f"post-{len(s.actions):03d}"  # the post after move N (posted again: written again)
         text_path = folder / f"{stem}.txt"
         png_path = folder / f"{stem}.png" if picture else None
         folder.mkdir(exist_ok=True)
@@ -296,6 +330,16 @@ def draw_post(folder: str) -> tuple[str, str]:
     post, _text_path, png_path = Match.open(folder).write_post()
     assert png_path is not None
     return post.text, str(png_path)
+
+
+def _verdict(event: dict[str, Any]) -> dict[str, Any]:
+    """A judged event without the words of its refusal: what a rebuild compares.  Why: the rule, the cells and
+    whether it counted are the judgement; the sentence that explains it may be worded better later, and a
+    journal written before must still read."""
+    refused = event.get("refused")
+    if not isinstance(refused, dict):
+        return event
+    return {**event, "refused": {k: v for k, v in refused.items() if k != "message"}}
 
 
 def _summary(event: dict[str, Any]) -> str:

@@ -21,11 +21,11 @@ from typing import Any
 
 from core.board.geometry import cell_name
 from core.board.model import PIECE_TYPES, Board, GameParams, Symbol
-from core.engine.rules import SWAP, GameOutcome, GameState, IllegalReason, NotationError, Placement
+from core.engine.purerules import SWAP_WORDS, PureGameState, symbol_held
+from core.engine.rules import SWAP, GameOutcome, IllegalReason, NotationError, Placement
 from core.match.journal import FORMAT, VERSION
 from core.match.times import AN_HOUR_MS, TimeError, clock_text, iso, parse_iso, span_text
 from core.play.clock import MatchClock
-from core.play.session import SWAP_WORDS, symbol_held
 
 SEATS = (0, 1)
 DEFAULT_WINDOW = 120
@@ -49,6 +49,15 @@ class EventError(ValueError):
 
 class Refused(Exception):
     """A host's command that cannot be done now (pause twice, end a game that goes on); nothing is written."""
+
+
+class Repeated(Refused):
+    """A post that repeats the last one exactly (the same text, poster and time: a command run again after a crash
+    that had already written it); nothing is written.  ``counted`` says whether that post counted."""
+
+    def __init__(self, message: str, counted: bool) -> None:
+        super().__init__(message)
+        self.counted = counted
 
 
 class Implausible(Refused):
@@ -161,7 +170,7 @@ class MatchSession:
 
     def _reset(self) -> None:
         """The match as at its start: the board empty, both clocks full, the first player's clock running."""
-        self.state = GameState(self.board)
+        self.state = PureGameState(self.board)
         self.actions: list[Action] = []
         self.now = self.started
         p = self.board.params
@@ -274,6 +283,35 @@ class MatchSession:
         assert seat is not None
         return {"event": "timeout", "at": self.iso(deadline), "player": self.names[seat]}
 
+    def repeat_of(self, event: dict[str, Any]) -> Repeated | None:
+        """Whether ``event`` (a post, ``at`` as ISO) is the last standing event posted again, and how it went."""
+        if event.get("event") not in ("move", "correct") or not isinstance(event.get("at"), str):
+            return None
+        seq, last = self.standing()[-1]
+        same = all(last.get(key) == event.get(key) for key in ("event", "text", "posted", "by"))
+        if not same or self._time(last.get("at"))[0] != self._time(event["at"])[0]:
+            return None
+        when = f"at {self.clock_at(self._time(event['at'])[0])} (journal line {seq})"
+        if last.get("counted"):
+            return Repeated(f"already counted as move {last.get('ply')} {when}; nothing more was written", True)
+        refused = last.get("refused") or {}
+        return Repeated(f"already recorded as not counted ({refused.get('rule')}) {when}; nothing more was written",
+                        False)
+
+    def poster_problem(self, kind: str, by: str | None) -> str | None:
+        """Why a post cannot be taken without its poster's name: once a move has counted, a post without one
+        would be charged to whoever is to move (a player's second post in a row would become the opponent's
+        move), so it names its player.  None when it may go without (the first move) or names one."""
+        if by is not None or not self.actions or self.over:
+            return None
+        options = " or ".join(f"--by {name}" for name in self.names)
+        if kind == "correct":
+            last = self.actions[-1]
+            return (f"who posted the correction? Give its poster ({options}): only {self.names[last.seat]}, who made "
+                    f"move {len(self.actions)}, may correct it")
+        return (f"who posted it? Once the match has begun every post names its poster ({options}): "
+                f"{self.label(self.seat_to_move())} is to move")
+
     def implausible(self, at: int) -> str | None:
         """Why an event at ``at`` looks like a mistyped time, naming what it would decide; None when it does not:
         it would run past the running player's whole remaining clock, or lies over an hour after the last event."""
@@ -349,6 +387,10 @@ class MatchSession:
             return Verdict(False, f"the match is decided: {self.result_text()}", DECIDED, seat=poster)
         ply = len(self.actions)
         if poster is not None and poster != last.seat:
+            if ply >= 2 and self.actions[-2].seat == poster:
+                return Verdict(False, f"too late to correct move {ply - 1}: {self.names[last.seat]} has replied "
+                                      f"with move {ply}, and a move may be corrected only until the reply",
+                               WRONG_PLAYER, seat=poster)
             return Verdict(False, f"only {self.names[last.seat]}, who made move {ply}, may correct it", WRONG_PLAYER,
                            seat=poster)
         closes = last.at + self.window_ms
@@ -471,16 +513,17 @@ class MatchSession:
         return next(e for s, e in self.events if s == seq)
 
     def _text_by(self, event: dict[str, Any]) -> tuple[str, str | None]:
-        text, by = event.get("text"), event.get("by")
-        if not isinstance(text, str) or not (by is None or isinstance(by, str)):
+        text, by, posted = event.get("text"), event.get("by"), event.get("posted", "")
+        if not isinstance(text, str) or not (by is None or isinstance(by, str)) or not isinstance(posted, str):
             raise EventError("a post needs its text (and the poster's name or nothing)")
         return text, by
 
     def _posted(self, event: dict[str, Any], verdict: Verdict, extra: dict[str, Any]) -> dict[str, Any]:
         text, by = self._text_by(event)
         move = verdict.move
+        chat = {"posted": event["posted"]} if "posted" in event else {}  # the chat line ``text`` was read from
         return {
-            "event": event["event"], "at": event["at"], "text": text, "by": by,
+            "event": event["event"], "at": event["at"], "text": text, **chat, "by": by,
             "player": None if verdict.seat is None else self.names[verdict.seat],
             "counted": verdict.counted, **extra,
             "action": None if move is None else (move if isinstance(move, str) else move.notation()),
@@ -637,5 +680,5 @@ def _article(ptype: str) -> str:
 
 
 __all__ = ["DEFAULT_WINDOW", "UNDO", "Action", "EventError", "Implausible", "MatchResult", "MatchSession", "Refused",
-           "Verdict",
+           "Repeated", "Verdict",
            "board_dict", "board_from_dict", "start_event"]

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from core.agents.agent import make_agent
 from core.agents.spec import parse_agent, with_threads
 from core.board.model import Board, Symbol
+from core.engine.purerules import SWAP_WORDS, symbol_held
 from core.engine.record import RecordError, file_action_line, load_record, replay, save_record
 from core.engine.rules import SWAP, GameOutcome, GameState, IllegalReason, NotationError, Placement
 from core.play.clock import MatchClock, TimeSource
@@ -32,17 +33,10 @@ Move = Placement | str
 
 SEATS = (0, 1)
 SEAT_NAMES = ("Player 1", "Player 2")
-SWAP_WORDS = (SWAP, "pie")
-"""What a person may type for the pie-rule swap."""
 STEP_PACE = -1
 """The pace at which agents move only when asked, one move per :meth:`PlaySession.step`."""
 NO_PLACEMENT = "No placement is possible on this board"
 """The result of a board on which not even the first piece can be placed: no game, so nobody wins."""
-
-
-def symbol_held(first: Symbol, seat: int, swapped: bool) -> Symbol:
-    """The one rule for ownership: Player 1 starts with the first symbol; the pie swap exchanges the symbols."""
-    return first if (seat == 0) != swapped else first.other
 
 
 class Change(enum.Enum):

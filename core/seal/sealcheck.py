@@ -35,6 +35,7 @@ import stat
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TextIO
 
 FORMAT_NAME = "lits-sealed-board"
 FORMAT_VERSION = 1
@@ -829,9 +830,13 @@ def _error_report(path: str, message: str, code: str = "unreadable") -> dict[str
 
 
 def finish(code: int) -> int:
-    """Write out the report; a full disk under stdout is one line and exit 5, not a traceback and exit 120."""
+    """Write out the report; a full disk under stdout is one line and exit 5, not a traceback and exit 120; a
+    reader that stopped early (``| head -2``) keeps the check's exit code, not a BrokenPipeError traceback."""
     try:
         sys.stdout.flush()
+    except BrokenPipeError:
+        _reader_gone()
+        return code
     except OSError as exc:
         if exc.errno != errno.ENOSPC:
             raise
@@ -842,5 +847,35 @@ def finish(code: int) -> int:
     return code
 
 
+def _reader_gone() -> None:
+    """The rest of the output goes nowhere (the interpreter's last flush must not fail again)."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+
+
+class _StopsEarly:
+    """Standard output whose reader may stop early (``| head -2``): that ends the output, never the check, so the
+    exit code is still the check's.  Why: with unbuffered output each print can meet the closed pipe."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            _reader_gone()
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            _reader_gone()
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._stream, name)
+
+
 if __name__ == "__main__":
+    sys.stdout = _StopsEarly(sys.stdout)  # type: ignore[assignment]
     sys.exit(finish(main()))

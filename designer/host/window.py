@@ -381,6 +381,8 @@ class HostWindow(QMainWindow):
                       "records the loss on time", ok=False)
             self.canvas.set_marks(highlight=last)
             return
+        reading = self.match.chat_reading(text)
+        text = reading.fields["text"]
         try:
             verdict = s.judge_move(text, self._by())
         except (Refused, EventError) as exc:
@@ -388,10 +390,11 @@ class HostWindow(QMainWindow):
             return
         if verdict.counted:
             cells = verdict.move.cells if isinstance(verdict.move, Placement) else ()
-            self._say(f"Counts: {verdict.message}", ok=True)
+            self._say(f"{reading.quote + ' ' if reading.quote else ''}Counts: {verdict.message}", ok=True)
             self.canvas.set_marks(highlight=cells)
         else:
-            self._say(f"Not counted ({verdict.rule}): {verdict.message}", ok=False)
+            unread = f" {reading.unread}" if reading.unread and verdict.rule == "notation" else ""
+            self._say(f"Not counted ({verdict.rule}): {verdict.message}{unread}", ok=False)
             self.canvas.set_marks(highlight=last, problems=verdict.cells)
         self._judge_correction(text, at)
 
@@ -497,9 +500,12 @@ class HostWindow(QMainWindow):
         self._say(message, ok=False)
 
     def _post(self, kind: str, text: str) -> None:
-        written = self._submit({"event": kind, "text": text, "by": self._by()})
+        reading = self.match.chat_reading(text)
+        written = self._submit({"event": kind, **reading.fields, "by": self._by()})
         if written is not None and written[-1].get("counted"):
             self.paste_edit.clear()
+            if reading.quote is not None:
+                self._say(f"{reading.quote} Counted.", ok=True)
 
     def record_move(self) -> None:
         if self.paste_edit.text().strip():

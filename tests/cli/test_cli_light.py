@@ -60,6 +60,30 @@ def test_commands_without_the_engine_stay_light(season: Path, name: str) -> None
     assert not any(m.startswith(("core.engine", "core.agents", "core.analysis", "designer")) for m in modules)
 
 
+def test_match_commands_answer_without_the_compiled_engine(tmp_path: Path) -> None:
+    """A match command judges one post while the player's clock runs: the rules in Python, no numba, no scipy,
+    no drawing library (``post`` loads matplotlib only for the picture)."""
+    from tests.match.script import START, write_board
+
+    folder = tmp_path / "m"
+    assert main(["match", "start", str(write_board(tmp_path)), "--o", "Al", "--x", "Bo", "--dir", str(folder),
+                 "--at", START]) == 0
+    for argv, code in ((["move", "a2 b2 c2 c3", "--by", "Al", "--at", "14:00:20"], 0),
+                       (["swap", "--by", "Bo", "--at", "14:00:50"], 0),
+                       (["move", "C1 D1 E1 F1", "--by", "Al", "--at", "14:01:20"], 0),
+                       (["correct", "E1 F1 D2 E2", "--by", "Al", "--at", "14:01:30"], 0),
+                       (["move", "D1 D2 D3 D4", "--by", "Bo", "--at", "14:01:40"], 1),
+                       (["status", "--at", "14:01:45"], 0),
+                       (["undo", "--yes", "--at", "14:01:50"], 0),
+                       (["post", "--no-picture"], 0)):
+        proc, modules = imported_modules("match", argv[0], str(folder), *argv[1:])
+        assert proc.returncode == code, proc.stdout + proc.stderr[-2000:]
+        heavy = sorted(m for m in modules if m.split(".")[0] in HEAVY)
+        assert heavy == [], f"lits match {argv[0]} imported {heavy[:8]}"
+        assert not any(m.startswith(("core.engine.kernels", "core.agents", "core.selfplay", "designer"))
+                       for m in modules), argv
+
+
 def test_help_lists_every_command_without_importing_their_modules() -> None:
     proc, modules = imported_modules("--help")
     for command in core.cli.BUILTIN_COMMANDS:

@@ -94,7 +94,7 @@ def test_paste_judge_record_and_post(qtbot, folder: Path) -> None:  # type: igno
         with qtbot.waitSignal(window.picture_ready, timeout=180_000):
             pass
     assert window.post_image is not None and window.post_image.width() == 800
-    assert (folder / "posts" / "post-002.png").exists()
+    assert (folder / "posts" / "post-001.png").exists()  # the post after move 1
     window.copy_post()
     mime = QGuiApplication.clipboard().mimeData()
     assert mime.text() == window.post_text

@@ -55,3 +55,14 @@ def test_a_wrong_hour_asks_and_undo_takes_the_loss_back(qtbot, folder: Path) -> 
     assert "the match stands as after line 2" in window.verdict_label.text()
     assert window.log_list.item(2).text().endswith("(taken back)")
     assert window.swap_button.isEnabled()
+
+
+def test_a_chat_line_pasted_whole_is_read_as_its_move(qtbot, folder: Path) -> None:  # type: ignore[no-untyped-def]
+    window = show(qtbot, folder, Wall())
+    window.time_edit.setText("14:00:20")
+    type_move(qtbot, window, "oops, meant a2 b2 c2 c3 gl")
+    assert window.verdict_label.text().startswith("Read 'oops, meant a2 b2 c2 c3 gl' as A2 B2 C2 C3. Counts: move 1")
+    window.record_button.click()
+    last = events(folder)[-1]
+    assert (last["text"], last["posted"], last["counted"]) == ("A2 B2 C2 C3", "oops, meant a2 b2 c2 c3 gl", True)
+    assert window.verdict_label.text() == "Read 'oops, meant a2 b2 c2 c3 gl' as A2 B2 C2 C3. Counted."

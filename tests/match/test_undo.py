@@ -119,3 +119,37 @@ def test_a_match_with_undos_replays_and_an_edited_undo_is_caught(tmp_path: Path,
     path.write_text(path.read_text(encoding="utf-8").replace('"lines":[7]', '"lines":[6]'), encoding="utf-8")
     with pytest.raises(JournalError):
         Match.open(folder)
+
+
+def test_once_a_move_counted_a_post_names_its_poster(begun: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Al posting twice in a row must not become Bo's move: without --by the post is refused, nothing written."""
+    before = (begun / "journal.jsonl").read_bytes()
+    code, said = lits(capsys, "move", str(begun), "E1 F1 D2 E2", "--at", "14:00:30")
+    assert code == 2
+    assert "who posted it? Once the match has begun every post names its poster (--by Al or --by Bo): Bo (X) is " \
+           "to move" in said
+    code, said = lits(capsys, "correct", str(begun), "A2 B2 C2 D2", "--at", "14:00:30")
+    assert code == 2 and "only Al, who made move 1, may correct it" in said
+    assert (begun / "journal.jsonl").read_bytes() == before
+    code, said = lits(capsys, "move", str(begun), "E1 F1 D2 E2", "--by", "Al", "--at", "14:00:30")
+    assert code == 1 and "it is Bo (X)'s turn, not Al's" in said
+
+
+def test_a_post_repeated_after_a_crash_is_answered_already_counted(begun: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """The command was killed after its line and check file were written, before it answered: run again as it was
+    typed, it says the post already counted instead of refusing it as the wrong player's."""
+    match = Match.open(begun)
+    match.submit({"event": "move", "at": match.when("14:00:50"), "text": "swap", "by": "Bo"})  # the killed command
+    before = (begun / "journal.jsonl").read_bytes()
+    code, said = lits(capsys, "swap", str(begun), "--by", "Bo", "--at", "14:00:50")
+    assert code == 0
+    assert said == "Already counted as move 2 at 14:00:50 (journal line 3); nothing more was written.\n"
+    code, said = lits(capsys, "move", str(begun), "E1 F1 D2 E2", "--by", "Al", "--at", "14:01:00")
+    assert code == 0
+    code, said = lits(capsys, "move", str(begun), "E1 F1 D2 E2", "--by", "Al", "--at", "14:01:00")
+    assert code == 0 and said.startswith("Already counted as move 3 at 14:01:00 (journal line 4)")
+    assert len((begun / "journal.jsonl").read_bytes().splitlines()) == len(before.splitlines()) + 1
+    # the same cells at another time are a new post, judged as one
+    code, said = lits(capsys, "move", str(begun), "E1 F1 D2 E2", "--by", "Al", "--at", "14:01:05")
+    assert code == 1 and "it is Bo (O)'s turn, not Al's" in said
