@@ -110,13 +110,13 @@ def _load(board: Board) -> None:
         import designer.canvas.render  # noqa: F401  (what the play-test's board view paints with)
         from core.engine.rules import GameState, all_placements
 
-    # The kernels: loaded from numba's disk cache, or compiled on the very first run (minutes of work that makes
-    # cyclic garbage), so the collector stays on here.
-    state = GameState(board)  # loads the placement tables and the compiled kernels for this size
-    state.legal_placements()
-    all_placements(board.size)
+    # The kernels, loaded from numba's disk cache (the helper process compiled them): with the collector on, a full
+    # collection over the objects they make held the GIL for 57 ms at the end of a first start's compile.
+    with imports():
+        state = GameState(board)  # loads the placement tables and the compiled kernels for this size
+        state.legal_placements()
+        all_placements(board.size)
     _sizes.add(board.size)
-    gc.freeze()
     with imports():
         core.agents.search.parse_agent("greedy")
         from core.analysis.stats import wilson

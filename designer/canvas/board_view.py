@@ -101,6 +101,8 @@ class BoardView(QWidget):
         self.openings: OpeningsLayer | None = None
         self.openings_shown = False
         self.opening_selected: int | None = None
+        self.opening_hovered: int | None = None
+        """The opening under the mouse (drawn as a mark when the board does not draw it)."""
         self.hover: int | None = None
         self.selected: tuple[int, ...] = ()
         self.heat: object = None
@@ -279,7 +281,8 @@ class BoardView(QWidget):
         return Overlay(highlight=highlight, partner=hover_partner, problems=self._problem_cells,
                        heat=heat, heat_label=self.heat_label if heat is not None else "", cursor=cursor,
                        locks=self.document.locks, openings=openings,
-                       opening_selected=self.opening_selected if openings is not None else None)
+                       opening_selected=self.opening_selected if openings is not None else None,
+                       opening_hovered=self.opening_hovered if openings is not None else None)
 
     def paintEvent(self, event: QPaintEvent) -> None:
         overlay = self.overlay()
@@ -368,6 +371,10 @@ class BoardView(QWidget):
             self.hover = cell
             self.hovered.emit(cell)
             self.update()
+        opening = self.opening_at(event.position())[0] if self._drag_last is None else None
+        if opening != self.opening_hovered:
+            self.opening_hovered = opening
+            self.update()  # a mark, drawn over the cached picture
         if self._drag_last is None or cell is None:
             return
         n = self.document.board.size
@@ -449,6 +456,7 @@ class BoardView(QWidget):
         super().focusOutEvent(event)
 
     def leaveEvent(self, event: object) -> None:
+        self.opening_hovered = None
         if self.hover is not None:
             self.hover = None
             self.hovered.emit(None)

@@ -22,6 +22,12 @@ STATUS_ORDER: tuple[str, ...] = ("undecided", "unfair", "fair")
 """Drawing order: fair openings, the ones a host looks for, are drawn last (on top)."""
 TAG_SLOTS = 3
 """Tags one cell holds, stacked upwards from its bottom edge; a tag never shares a slot with another."""
+BEST_FEW = 3
+"""Besides the fair openings, this many others (those nearest an even game) are drawn on the board; the rest show
+under the mouse only.  A standard run tries about 18 openings, and 18 overlapping outlines with their tags hid
+the symbols they sit on."""
+ALL_SHOWN_UP_TO = 6
+"""A layer with at most this many openings draws them all."""
 
 
 @dataclass(frozen=True)
@@ -87,6 +93,9 @@ class OpeningsLayer:
     band: tuple[float, float] = FAIR_BAND
     by_cell: dict[int, tuple[int, ...]] = field(default_factory=dict, compare=False)
     """cell -> indices (into ``marks``) of the openings covering it."""
+    drawn: set[int] = field(default_factory=set, compare=False)
+    """Indices of the openings drawn on the board: the fair ones and the :data:`BEST_FEW` best others (all of
+    them when there are few); the others are drawn only under the mouse (:attr:`muted`)."""
 
     def __post_init__(self) -> None:
         index: dict[int, list[int]] = {}
@@ -94,11 +103,27 @@ class OpeningsLayer:
             for cell in mark.cells:
                 index.setdefault(cell, []).append(i)
         self.by_cell.update({cell: tuple(ids) for cell, ids in index.items()})
+        everyone = range(len(self.marks))
+        if len(self.marks) <= ALL_SHOWN_UP_TO:
+            self.drawn.update(everyone)
+            return
+        fair = {i for i in everyone if self.marks[i].status == "fair"}
+        others = sorted((i for i in everyone if i not in fair), key=lambda i: (abs(self.marks[i].rate - 0.5), i))
+        self.drawn.update(fair | set(others[:BEST_FEW]))
+
+    @property
+    def muted(self) -> tuple[int, ...]:
+        """Indices of the openings drawn only under the mouse."""
+        return tuple(i for i in range(len(self.marks)) if i not in self.drawn)
 
     def drawing_order(self) -> list[int]:
-        """Indices of the marks in the order they are painted (undecided, unfair, then fair on top)."""
+        """Indices of all marks in the order they are painted (undecided, unfair, then fair on top)."""
         rank = {status: i for i, status in enumerate(STATUS_ORDER)}
         return sorted(range(len(self.marks)), key=lambda i: (rank.get(self.marks[i].status, -1), i))
+
+    def drawn_order(self) -> list[int]:
+        """:meth:`drawing_order` of the marks drawn on the board (:attr:`drawn`)."""
+        return [i for i in self.drawing_order() if i in self.drawn]
 
     def tag_places(self) -> dict[int, tuple[int, int]]:
         """Mark index -> (cell, slot) of its tag: a slot no other tag uses, in the mark's own cells, as low and as
@@ -107,7 +132,7 @@ class OpeningsLayer:
         and tooltip still show it."""
         taken: set[tuple[int, int]] = set()
         out: dict[int, tuple[int, int]] = {}
-        for i in reversed(self.drawing_order()):
+        for i in reversed(self.drawn_order()):
             mark = self.marks[i]
             mr, mc = mark.centre()
 
@@ -124,12 +149,14 @@ class OpeningsLayer:
 
     def legend(self) -> list[tuple[str, str]]:
         """(status, words) of each class on the board, in the chart's order, for the legend under the board."""
-        shown = {mark.status for mark in self.marks}
+        shown = {self.marks[i].status for i in self.drawn}
         return [(status, f"{style(status).mark} {style(status).short}") for status in STATUS_STYLE
                 if status in shown]
 
     def legend_title(self) -> str:
-        return f"Openings tried (first mover's wins; fair is {band_text(self.band)}):"
+        more = len(self.marks) - len(self.drawn)
+        hover = f"; {more} more under the mouse" if more else ""
+        return f"Openings tried (first mover's wins; fair is {band_text(self.band)}{hover}):"
 
     def pick(self, row: float, col: float) -> tuple[int | None, int]:
         """The opening under the point (``row``, ``col`` in cells) and how many openings cover that cell.

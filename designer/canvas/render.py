@@ -141,6 +141,9 @@ class Overlay:
     """The fair-openings layer: each tested opening outlined and tinted by status, with its rate."""
     opening_selected: int | None = None
     """Index of the clicked opening in ``openings``, outlined boldly (a mark, like the hover)."""
+    opening_hovered: int | None = None
+    """Index of the opening under the mouse: one the board does not draw (:attr:`OpeningsLayer.muted`) is drawn
+    as a mark while the mouse is on it."""
 
 
 class BoardGeometry:
@@ -277,7 +280,7 @@ def _opening_insets(layer: OpeningsLayer) -> dict[int, float]:
     """Each mark's inset: deeper for every earlier-drawn opening that shares a cell with it."""
     insets: dict[int, float] = {}
     drawn: list[int] = []
-    for i in layer.drawing_order():
+    for i in layer.drawn_order():
         cells = set(layer.marks[i].cells)
         level = sum(1 for j in drawn if cells & set(layer.marks[j].cells))
         insets[i] = OPENING_INSETS[min(level, len(OPENING_INSETS) - 1)]
@@ -295,7 +298,7 @@ def _paint_openings_fill(painter: QPainter, geo: BoardGeometry, pal: Palette, la
     """A light tint per opening under the symbols; unfair ones also hatched (status not by colour alone)."""
     insets = _opening_insets(layer)
     painter.setPen(Qt.PenStyle.NoPen)
-    for i in layer.drawing_order():
+    for i in layer.drawn_order():
         mark = layer.marks[i]
         colour = QColor(pal.openings.get(mark.status, pal.partner))
         path = piece_path(geo, mark.cells, insets[i])
@@ -347,7 +350,7 @@ def _paint_openings_lines(painter: QPainter, geo: BoardGeometry, pal: Palette, l
     under = QPen(QColor(pal.cell), max(3.5, c * 0.14))
     under.setJoinStyle(Qt.PenJoinStyle.MiterJoin)
     painter.setBrush(Qt.BrushStyle.NoBrush)
-    for i in layer.drawing_order():
+    for i in layer.drawn_order():
         mark = layer.marks[i]
         path = piece_path(geo, mark.cells, insets[i])
         painter.setPen(under)
@@ -369,6 +372,38 @@ def _paint_openings_lines(painter: QPainter, geo: BoardGeometry, pal: Palette, l
         painter.drawRoundedRect(pill, h * 0.3, h * 0.3)
         painter.setPen(QColor(pal.label))
         painter.drawText(pill, int(Qt.AlignmentFlag.AlignCenter), mark.label)
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+
+
+def _paint_hovered_opening(painter: QPainter, geo: BoardGeometry, pal: Palette, layer: OpeningsLayer,
+                           index: int) -> None:
+    """An opening the board does not draw, while the mouse is on it: its outline and its tag, as drawn ones look."""
+    mark, c = layer.marks[index], geo.cell
+    colour = QColor(pal.openings.get(mark.status, pal.partner))
+    path = piece_path(geo, mark.cells, OPENING_INSETS[0])
+    under = QPen(QColor(pal.cell), max(3.5, c * 0.14))
+    under.setJoinStyle(Qt.PenJoinStyle.MiterJoin)
+    painter.setPen(under)
+    painter.drawPath(path)
+    painter.setPen(_opening_pen(colour, mark.status, c))
+    painter.drawPath(path)
+    font = tag_font(layer, c)
+    if font is None:
+        return
+    metrics = QFontMetricsF(font)
+    mr, mc = mark.centre()
+    cell = min(mark.cells, key=lambda k: ((k // geo.size) + 0.5 - mr) ** 2 + ((k % geo.size) + 0.5 - mc) ** 2)
+    r = geo.cell_rect(cell)
+    w, h = metrics.horizontalAdvance(mark.label) + c * 0.12, metrics.height()
+    pill = QRectF(r.center().x() - w / 2, r.bottom() - c * 0.03 - h, w, h)
+    background = QColor(pal.cell)
+    background.setAlpha(230)
+    painter.setFont(font)
+    painter.setPen(QPen(colour, max(1.0, c * 0.03)))
+    painter.setBrush(background)
+    painter.drawRoundedRect(pill, h * 0.3, h * 0.3)
+    painter.setPen(QColor(pal.label))
+    painter.drawText(pill, int(Qt.AlignmentFlag.AlignCenter), mark.label)
     painter.setBrush(Qt.BrushStyle.NoBrush)
 
 
@@ -408,6 +443,10 @@ def paint_marks(painter: QPainter, geo: BoardGeometry, options: RenderOptions, o
         painter.drawPath(path)
         painter.setPen(QPen(QColor(pal.highlight), max(3.0, c * 0.12)))
         painter.drawPath(path)
+    hovered = overlay.opening_hovered
+    if layer is not None and layer.size == n and hovered is not None and 0 <= hovered < len(layer.marks) \
+            and hovered not in layer.drawn:
+        _paint_hovered_opening(painter, geo, pal, layer, hovered)
     if overlay.partner is not None and 0 <= overlay.partner < n * n:
         r = geo.cell_rect(overlay.partner).adjusted(c * 0.07, c * 0.07, -c * 0.07, -c * 0.07)
         painter.setPen(under)

@@ -25,9 +25,11 @@ STEPS: tuple[tuple[str, str], ...] = (
      "Tools ▸ Analyse balance (Ctrl+Shift+A) plays test games on a copy of the board while you keep editing. "
      "The verdict says whether the swap rule can keep the game fair, for which strength of play it holds "
      "(the club level by default), and ends with the next step; the charts show what it rests on and the "
-     "heatmaps colour the board. View ▸ Fair openings (Ctrl+Shift+F) draws every tested first placement on the "
-     "board with its win rate, in the charts' colours: green ✓ shown fair, orange-red ✗ shown one-sided, grey ? "
-     "not settled yet (the legend under the board says which is which); hover one for its figures. "
+     "heatmaps colour the board. View ▸ Fair openings (Ctrl+Shift+F) draws the tested first placements on the "
+     "board with their win rates, in the charts' colours: green ✓ shown fair, orange-red ✗ shown one-sided, grey ? "
+     "not settled yet (the legend under the board says which is which). After a run that tried many, it draws "
+     "the fair ones and the three nearest an even game; move the mouse over the board to see the others, and "
+     "hover one for its figures. "
      "Quick is a first look in seconds; untick it for a verdict."),
     ("Play-test",
      "Tools ▸ Play-test (Ctrl+T) opens a test game under the match rules: play both sides yourself, or against "

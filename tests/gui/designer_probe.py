@@ -3,6 +3,12 @@ and the pauses of the event loop during the start-up warm-up and during an analy
 settings (from Analyse until the charts are shown).
 
     python tests/gui/designer_probe.py [--skip-analysis] [--board FILE] [--stalls] [--without FIX,...]
+    python tests/gui/designer_probe.py --cold [--stalls]
+
+``--cold`` measures the first start after installing instead: numba's cache goes to an empty temporary folder,
+so the engine is compiled (2-3 minutes), and a Play-test is asked for at once and waits for it; the figures are the
+gaps from then until the play-test window has been open for two seconds, the last ten seconds of the wait
+(the end of the compile and the loading after it) separately.
 
 Prints one JSON line. A 10 ms QTimer ticks throughout; every gap between two ticks is a time the window could
 not react: the figures give the longest gap, the 99th percentile and how many exceeded 50 ms, per phase, with
@@ -30,6 +36,9 @@ import os  # noqa: E402
 import sys  # noqa: E402
 import tempfile  # noqa: E402
 from typing import Any  # noqa: E402
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, REPO)  # the checkout this script is in, not an installed copy of the designer
 
 if not os.environ.get("QT_QPA_PLATFORM"):
     os.environ["QT_QPA_PLATFORM"] = "offscreen"
@@ -113,6 +122,8 @@ class StallWatch:
         self.last_stat = self._stat()
         self.active = True
         self.collections: list[tuple[float, float, int]] = []  # (start, seconds, generation) of each slow gc
+        self.collectors: list[str] = []
+        """The thread and the code each slow collection ran in."""
         self._gc_start = 0.0
         import gc
 
@@ -138,7 +149,16 @@ class StallWatch:
         if phase == "start":
             self._gc_start = now
         elif now - self._gc_start > 0.005:
+            import threading
+            import traceback
+
+            stack = traceback.extract_stack()[:-1]
+            ours = [f for f in stack if f.filename.startswith(REPO)]
+            where = stack[-3:] + ours[-4:]  # the innermost frames, then the project's own that led there
             self.collections.append((self._gc_start, now - self._gc_start, info["generation"]))
+            who = "GUI" if threading.get_ident() == self.main_ident else "worker"
+            self.collectors.append(who + ": " + " < ".join(
+                f"{f.name}@{f.filename.rsplit('/', 1)[-1]}:{f.lineno}" for f in where))
 
     def _stat(self) -> tuple[int, int]:
         try:
@@ -274,12 +294,16 @@ def main() -> int:
     parser.add_argument("--idle", type=float, default=8.0, help="seconds to wait for the start-up warm-up")
     parser.add_argument("--stalls", action="store_true", help="explain every stall over 30 ms (to stderr)")
     parser.add_argument("--without", default="", help=f"fixes to switch off: {', '.join(FIXES)} or all")
+    parser.add_argument("--cold", action="store_true",
+                        help="the first start after installing (an empty compile cache) with a play-test waiting")
     args = parser.parse_args()
     without = set(FIXES) if args.without == "all" else {f for f in args.without.split(",") if f}
     if without - set(FIXES):
         parser.error(f"unknown fix {sorted(without - set(FIXES))}; choose from {', '.join(FIXES)} or all")
     tmp = tempfile.mkdtemp(prefix="lits-probe-")
     os.environ["LITS_BOARD_STUDIO_DATA"] = tmp
+    if args.cold:
+        os.environ["NUMBA_CACHE_DIR"] = os.path.join(tmp, "numba-cache")  # before anything imports numba
 
     from PySide6.QtCore import QCoreApplication, QSettings
     from PySide6.QtWidgets import QApplication
@@ -314,6 +338,8 @@ def main() -> int:
 
     gaps = Gaps()
     watch = StallWatch(gaps) if args.stalls else None
+    if args.cold:
+        return cold_start(window, gaps, watch, spin, result)
     spin(args.idle, warmup.done.is_set)
     spin(0.5)
     result["warmup_done"] = warmup.done.is_set()
@@ -373,7 +399,7 @@ def main() -> int:
         result["cpu_s_by_thread"] = cpu_by_thread(cpu_before, thread_cpu())
         result["ticks"] = gaps.ticks
         result["verdict"] = getattr(panel.report, "verdict", None)
-        result["settings"] = [panel.agent.currentText(), panel.time_limit.value(), panel.quick.isChecked()]
+        result["settings"] = [panel.agent_spec(), panel.time_limit.value(), panel.quick.isChecked()]
         result["out_of_time"] = bool(panel.report is not None and panel.report.budget.stopped_by_time)
         result["matplotlib_in_window_process"] = "matplotlib" in sys.modules
     if watch is not None:
@@ -385,6 +411,45 @@ def main() -> int:
               [(round(t - STARTED, 2), round(d * 1000), g) for t, d, g in watch.collections], file=sys.stderr)
         for late in watch.watch_late:
             print("watchdog late (at s, ms, threads):", *late, file=sys.stderr)
+    result["load_avg"] = [round(x, 2) for x in os.getloadavg()]
+    window.document.undo_stack.setClean()
+    window.close()
+    print(json.dumps(result), flush=True)
+    return 0
+
+
+def cold_start(window: Any, gaps: Gaps, watch: StallWatch | None, spin: Any, result: dict[str, object]) -> int:
+    """``--cold``: a Play-test asked for at once waits for the first compile; measure until it has been open 2 s."""
+    from designer import warmup
+
+    t0 = time.monotonic()
+    starter = window.playtest()
+    compile_end: list[float] = []
+
+    def opened() -> bool:
+        if not compile_end and warmup.done.is_set():
+            compile_end.append(time.monotonic())
+        return getattr(starter, "playtest", starter) is not None and warmup.done.is_set()
+
+    spin(1800, opened)
+    opened_at = time.monotonic()
+    spin(2.0)
+    result["cold_compiled"] = warmup.done.is_set()
+    result["cold_wait_s"] = round(opened_at - t0, 1)
+    result.update(gaps.figures("cold_gap"))
+    tail = Gaps.__new__(Gaps)
+    pairs = [(g, t) for g, t in zip(gaps.gaps, gaps.times, strict=True) if t >= opened_at - 10.0]
+    tail.gaps, tail.times = [g for g, _t in pairs], [t for _g, t in pairs]
+    result.update(tail.figures("cold_end_gap"))
+    if watch is not None:
+        result["cold_stalls_over_50ms_by_cause"] = watch.causes(t0)
+        watch.active = False
+        for stall in watch.stalls:
+            stall.pop("start")
+            print(json.dumps(stall), file=sys.stderr)
+        print("slow collections (at s, ms, generation, thread):",
+              [(round(t - STARTED, 2), round(d * 1000), g, who)
+               for (t, d, g), who in zip(watch.collections, watch.collectors, strict=True)], file=sys.stderr)
     result["load_avg"] = [round(x, 2) for x in os.getloadavg()]
     window.document.undo_stack.setClean()
     window.close()

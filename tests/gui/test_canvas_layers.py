@@ -556,7 +556,7 @@ def test_overlapping_openings_tags_never_overlap(cell: float, qapp: QApplication
             continue
         assert font is not None and font.pixelSize() >= 7
         rects = tag_rects(geo, layer, font)
-        assert len(rects) == len(layer.marks), "every opening gets its tag"
+        assert set(rects) == layer.drawn, "every opening drawn on the board gets its tag"
         for i, rect in rects.items():
             cell_rect = geo.cell_rect(layer.tag_places()[i][0])
             assert cell_rect.contains(rect), (layer.marks[i].names, rect, cell_rect)  # inside its own cell
@@ -589,3 +589,35 @@ def test_the_refined_estimate_reaches_the_designer(window: MainWindow) -> None:
     for i, op in enumerate(real.marks):
         assert op.view.refined_v is not None
         assert f"a closer look {100 * op.view.refined_v:.0f}%" in real.describe(i)
+
+
+def test_a_standard_runs_many_openings_leave_the_symbols_readable(window: MainWindow, qtbot: QtBot) -> None:
+    """A run that tried many openings draws the fair ones and the best few, and the others only under the mouse:
+    28 dashed outlines and tags over 12x12 cells hid the symbols."""
+    view = window.view
+    report = saved_report(REFINED)  # 28 openings tried, none settled
+    deliver(window, report)
+    window.analysis.heat_select.setCurrentIndex(0)
+    layer = view.visible_openings()
+    assert layer is not None and len(layer.marks) == 28
+    fair = {i for i, mark in enumerate(layer.marks) if mark.status == "fair"}
+    assert fair <= layer.drawn and len(layer.drawn) <= len(fair) + 3
+    best = sorted(range(28), key=lambda i: abs(layer.marks[i].rate - 0.5))[:3]
+    assert set(best) <= layer.drawn  # the nearest to an even game are among those drawn
+    assert "25 more under the mouse" in layer.legend_title()
+    # Every opening still answers the mouse: one the board does not draw is drawn while the mouse is on it.
+    only_muted = next(cell for cell, ids in layer.by_cell.items() if not set(ids) & layer.drawn)
+    point = view.cell_center(only_muted).toPoint()
+    QTest.mouseMove(view, point)
+    hovered = view.opening_hovered
+    assert hovered is not None and hovered not in layer.drawn
+    assert "Opening " in view.opening_tooltip(QPointF(point))
+    paints = view.full_paints
+    with_mark = view.grab().toImage()
+    view.opening_hovered = None
+    without = view.grab().toImage()
+    assert view.full_paints == paints, "the hovered opening is a mark over the cached picture"
+    assert with_mark != without, "the opening under the mouse is drawn"
+    view.opening_hovered = hovered
+    QTest.mouseMove(view, QPoint(1, 1))
+    assert view.opening_hovered is None

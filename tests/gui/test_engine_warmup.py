@@ -85,3 +85,33 @@ def test_an_analysis_started_during_the_compile_says_why_it_waits(qtbot: QtBot) 
     panel.engine_compiling = lambda: False
     panel._on_progress(start)
     assert "Waiting" not in panel.progress_label.text()
+
+
+def test_the_kernels_load_with_the_collector_paused_and_frozen(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Loading numba's compiled kernels makes hundreds of thousands of objects; a full collection over them on the
+    warm-up's thread held the GIL for 24-115 ms at the end of a first start's compile, with a play-test waiting
+    (``designer_probe.py --cold``).  They load with the collector paused, and are frozen before it runs again."""
+    import gc
+
+    import core.engine.rules as rules
+    from core.board.model import Board
+
+    real = rules.GameState
+    seen: list[bool] = []
+
+    def watched(board: Board) -> object:
+        seen.append(gc.isenabled())
+        return real(board)
+
+    monkeypatch.setattr(rules, "GameState", watched)
+    frozen = gc.get_freeze_count()
+    was = gc.isenabled()
+    gc.enable()
+    try:
+        warmup._load(Board(6))
+        assert seen == [False]
+        assert gc.isenabled()  # switched on again afterwards
+        assert gc.get_freeze_count() >= frozen
+    finally:
+        if not was:
+            gc.disable()
