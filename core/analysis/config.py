@@ -143,6 +143,47 @@ MAX_TIME = 7 * 24 * 3600.0
 """Longest time cap (a week): anything longer is a typing slip, not a plan."""
 CHEAP_BATCH = 25
 """Games of a cheap agent sent to a worker in one call, so process traffic does not dominate."""
+MAX_WORKERS = 64
+"""More processes than this only add start-up time: each worker compiles or loads the agents."""
+
+
+@dataclass(frozen=True)
+class Limit:
+    """One limit of a setting, checked in one place and said in one wording, whoever set it: the command line
+    names its option (``--games 5: ...``), a config its field (``games 5: ...``)."""
+
+    field: str
+    """The :class:`AnalysisConfig` field."""
+    option: str
+    """The command line's option for it."""
+    low: float
+    high: float
+    rule: str
+    """What may be given, in words."""
+    off: float | None = None
+    """A value that means "none" and is always allowed (a time cap of 0)."""
+
+    def problem(self, value: float, option: bool = False) -> str | None:
+        """None when ``value`` is allowed, else the one sentence that says what to give."""
+        if value == self.off or self.low <= value <= self.high:
+            return None
+        shown = str(int(value)) if float(value).is_integer() else f"{value:g}"
+        return f"{self.option if option else self.field} {shown}: {self.rule}"
+
+
+LIMITS: tuple[Limit, ...] = (
+    Limit("games", "--games", MIN_GAMES, MAX_GAMES,
+          f"give {MIN_GAMES} to {MAX_GAMES:,} games per question (fewer support no statistic; the sequential tests "
+          "decide almost every question within a few hundred)"),
+    Limit("race", "--race", 1, MAX_RACE, f"give 1 (one opening at a time) to {MAX_RACE}"),
+    Limit("workers", "--workers", 0, MAX_WORKERS, f"give 0 (all cores) or a count up to {MAX_WORKERS}"),
+    Limit("time_budget", "--time", MIN_TIME, MAX_TIME,
+          f"give {MIN_TIME:g} seconds to a week, or leave it out for a reproducible run", off=0.0),
+)
+"""The four limits a host sets (games, race, workers, time), each checked only here (:meth:`AnalysisConfig.check`
+and the command line's ``lits analyze``)."""
+WORKERS = next(limit for limit in LIMITS if limit.field == "workers")
+"""The worker count's limit, which ``lits openings`` checks too."""
 
 
 @dataclass(frozen=True)
@@ -446,6 +487,15 @@ class AnalysisConfig:
     def pie_budget(self) -> int:
         return self.pie_games if self.pie_games > 0 else 5 * self.games
 
+    def limit_problem(self, option: bool = False) -> str | None:
+        """The first of :data:`LIMITS` this config breaks, in its one wording (``option``: as the command line's
+        option), None when all hold."""
+        for limit in LIMITS:
+            problem = limit.problem(getattr(self, limit.field), option)
+            if problem is not None:
+                return problem
+        return None
+
     def check(self) -> None:
         if not self.agents:
             raise ValueError("give at least one agent")
@@ -465,9 +515,9 @@ class AnalysisConfig:
         if not MIN_GAMES <= self.check_games <= MAX_GAMES:
             raise ValueError(f"check_games must be at least {MIN_GAMES} and at most {MAX_GAMES}, "
                              f"not {self.check_games}")
-        if not MIN_GAMES <= self.games <= MAX_GAMES:
-            raise ValueError(f"games must be at least {MIN_GAMES} and at most {MAX_GAMES} per question, "
-                             f"not {self.games}")
+        problem = self.limit_problem()
+        if problem is not None:
+            raise ValueError(problem)
         if not 0.0 < self.fair_low < 0.5 < self.fair_high < 1.0:
             raise ValueError(f"the fair band {self.fair_low}-{self.fair_high} must contain 0.5")
         if not 0.0 < self.sprt_margin < min(self.fair_low, 1.0 - self.fair_high):
@@ -477,9 +527,4 @@ class AnalysisConfig:
             raise ValueError("min_fair_openings must be at least 1")
         if self.max_candidates < 1:
             raise ValueError("max_candidates must be at least 1")
-        if not 1 <= self.race <= MAX_RACE:
-            raise ValueError(f"race must be 1 (one opening at a time) to {MAX_RACE}, not {self.race}")
-        if self.workers < 0:
-            raise ValueError("workers must be 0 (all cores) or more")
-        if self.time_budget < 0 or 0 < self.time_budget < MIN_TIME:
-            raise ValueError(f"a time budget must be at least {MIN_TIME:g} seconds, not {self.time_budget:g}")
+

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from core.analysis import charts
-from core.analysis.results import AnalysisReport, ChartData, pct
+from core.analysis.glossary import S1, defined, opening_words
+from core.analysis.results import AnalysisReport, ChartData, fair_band, pct
 from core.board.fileio import atomic_write_bytes, atomic_write_text
 from core.board.geometry import cell_name
 from core.board.model import Board
@@ -72,7 +73,7 @@ def markdown(report: AnalysisReport, board: Board, images: dict[str, str]) -> st
     out = [f"# Balance analysis: {title}", ""]
     out.append(f"**Verdict: {report.verdict}** (decided by `{report.agent}`; seed {cfg.seed}"
                f"{'; a quick look only: never publish it' if cfg.quick else ''}; {report.elapsed:.0f} s)")
-    out.append("")
+    out += ["", f"{defined(S1)}; here S1 places {report.s1_symbol}.", ""]
     out += [f"- {r}" for r in report.reasons]
     if report.warnings:
         out += ["", "## Warnings", ""] + [f"- {w}" for w in report.warnings]
@@ -89,7 +90,7 @@ def markdown(report: AnalysisReport, board: Board, images: dict[str, str]) -> st
     for o in pie.openings:
         lo, hi = o.ci95
         swap = pct(o.swaps / o.games) if o.games else "n/a"
-        status = o.status_words
+        status = opening_words(o.status, o.abandoned, o.disputed, o.v, (lo, hi), fair_band(report))
         screen = pct(o.screen_v) if o.refined_v is None else f"{pct(o.screen_v)}, refined {pct(o.refined_v)}"
         out.append(f"| {' '.join(o.names)} | {pct(o.v)} | {pct(lo)}-{pct(hi)} | {o.games} | {status} | "
                    f"{screen} | {swap} |")

@@ -569,96 +569,141 @@ class _Entry:
 
 
 def _race(s: Session, spec: AgentSpec, screen: FloatGrid, pie: PieResult) -> PieResult:
-    """The deciding search agent's openings raced (:data:`~core.analysis.config.RACE_ACTIVE`): up to ``cfg.race``
-    in play, the one nearest to even (with optimism for few games) carried on first, those far from even after
-    their first games set aside.  Every choice reads only the games' results in index order, so a seed gives the
-    same openings and figures on any machine; each opening's games are those one-at-a-time play would give it.
-    When no new opening may start (the candidate limit, or the verdict is decided), the set-aside openings get the
-    games left, nearest to even first."""
-    cfg = s.cfg
-    budget = cfg.pie_budget
-    picker = CandidatePicker(screen, cfg.seed)
-    refining = cfg.refine_sims > 0
-    key = f"pie:{spec.text}"
-    active: list[_Entry] = []
-    aside: list[_Entry] = []
-    started = 0
-    exhausted = False
+    """The deciding search agent's openings raced (:data:`~core.analysis.config.RACE_ACTIVE`): see :class:`_Race`."""
+    return _Race(s, spec, screen, pie).run()
 
-    def spent() -> int:
-        return pie.games + sum(e.games for e in active + aside)
 
-    last_fair = [0, 0]  # fair openings found, and the games spent when the last of them was found (for the ETA)
+class _Race:
+    """Up to ``cfg.race`` openings in play, the one nearest to even (with optimism for few games) carried on first,
+    those far from even after their first games set aside.  Every choice reads only the games' results in index
+    order, so a seed gives the same openings and figures on any machine; each opening's games are those
+    one-at-a-time play would give it.  When no new opening may start (the candidate limit, or the verdict is
+    decided), the set-aside openings get the games left, nearest to even first."""
 
-    def done(e: _Entry) -> bool:
+    def __init__(self, s: Session, spec: AgentSpec, screen: FloatGrid, pie: PieResult) -> None:
+        self.s = s
+        self.cfg = s.cfg
+        self.spec = spec
+        self.screen = screen
+        self.pie = pie
+        self.budget = self.cfg.pie_budget
+        self.picker = CandidatePicker(screen, self.cfg.seed)
+        self.key = f"pie:{spec.text}"
+        self.active: list[_Entry] = []
+        self.aside: list[_Entry] = []
+        self.started = 0
+        """Openings started so far (the next one's order)."""
+        self.exhausted = False
+        """The picker has no opening left."""
+        self.last_fair = (0, 0)
+        """Fair openings found, and the games spent when the last of them was found (for the ETA)."""
+
+    def run(self) -> PieResult:
+        cfg = self.cfg
+        while len(self.pie.fair) < cfg.min_fair_openings and not self.s.timed_out():
+            may_start = self.may_start()
+            # past max_candidates, a board that may be lopsided finishes its set-aside openings before trying more
+            lopsided = bool(self.aside) and lopsided_possible(self.pie, cfg)
+            if (may_start and len(self.active) < cfg.race
+                    and not (lopsided and self.started >= cfg.max_candidates)):
+                if not self.start_one():
+                    break
+                continue
+            entry = self.next_entry(lopsided, may_start)
+            if entry is None or not self.carry_on(entry):
+                break
+        cut = self.s.out_of_time
+        for entry in sorted(self.active + self.aside, key=lambda e: e.order):
+            self.finish(entry, set_aside=entry in self.aside and not cut)
+        return _pie_done(self.s, self.key, self.pie)
+
+    def spent(self) -> int:
+        """Deciding games so far: the finished openings' and those still in play or set aside."""
+        return self.pie.games + sum(e.games for e in self.active + self.aside)
+
+    def may_start(self) -> bool:
+        """Whether a new opening may start: one is left, the candidate limit and the budget allow it, and past
+        ``max_candidates`` only while the verdict is undecided."""
+        cfg = self.cfg
+        left = self.budget - self.spent()
+        return (not self.exhausted and self.started < cfg.candidate_limit and left >= cfg.min_verdict_games
+                and not (self.started >= cfg.max_candidates and decide(self.pie, cfg)[0] != "inconclusive"))
+
+    def start_one(self) -> bool:
+        """Start the picker's next opening with its first games; False when the race must stop (no game could be
+        played)."""
+        if self.cfg.refine_sims > 0:
+            refine(self.s, self.picker)
+        pick = self.picker.next()
+        if pick is None:
+            self.exhausted = True
+            return True
+        entry = _Entry(pick, self.started, sprt_pair(self.cfg))
+        self.started += 1
+        self.advance(entry, RACE_FIRST)
+        if not entry.results:
+            return False
+        if self.done(entry):
+            self.finish(entry)
+        elif entry.distance() > RACE_FAR:
+            self.aside.append(entry)
+        else:
+            self.active.append(entry)
+        return True
+
+    def next_entry(self, lopsided: bool, may_start: bool) -> _Entry | None:
+        """The opening to carry on: the most hopeful in play; with none in play and no opening nearer to even left
+        to try, the set-aside one nearest to even; None when the race is over."""
+        if self.active:
+            return min(self.active, key=_Entry.hope)
+        if self.aside and (lopsided or not may_start):
+            return min(self.aside, key=lambda e: (e.distance(), e.order))
+        return None
+
+    def carry_on(self, entry: _Entry) -> bool:
+        """:data:`RACE_BATCH` more games of ``entry``; False when none could be played."""
+        before = entry.games
+        self.advance(entry, RACE_BATCH)
+        if entry.games == before:
+            return False
+        if self.done(entry):
+            (self.active if entry in self.active else self.aside).remove(entry)
+            self.finish(entry)
+        return True
+
+    def done(self, e: _Entry) -> bool:
+        cfg = self.cfg
         return e.pair.decided or futile(e.pair.successes, e.pair.trials, cfg) or e.games >= cfg.opening_cap
 
-    def advance(e: _Entry, n: int) -> None:
-        n = min(n, cfg.opening_cap - e.games, budget - spent())
+    def advance(self, e: _Entry, n: int) -> None:
+        """Up to ``n`` more games of ``e``, stopping at its decision (within its cap and the budget)."""
+        cfg = self.cfg
+        n = min(n, cfg.opening_cap - e.games, self.budget - self.spent())
         if n <= 0:
             return
-        tasks = _pie_tasks(s, spec, e.placement, range(e.games, e.games + n))
-        msg = (f"{spec.text}: {started} openings started (at most {cfg.candidate_limit}), playing "
-               f"{' '.join(s.names(e.placement))} (fair so far: {len(pie.fair)} of {cfg.min_fair_openings} needed)")
+        tasks = _pie_tasks(self.s, self.spec, e.placement, range(e.games, e.games + n))
+        msg = (f"{self.spec.text}: {self.started} openings started (at most {cfg.candidate_limit}), playing "
+               f"{' '.join(self.s.names(e.placement))} (fair so far: {len(self.pie.fair)} of "
+               f"{cfg.min_fair_openings} needed)")
+        self.s.play(tasks, self.spec.cheap, "pie", msg, lambda _i, r: self.played(e, r),
+                    counted=(self.spent(), self.budget))
 
-        def stop(_i: int, r: GameResult) -> bool:
-            e.results.append(r)
-            e.pair.update(r.s1_won)
-            if len(pie.fair) != last_fair[0]:
-                last_fair[:] = [len(pie.fair), spent()]
-            missing = max(0, cfg.min_fair_openings - len(pie.fair))
-            s.plan.set(key, min(budget - spent(), pie_games_left(cfg, missing, spent() - last_fair[1])))
-            return done(e)
+    def played(self, e: _Entry, r: GameResult) -> bool:
+        """One game of ``e`` back: count it, update the ETA's plan, and say whether ``e`` is done."""
+        cfg = self.cfg
+        e.results.append(r)
+        e.pair.update(r.s1_won)
+        if len(self.pie.fair) != self.last_fair[0]:
+            self.last_fair = (len(self.pie.fair), self.spent())
+        missing = max(0, cfg.min_fair_openings - len(self.pie.fair))
+        self.s.plan.set(self.key, min(self.budget - self.spent(),
+                                      pie_games_left(cfg, missing, self.spent() - self.last_fair[1])))
+        return self.done(e)
 
-        s.play(tasks, spec.cheap, "pie", msg, stop, counted=(spent(), budget))
-
-    def finish(e: _Entry, set_aside: bool = False) -> PieResult:
-        given_up = e.pair.status == "undecided" and (set_aside or futile(e.pair.successes, e.pair.trials, cfg))
-        return _played(s, pie, picker, screen, e.placement, e.pair, e.results, given_up)
-
-    while len(pie.fair) < cfg.min_fair_openings and not s.timed_out():
-        left = budget - spent()
-        may_start = (not exhausted and started < cfg.candidate_limit and left >= cfg.min_verdict_games
-                     and not (started >= cfg.max_candidates and decide(pie, cfg)[0] != "inconclusive"))
-        # past max_candidates, a board that may be lopsided finishes its set-aside openings before trying more
-        lopsided = bool(aside) and lopsided_possible(pie, cfg)
-        if may_start and len(active) < cfg.race and not (lopsided and started >= cfg.max_candidates):
-            if refining:
-                refine(s, picker)
-            pick = picker.next()
-            if pick is None:
-                exhausted = True
-                continue
-            entry = _Entry(pick, started, sprt_pair(cfg))
-            started += 1
-            advance(entry, RACE_FIRST)
-            if not entry.results:
-                break
-            if done(entry):
-                pie = finish(entry)
-            elif entry.distance() > RACE_FAR:
-                aside.append(entry)
-            else:
-                active.append(entry)
-            continue
-        if active:
-            entry = min(active, key=_Entry.hope)
-        elif aside and (lopsided or not may_start):
-            # no opening nearer to even is left to try: the set-aside ones get the games left, nearest first
-            entry = min(aside, key=lambda e: (e.distance(), e.order))
-        else:
-            break
-        before = entry.games
-        advance(entry, RACE_BATCH)
-        if entry.games == before:
-            break
-        if done(entry):
-            (active if entry in active else aside).remove(entry)
-            pie = finish(entry)
-    cut = s.out_of_time
-    for entry in sorted(active + aside, key=lambda e: e.order):
-        pie = finish(entry, set_aside=entry in aside and not cut)
-    return _pie_done(s, key, pie)
+    def finish(self, e: _Entry, set_aside: bool = False) -> None:
+        """``e``'s games join the pie (judged if shown fair); one set aside or futile while undecided is given up."""
+        given_up = e.pair.status == "undecided" and (set_aside or futile(e.pair.successes, e.pair.trials, self.cfg))
+        self.pie = _played(self.s, self.pie, self.picker, self.screen, e.placement, e.pair, e.results, given_up)
 
 
 def refine(s: Session, picker: CandidatePicker) -> None:

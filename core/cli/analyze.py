@@ -23,10 +23,6 @@ from core.analysis.config import (
     FAIR_BAND,
     FIRM_CHECK_GAMES,
     JUDGE_SEPARATOR,
-    MAX_GAMES,
-    MAX_RACE,
-    MAX_TIME,
-    MIN_GAMES,
     MIN_TIME,
     QUICK,
     AnalysisCancelled,
@@ -48,9 +44,6 @@ from core.selfplay.cluster import CLUSTER_HELP
 if TYPE_CHECKING:
     from core.analysis.results import AnalysisReport
     from core.board.model import Board
-
-MAX_WORKERS = 64
-"""More processes than this only add start-up time: each worker compiles or loads the agents."""
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -235,16 +228,13 @@ def _config(args: argparse.Namespace) -> AnalysisConfig:
         overrides["games"] = args.games
         overrides["decider_games"] = args.games
     if args.race is not None:
-        if not 1 <= args.race <= MAX_RACE:
-            raise CliError(f"--race {args.race}: give 1 (one opening at a time) to {MAX_RACE}", EXIT_USAGE)
         overrides["race"] = args.race
     cfg = AnalysisConfig.from_effort(effort, **overrides)
     if args.time_budget is not None:
-        budget = args.time_budget
-        if budget != 0 and not MIN_TIME <= budget <= MAX_TIME:
-            raise CliError(f"--time {budget:g}: give {MIN_TIME:g} seconds to a week, or leave it out for a "
-                           "reproducible run", EXIT_USAGE)
-        cfg.time_budget = budget
+        cfg.time_budget = args.time_budget
+    problem = cfg.limit_problem(option=True)  # games, race, workers and time: checked once, in the config's words
+    if problem is not None:
+        raise CliError(problem, EXIT_USAGE)
     if args.agents:
         try:
             cfg.agents = [reproducible(a) for a in args.agents]
@@ -267,14 +257,6 @@ def _config(args: argparse.Namespace) -> AnalysisConfig:
             except AgentSpecError as exc:
                 raise CliError(f"--check: {exc}", EXIT_USAGE) from None
     cfg.check_rule = args.check_rule
-    if cfg.games < MIN_GAMES:
-        raise CliError(f"--games {cfg.games}: at least {MIN_GAMES} games per question are needed for any "
-                       "statistic", EXIT_USAGE)
-    if cfg.games > MAX_GAMES:
-        raise CliError(f"--games {cfg.games}: at most {MAX_GAMES:,} games per question (the SPRTs decide "
-                       "almost every question within a few hundred)", EXIT_USAGE)
-    if not 0 <= args.workers <= MAX_WORKERS:
-        raise CliError(f"--workers {args.workers}: give 0 (all cores) or a count up to {MAX_WORKERS}", EXIT_USAGE)
     return cfg
 
 

@@ -11,7 +11,15 @@ import sys
 from typing import TYPE_CHECKING
 
 from core.agents.spec import FIXED_WORK_HELP, SPEC_HELP, AgentSpecError, reproducible
-from core.analysis.config import DEFAULT_AGENTS, FAIR_BAND, MAX_GAMES, MIN_GAMES, AnalysisCancelled, AnalysisConfig
+from core.analysis.config import (
+    DEFAULT_AGENTS,
+    FAIR_BAND,
+    MAX_GAMES,
+    MIN_GAMES,
+    WORKERS,
+    AnalysisCancelled,
+    AnalysisConfig,
+)
 from core.cli import (
     EXIT_DISK_FULL,
     EXIT_INTERRUPTED,
@@ -22,7 +30,7 @@ from core.cli import (
     load_board_arg,
     summary,
 )
-from core.cli.analyze import MAX_WORKERS, _Bars
+from core.cli.analyze import _Bars
 from core.cli.exitcodes import disk_full_message, is_disk_full
 from core.selfplay.cluster import CLUSTER_HELP
 
@@ -125,8 +133,9 @@ def run(args: argparse.Namespace) -> int:
     if not MIN_GAMES <= games <= MAX_GAMES:
         flag = "--games" if fixed else "--max-games"
         raise CliError(f"{flag} {games}: give {MIN_GAMES} to {MAX_GAMES:,} games per opening", EXIT_USAGE)
-    if not 0 <= args.workers <= MAX_WORKERS:
-        raise CliError(f"--workers {args.workers}: give 0 (all cores) or a count up to {MAX_WORKERS}", EXIT_USAGE)
+    problem = WORKERS.problem(args.workers, option=True)
+    if problem is not None:
+        raise CliError(problem, EXIT_USAGE)
     if args.top is not None and args.top < 1:
         raise CliError(f"--top {args.top}: give at least 1", EXIT_USAGE)
     board = load_board_arg(args.board)

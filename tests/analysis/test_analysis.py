@@ -284,7 +284,7 @@ def test_invalid_board_is_analysed_with_a_warning() -> None:
 def test_config_rejects_nonsense() -> None:
     with pytest.raises(ValueError, match="agent"):
         analyze(small_board(), small_config(agents=["chess"]))
-    with pytest.raises(ValueError, match="at least 10"):
+    with pytest.raises(ValueError, match="games 3: give 10 to 100,000 games per question"):
         analyze(small_board(), small_config(games=3))
     with pytest.raises(ValueError, match="fair band"):
         analyze(small_board(), small_config(fair_low=0.6, fair_high=0.7))

@@ -153,3 +153,15 @@ def test_the_panel_and_the_command_line_use_one_glossary() -> None:
 
     assert S1.plain == analysis_text.FIRST
     assert {STATUS_STYLE[s].short for s in STATUS_STYLE} <= {t.plain for t in GLOSSARY}
+
+
+def test_the_markdown_report_speaks_the_same_words() -> None:
+    from core.analysis.report import markdown
+    from core.board.model import Board
+
+    report = saved("default-balanced")
+    text = markdown(report, Board(size=report.size), {})
+    assert f"{S1.word}: {S1.meaning}" in text
+    rows = [line for line in text.splitlines() if line.startswith("| ") and " games" not in line and "%" in line]
+    assert rows and not any("undecided (given up)" in row for row in rows)
+    assert any("| given up: unlikely ever to be shown fair |" in row for row in rows)

@@ -74,7 +74,7 @@ def test_one_at_a_time_plays_each_opening_to_its_decision(monkeypatch: pytest.Mo
 
 
 def test_race_setting_is_checked_and_old_reports_read_as_one_at_a_time() -> None:
-    with pytest.raises(ValueError, match="race must be 1"):
+    with pytest.raises(ValueError, match=r"race 0: give 1 \(one opening at a time\)"):
         AnalysisConfig(race=0).check()
     saved = _minimal()
     assert saved["config"]["race"] == RACE_ACTIVE  # type: ignore[index]

@@ -235,7 +235,7 @@ def test_presets_and_overrides() -> None:
 
 
 def test_a_cap_below_the_minimum_is_refused() -> None:
-    with pytest.raises(ValueError, match="at least 5 seconds"):
+    with pytest.raises(ValueError, match="time_budget 1: give 5 seconds to a week"):
         analyze(board(), config(time_budget=1.0))
 
 
