@@ -19,6 +19,7 @@ from core.board.boardfile import load_board
 from core.board.model import Board, GameParams
 from designer.dialogs.card import CardDialog
 from tests.card.sample import sample_card
+from tests.gui.conftest import dialogs, isolated_settings  # noqa: F401 - the GUI tests' autouse fixtures
 from tests.paths import REPO
 
 pytestmark = pytest.mark.gui
@@ -81,3 +82,20 @@ def test_a_board_no_match_can_use_is_refused(qtbot: Any) -> None:
     qtbot.addWidget(dialog)
     assert not dialog.start()
     assert "No match can be played on this board" in dialog.progress.label.text()
+
+
+def test_file_export_board_card_opens_the_dialog_for_the_shown_board(qtbot: Any) -> None:
+    from PySide6.QtWidgets import QApplication
+
+    from tests.gui.windows import open_window
+
+    window = open_window(qtbot)
+    export = next(a.menu() for a in window.menuBar().actions() if a.text().replace("&", "") == "File")
+    sub = next(a.menu() for a in export.actions() if a.menu() is not None and a.text().replace("&", "") == "Export")
+    action = next(a for a in sub.actions() if a.text() == "Board card…")
+    action.trigger()
+    shown = [w for w in QApplication.topLevelWidgets() if isinstance(w, CardDialog) and w.isVisible()]
+    assert len(shown) == 1
+    dialog = shown[0]
+    assert dialog.board.rows() == window.document.snapshot().rows() and not dialog.running
+    dialog.close()
