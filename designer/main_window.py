@@ -46,6 +46,7 @@ from core.board.validation import count_errors
 from core.seal.sealcheck import SEALED_SUFFIX
 from designer.canvas.board_view import LOCK_BRUSH, BoardView
 from designer.canvas.render import THEMES, RenderOptions
+from designer.dialogs.card import CardDialog
 from designer.dialogs.export import PictureDialog, SealDialog, TextGridDialog, export_picture
 from designer.dialogs.help import WorkflowDialog
 from designer.document.autosave import (
@@ -283,6 +284,8 @@ class MainWindow(QMainWindow):
         self.export_svg_action = self._action("Picture (SVG)…", lambda: self.export_picture("svg"))
         self.export_text_action = self._action("Text grid for chat…", self.export_text)
         self.export_seal_action = self._action("Sealed file for a season…", self.export_sealed)
+        self.export_card_action = self._action("Board card…", lambda: CardDialog(
+            self.document.snapshot(), self.document.path, self).open())
 
         self.undo_action = self.document.undo_stack.createUndoAction(self, "&Undo")
         self.undo_action.setShortcuts(QKeySequence.keyBindings(key.Undo))
@@ -382,7 +385,7 @@ class MainWindow(QMainWindow):
         file_menu.addActions([self.save_action, self.save_as_action])
         export = file_menu.addMenu("&Export")
         export.addActions([self.export_board_action, self.export_png_action, self.export_svg_action,
-                           self.export_text_action, self.export_seal_action])
+                           self.export_text_action, self.export_seal_action, self.export_card_action])
         file_menu.addSeparator()
         self.host_action = file_menu.addAction("&Host a match…", self.host_match)
         file_menu.addSeparator()

@@ -221,6 +221,7 @@ def measure_card(board: Board, cfg: CardConfig, path: str = "", progress: Progre
     if unplayable:
         raise CardError(f"no match can be played on this board: {unplayable[0]}")
     started = time.monotonic()
+    commit = source_commit()  # the code that starts the card, read before a long run (the checkout may move on)
     acfg = cfg.analysis
     acfg.seed, acfg.workers, acfg.inline = cfg.seed, cfg.workers, cfg.inline
     report = analyze(board, acfg, progress=progress, cancel=cancel)
@@ -253,7 +254,7 @@ def measure_card(board: Board, cfg: CardConfig, path: str = "", progress: Progre
         "board": {"name": board.name, "file": path or None, "size": board.size,
                   "fingerprint": board_fingerprint(board), "pie": board.params.pie,
                   "first": board.params.first.value},
-        "measured_at": {**cfg.work(), "version": __version__, "commit": source_commit(), "workers": cfg.workers},
+        "measured_at": {**cfg.work(), "version": __version__, "commit": commit, "workers": cfg.workers},
         "verdict": verdict_figure(report, board, openings),
         "skill": skill_figure(pairs, cfg.strong, cfg.weak),
         "fairness": fairness_figure(report, openings, cfg.levels, played),

@@ -47,6 +47,10 @@ def interval(ci: Sequence[float | None]) -> str:
     return f"[{100 * low:.0f}-{100 * high:.0f}%]"
 
 
+def number(x: float | None, digits: int) -> str:
+    return "n/a" if x is None else f"{x:.{digits}f}"
+
+
 def one_in(x: float | None) -> str:
     return "never" if x is None else f"{x:.0f}"
 
@@ -82,9 +86,9 @@ def card_lines(card: dict[str, Any]) -> list[Line]:
         lines.append(Line("Fairness across strengths", f"opening{k + 1}", f"{' '.join(row['cells'])}: {rates}"))
     g = card["game"]
     lines.append(Line("The game it gives", "placements",
-                      f"{g['placements_per_game']:.1f} placements per game; {g['legal_per_turn']:.0f} legal "
-                      f"placements to choose from per turn"))
-    margin = "n/a" if g["margin"] is None else f"{g['margin']:.1f}"
+                      f"{number(g['placements_per_game'], 1)} placements per game; {number(g['legal_per_turn'], 0)} "
+                      f"legal placements to choose from per turn"))
+    margin = number(g["margin"], 1)
     lines.append(Line("The game it gives", "tie_rule",
                       f"the tie rule decides {pct(g['tie_rule_share'])} of games; the winner leads by {margin} "
                       f"points on average"))

@@ -67,11 +67,11 @@ def _check(args: argparse.Namespace) -> None:
             raise CliError(f"-o {args.output}: give a file ending in {', '.join(FORMATS)}", EXIT_USAGE)
 
 
-def make_config(args: argparse.Namespace) -> CardConfig:
-    """The card's settings from the arguments (tests put a smaller card in its place)."""
+def config_for(effort: str, seed: int, workers: int) -> CardConfig:
+    """A card's settings (``lits card`` and ``lits reveal-bundle --card``; tests put a smaller card here)."""
     from core.card.config import CardConfig
 
-    return CardConfig.make(args.effort, seed=args.seed, workers=args.workers, inline=_inline)
+    return CardConfig.make(effort, seed=seed, workers=workers, inline=_inline)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
     from core.card.figures import CardError, measure_card
     from core.cli.analyze import _Bars
 
-    cfg = make_config(args)
+    cfg = config_for(args.effort, args.seed, args.workers)
     bars = _Bars(sys.stderr.isatty() and not args.json)
     try:
         card = measure_card(board, cfg, args.board, progress=bars)

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from core.cli import (
     EXIT_DISK_FULL,
+    EXIT_INTERRUPTED,
     EXIT_NOT_COMPARED,
     EXIT_OK,
     EXIT_PROBLEMS,
@@ -86,6 +87,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     b.add_argument("--sums", required=True, metavar=SUMS_NAME, help="the SHA256SUMS published before the season")
     b.add_argument("--out", required=True, metavar="DIR", help="folder for the bundle")
     b.add_argument("--force", action="store_true", help="replace files in DIR that have other content")
+    b.add_argument("--card", action="store_true",
+                   help="add each revealed board's card (lits card: NAME-card.png, .md and .json) and say in "
+                        "VERIFY.txt how anyone recomputes it from the revealed board and the seed")
+    b.add_argument("--card-seed", type=int, default=0, metavar="S", help="the cards' seed (default 0)")
+    b.add_argument("--workers", type=int, default=0, metavar="K",
+                   help="worker processes for the cards (default 0 = all cores)")
     b.set_defaults(func=run_bundle)
 
     u = subparsers.add_parser(
@@ -217,7 +224,8 @@ def run_bundle(args: argparse.Namespace) -> int:
     from core.seal.sealing import SealError, SealInputError, write_bundle
 
     try:
-        result = write_bundle(args.files, args.sums, args.out, force=args.force)
+        extras, note = _cards(args) if getattr(args, "card", False) else ([], "")
+        result = write_bundle(args.files, args.sums, args.out, force=args.force, extras=extras, verify_note=note)
     except SealError as exc:  # like verify: a file it cannot read is 2, one that does not verify is 1
         raise CliError(str(exc), EXIT_UNREADABLE if isinstance(exc, SealInputError) else EXIT_PROBLEMS) from None
     except OSError as exc:
@@ -227,6 +235,50 @@ def run_bundle(args: argparse.Namespace) -> int:
         print(f"  {path.name}")
     print(f"season fingerprint (SHA-256 of {SUMS_NAME}): {result.fingerprint}")
     return EXIT_OK
+
+
+def _cards(args: argparse.Namespace) -> tuple[list[tuple[str, bytes]], str]:
+    """Each revealed board's card (PNG, Markdown page, JSON) and the VERIFY.txt paragraph on recomputing them;
+    measured before anything is written, so a refused or interrupted card leaves no half bundle."""
+    import json
+
+    from core.analysis.config import AnalysisCancelled
+    from core.card.figures import CardError, measure_card
+    from core.card.render import card_figure, figure_bytes, markdown
+    from core.cli import card as card_command
+    from core.seal.sealing import revealed_boards
+
+    if not 0 <= args.workers <= 64:
+        raise CliError(f"--workers {args.workers}: give 0 (all cores) or a count up to 64", EXIT_USAGE)
+    extras: list[tuple[str, bytes]] = []
+    lines = ["", "Board cards", "-----------", ""]
+    for name, board in revealed_boards(args.files, args.sums):
+        stem = name.removesuffix(SEALED_SUFFIX)
+        cfg = card_command.config_for("standard", args.card_seed, args.workers)
+        try:
+            card = measure_card(board, cfg, f"{stem}.yaml")
+        except CardError as exc:
+            raise CliError(f"{name}: {exc}", EXIT_PROBLEMS) from None
+        except AnalysisCancelled:
+            raise CliError("interrupted before the cards were finished", EXIT_INTERRUPTED) from None
+        png = f"{stem}-card.png"
+        extras += [(png, figure_bytes(card_figure(card, board), "png")),
+                   (f"{stem}-card.md", markdown(card, png, f"{stem}.yaml").encode("utf-8")),
+                   (f"{stem}-card.json", (json.dumps(card, indent=2) + "\n").encode("utf-8"))]
+        m = card["measured_at"]
+        commit = f", commit {m['commit']}" if m.get("commit") else ""
+        lines += [
+            f"{stem}-card.png/.md/.json: measured by lits {m['version']}{commit}, effort {m['effort']}, "
+            f"seed {m['seed']}.",
+            "A card is a function of the board, its settings and the seed, so anyone can recompute it:",
+            f"  lits unseal {name} -o {stem}.yaml",
+            f"  lits card {stem}.yaml --seed {m['seed']} --json > mine.json",
+            f"and compare it with {stem}-card.json: every figure must be equal (only elapsed_s, timings_s",
+            "and measured_at.workers depend on the machine).",
+            "",
+        ]
+    note = "\n".join(lines)
+    return extras, note.encode("ascii", "replace").decode("ascii")
 
 
 def published_digest(path: str, sums: str | None, digest: str | None, refused: str) -> str | None:

@@ -53,6 +53,7 @@ __all__ = [
     "fields_from_board",
     "parse",
     "read_sealed",
+    "revealed_boards",
     "seal_board",
     "sealed_file_name",
     "verify_bytes",
@@ -473,20 +474,20 @@ def bundle_folder_problem(folder: Path, revealed: Sequence[str]) -> str | None:
             f"e.g. {example}")
 
 
-def write_bundle(sealed_paths: Sequence[str | os.PathLike[str]], sums_path: str | os.PathLike[str],
-                 out_dir: str | os.PathLike[str], force: bool = False) -> BundleResult:
-    """Copy the revealed files and SHA256SUMS byte for byte and add VERIFY.txt and the verify script.
+def revealed_boards(sealed_paths: Sequence[str | os.PathLike[str]],
+                    sums_path: str | os.PathLike[str]) -> list[tuple[str, Board]]:
+    """(file name, board) of each sealed file, verified against SHA256SUMS exactly as :func:`write_bundle` does
+    (so a reveal can measure what it reveals before it writes anything)."""
+    items, _copies, _raw = _verified(sealed_paths, Path(sums_path), Path("."))
+    return [(name, board_from_fields(fields)) for name, fields, _digest in items]
 
-    Every file is verified against SHA256SUMS first: a bundle that does not
-    check out would only make the host look like a cheat. Existing files in the
-    folder with identical bytes are fine; different ones need ``force``; a folder
-    that would publish other boards (:func:`bundle_folder_problem`) is refused.
-    """
-    sums_file = Path(sums_path)
+
+def _verified(sealed_paths: Sequence[str | os.PathLike[str]], sums_file: Path, folder: Path) -> tuple[
+        list[tuple[str, SealedFields, str]], list[tuple[Path, bytes]], bytes]:
+    """Each sealed file verified against SHA256SUMS: (name, fields, digest), its copy into ``folder``, the sums."""
     listed, sums_raw = read_sums(sums_file)
     items: list[tuple[str, SealedFields, str]] = []
     copies: list[tuple[Path, bytes]] = []
-    folder = Path(out_dir)
     for raw_path in sealed_paths:
         path = Path(raw_path)
         try:
@@ -509,10 +510,28 @@ def write_bundle(sealed_paths: Sequence[str | os.PathLike[str]], sums_path: str 
         copies.append((folder / path.name, read.head))  # verified, so the whole file
     if len({f.season for _, f, _ in items}) > 1:
         raise SealError("the files belong to different seasons; make one bundle per season")
+    return items, copies, sums_raw
+
+
+def write_bundle(sealed_paths: Sequence[str | os.PathLike[str]], sums_path: str | os.PathLike[str],
+                 out_dir: str | os.PathLike[str], force: bool = False,
+                 extras: Sequence[tuple[str, bytes]] = (), verify_note: str = "") -> BundleResult:
+    """Copy the revealed files and SHA256SUMS byte for byte and add VERIFY.txt and the verify script.
+
+    Every file is verified against SHA256SUMS first: a bundle that does not
+    check out would only make the host look like a cheat. Existing files in the
+    folder with identical bytes are fine; different ones need ``force``; a folder
+    that would publish other boards (:func:`bundle_folder_problem`) is refused.
+    ``extras`` (name, bytes) are more files for the bundle (the board cards), written the same way, and
+    ``verify_note`` (ASCII) ends VERIFY.txt (how to recompute them).
+    """
+    folder = Path(out_dir)
+    items, copies, sums_raw = _verified(sealed_paths, Path(sums_path), folder)
     fingerprint = hashlib.sha256(sums_raw).hexdigest()
     copies.append((folder / SUMS_NAME, sums_raw))
     copies.append((folder / VERIFY_SCRIPT_NAME, verify_script_source()))
-    verify_txt = verify_text(items, fingerprint)
+    copies += [(folder / name, data) for name, data in extras]
+    verify_txt = verify_text(items, fingerprint) + verify_note
     copies.append((folder / VERIFY_TEXT_NAME, verify_txt.encode("ascii")))
     if folder.exists() and not folder.is_dir():
         raise SealInputError(f"{folder}: exists and is not a folder")

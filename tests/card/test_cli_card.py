@@ -16,7 +16,7 @@ from tests.card.common import small_board, small_config
 
 @pytest.fixture()
 def board_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
-    monkeypatch.setattr(command, "make_config", lambda args: small_config(seed=args.seed, inline=True))
+    monkeypatch.setattr(command, "config_for", lambda _effort, seed, _workers: small_config(seed=seed, inline=True))
     path = tmp_path / "b.yaml"
     save_board(small_board(), path)
     return str(path)

@@ -82,3 +82,15 @@ def test_another_format_is_refused(tmp_path: Path) -> None:
     board = load_board(REPO / "boards" / "default.yaml")
     with pytest.raises(ValueError, match=r"\.png, \.svg, \.md"):
         write_card(sample_card(board), board, str(tmp_path / "card.jpg"))
+
+
+def test_figures_that_were_not_measured_read_n_a() -> None:
+    board = load_board(REPO / "boards" / "default.yaml")
+    card = sample_card(board)
+    card["game"].update(placements_per_game=None, legal_per_turn=None, margin=None,  # type: ignore[attr-defined]
+                        tie_rule_share=None)
+    card["fairness"].update(openings=[], mean_s1_rate={"greedy": None, "casual": None, "club": None})  # type: ignore[attr-defined]
+    text = by_key(card)
+    assert text["placements"] == "n/a placements per game; n/a legal placements to choose from per turn"
+    assert text["tie_rule"] == "the tie rule decides n/a of games; the winner leads by n/a points on average"
+    assert text["fairness"].endswith("greedy n/a, casual n/a, club n/a")

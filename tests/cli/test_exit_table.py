@@ -77,7 +77,7 @@ def small_card(monkeypatch: pytest.MonkeyPatch, _tmp: Path) -> None:
     import core.cli.card as command
     from tests.card.common import small_config
 
-    monkeypatch.setattr(command, "make_config", lambda args: small_config(seed=args.seed, inline=True))
+    monkeypatch.setattr(command, "config_for", lambda _effort, seed, _workers: small_config(seed=seed, inline=True))
 
 
 CARD = ("card", "{tiny}", "--workers", "1")
