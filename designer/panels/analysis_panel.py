@@ -50,7 +50,7 @@ from core.board.fileio import atomic_write_text
 from core.board.model import Board
 from core.selfplay.cluster import ClusterError, ClusterSpec, DaskSession, parse_cluster
 from designer.document.document import Document
-from designer.panels.analysis_text import HEATMAP_TIPS, HostSummary, heatmaps, parse_agents, summarise
+from designer.panels.analysis_text import HEATMAP_TIPS, HostSummary, heatmaps, parse_agents, summarise, timing_line
 from designer.workers import HELPER_NICE, BackgroundRunner, JobControl
 
 if TYPE_CHECKING:
@@ -599,8 +599,10 @@ class AnalysisPanel(QWidget):
             self._compiling_seen = True
         elif p.phase != "start" and self._work_started is None:
             self._work_started = time.monotonic()
-        if p.total > 0:
-            self._progress_shown = max(self._progress_shown, min(PROGRESS_STEPS, PROGRESS_STEPS * p.done // p.total))
+        if p.overall > 0 or p.total > 0:
+            # the whole run's share (core's ``overall``) when there is one: a stage's own done/total restarts at 0
+            share = p.overall if p.overall > 0 else p.done / p.total
+            self._progress_shown = max(self._progress_shown, min(PROGRESS_STEPS, int(PROGRESS_STEPS * share)))
             self.progress_bar.setRange(0, PROGRESS_STEPS)
             self.progress_bar.setValue(self._progress_shown)
         text = progress_words(p)
@@ -820,11 +822,8 @@ def verdict_html(summary: HostSummary, elapsed: float | None = None, seed: int |
     small = []
     if seed is not None:
         small.append(f"Seed {seed}: the same board, settings and seed give this verdict again.")
-    if elapsed is not None and waited >= 1.0:
-        small.append(f"The analysis took {elapsed:.1f} s, after {waited:.0f} s waiting for the game engine to be "
-                     "compiled (once, after installing).")
-    elif elapsed is not None:
-        small.append(f"The analysis took {elapsed:.1f} s.")
+    if elapsed is not None:
+        small.append(timing_line(elapsed, waited))
     if small:
         html += f"<p><small>{' '.join(small)}</small></p>"
     html += f"<p><b>Next step:</b> {_html(summary.next_step)}</p>"
