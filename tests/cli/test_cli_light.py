@@ -47,11 +47,13 @@ def light_commands(season: Path) -> dict[str, list[str]]:
         "reveal-bundle": ["reveal-bundle", str(out / "dm1.lits-sealed"), "--sums", str(out / "SHA256SUMS"),
                           "--out", str(season / "bundle")],
         "seal --help": ["seal", "--help"],
+        "boards": ["boards"],
+        "learn --help": ["learn", "--help"],
     }
 
 
 @pytest.mark.parametrize("name", ["help", "version", "validate", "seal", "verify", "unseal", "reveal-bundle",
-                                  "seal --help"])
+                                  "seal --help", "boards", "learn --help"])
 def test_commands_without_the_engine_stay_light(season: Path, name: str) -> None:
     proc, modules = imported_modules(*light_commands(season)[name])
     assert proc.returncode == 0, proc.stdout + proc.stderr[-2000:]
