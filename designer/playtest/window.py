@@ -55,17 +55,17 @@ from designer.workers import Control, JobError, Worker
 
 AGENT_CHOICES: tuple[tuple[str, str | None], ...] = (
     ("Human", None),
-    ("Random agent", "random"),
-    ("Greedy agent", "greedy"),
-    ("MCTS 200 playouts", "mcts:200"),
+    ("Random player", "random"),
+    ("Greedy player", "greedy"),
+    ("Searching player, 200 simulations a move", "mcts:200"),
     ("Casual level", "casual"),
-    ("MCTS 1000 playouts", "mcts:1000"),
-    ("MCTS 5000 playouts", "mcts:5000"),
+    ("Searching player, 1,000 simulations a move", "mcts:1000"),
+    ("Searching player, 5,000 simulations a move", "mcts:5000"),
     ("Club level", "club"),
-    ("Alpha-beta 8000 positions", "ab:8000"),
-    ("MCTS 20000 playouts", "mcts:20000"),
+    ("Look-ahead player, 8,000 positions a move", "ab:8000"),
+    ("Searching player, 20,000 simulations a move", "mcts:20000"),
     ("Expert level", "expert"),
-    ("Alpha-beta, 1 s a move", "ab:t=1"),
+    ("Look-ahead player, 1 s a move", "ab:t=1"),
 )
 """Opponent strengths offered in the window, weakest first (spec strings of ``core.agents.spec``)."""
 

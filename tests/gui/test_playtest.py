@@ -353,7 +353,7 @@ def test_agents_think_off_the_gui_thread_and_the_window_shows_their_game(open_wi
     with qtbot.waitSignal(window.game_over, timeout=120_000) as blocker:
         window.seat_combos[0].setCurrentIndex(window.seat_combos[0].findData("random"))  # what choosing does
         window.session.set_agent(1, "greedy")  # set from code: the list follows
-    assert window.seat_combos[1].currentText() == "Greedy agent" and window.session.is_over
+    assert window.seat_combos[1].currentText() == "Greedy player" and window.session.is_over
     assert blocker.args == [window.session.result_text()] == [window.result_label.text()]
     qtbot.wait(100)
     assert not window._runner.busy and window.session.thinking is None  # nothing left running
