@@ -57,15 +57,15 @@ AGENT_CHOICES: tuple[tuple[str, str | None], ...] = (
     ("Human", None),
     ("Random player", "random"),
     ("Greedy player", "greedy"),
-    ("Searching player, 200 simulations a move", "mcts:200"),
+    ("Search, 200 simulations", "mcts:200"),
     ("Casual level", "casual"),
-    ("Searching player, 1,000 simulations a move", "mcts:1000"),
-    ("Searching player, 5,000 simulations a move", "mcts:5000"),
+    ("Search, 1,000 simulations", "mcts:1000"),
+    ("Search, 5,000 simulations", "mcts:5000"),
     ("Club level", "club"),
-    ("Look-ahead player, 8,000 positions a move", "ab:8000"),
-    ("Searching player, 20,000 simulations a move", "mcts:20000"),
+    ("Look-ahead, 8,000 positions", "ab:8000"),
+    ("Search, 20,000 simulations", "mcts:20000"),
     ("Expert level", "expert"),
-    ("Look-ahead player, 1 s a move", "ab:t=1"),
+    ("Look-ahead, 1 s a move", "ab:t=1"),
 )
 """Opponent strengths offered in the window, weakest first (spec strings of ``core.agents.spec``)."""
 
