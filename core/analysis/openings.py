@@ -83,10 +83,23 @@ class OpeningRecord:
     def ci95(self) -> tuple[float, float]:
         return wilson(self.s1_wins, self.games)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, predicted: float | None = None) -> dict[str, Any]:
+        """``predicted``: the opening predictor's S1 chance for club, shown beside the measured rate."""
         low, high = self.ci95
         return {"cells": list(self.cells), "games": self.games, "s1_wins": self.s1_wins, "v": _r(self.v),
-                "ci95": [_r(low), _r(high)], "status": self.status}
+                "ci95": [_r(low), _r(high)], "status": self.status,
+                "predicted": None if predicted is None else _r(predicted)}
+
+
+def predictions(board: Board) -> tuple[str | None, list[float] | None, str]:
+    """(model digest, S1 chance per placement, why there is none): the opening predictor's view of the board."""
+    from core.selfplay.tasks import BoardSpec
+    from core.selfplay.worker import predict_openings
+
+    out = predict_openings(BoardSpec.from_board(board))
+    if isinstance(out, str):
+        return None, None, out
+    return out[0], out[1], ""
 
 
 def board_fingerprint(board: Board) -> str:

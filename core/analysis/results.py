@@ -242,6 +242,9 @@ class OpeningResult(WinRate):
     judges: Sequence[CheckResult] = ()
     """Every judge's check in the order they played (the first is :attr:`check`); the opening's status is "fair"
     only if each agrees, and the judges after one that disputes it are not played."""
+    predicted: float | None = None
+    """The opening predictor's S1 chance for club after this opening (None: no model for the board), beside the
+    measured rate; it decides nothing."""
 
     def __post_init__(self) -> None:
         judges = tuple(self.judges) or ((self.check,) if self.check is not None else ())
@@ -273,7 +276,8 @@ class OpeningResult(WinRate):
                 "swap_rate": _r(self.swaps / self.games) if self.games else None,
                 "check": self.check.to_json() if self.check is not None else None,
                 "judges": [j.to_json() for j in self.judges],
-                "placement": self.placement, "s1_wins": self.wins, "swaps": self.swaps}
+                "placement": self.placement, "s1_wins": self.wins, "swaps": self.swaps,
+                "predicted": _r(self.predicted)}
 
     @classmethod
     def from_json(cls, data: object, size: int, path: str = "opening") -> OpeningResult:
@@ -290,7 +294,7 @@ class OpeningResult(WinRate):
         return cls(j.get("placement", int, -1), cells, names, j.count("s1_wins", "v", games), games,
                    cast(OpeningStatus, j.choice("status", STATUSES)), j.number("screen_v"),
                    j.count("swaps", "swap_rate", games), j.get("abandoned", bool, False), check,
-                   j.optional("refined_v"), judges)
+                   j.optional("refined_v"), judges, j.optional("predicted"))
 
 
 @dataclass(frozen=True, eq=False)
@@ -577,6 +581,29 @@ def _config_from_json(j: _Reader) -> AnalysisConfig:
 
 
 @dataclass(frozen=True, eq=False)
+class ModelUse(_Record):
+    """Which opening predictor gave the ``predicted`` figures: its file's digest, or why there was none."""
+
+    digest: str | None
+    note: str = ""
+
+    def to_json(self) -> JsonDict:
+        return {"digest": self.digest, "predicts": "club's S1 win rate after each opening, no swap",
+                "note": self.note or None}
+
+    @classmethod
+    def from_json(cls, data: object) -> ModelUse:
+        if data is None:
+            return cls(None, "")
+        j = _Reader(data, "model")
+        digest = j.data.get("digest")
+        if digest is not None and not isinstance(digest, str):
+            raise ReportFormatError("model.digest: expected text or null")
+        note = j.data.get("note")
+        return cls(digest, note if isinstance(note, str) else "")
+
+
+@dataclass(frozen=True, eq=False)
 class AnalysisReport(_Record):
     board_name: str
     size: int
@@ -600,6 +627,8 @@ class AnalysisReport(_Record):
     over every opening)."""
     budget: BudgetRecord = field(default_factory=BudgetRecord)
     """The work budget the run was given and what it used."""
+    model: ModelUse = field(default_factory=lambda: ModelUse(None, ""))
+    """The opening predictor whose values stand beside the openings (a verdict names it, though it decides nothing)."""
 
     PUBLISHED: ClassVar[tuple[str, ...]] = (
         "verdict", "reasons", "warnings", "pie", "raw", "per_agent", "agent", "deciding_agent", "board", "size",
@@ -631,6 +660,7 @@ class AnalysisReport(_Record):
                          "survival": _grid_json(self.survival)},
             "schema": SCHEMA, "config": _config_json(self.config), "budget": self.budget.to_json(),
             "screen": [_r(float(v), 4) for v in self.screen],
+            "model": self.model.to_json(),
         }
 
     @classmethod
@@ -661,7 +691,8 @@ class AnalysisReport(_Record):
             elapsed=j.get("elapsed_s", float, 0.0), s1_symbol=j.get("s1", str, "O"),
             screen=np.array(screen, dtype=np.float64),
             budget=BudgetRecord.from_json(j.data["budget"]) if j.has("budget")
-            else BudgetRecord(j.choice("effort", EFFORTS, "custom")))
+            else BudgetRecord(j.choice("effort", EFFORTS, "custom")),
+            model=ModelUse.from_json(j.data.get("model")))
 
 
 def read_report(path: str | Path) -> AnalysisReport:

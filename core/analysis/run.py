@@ -49,6 +49,7 @@ from core.analysis.results import (
     BudgetRecord,
     CheckResult,
     FloatGrid,
+    ModelUse,
     OpeningResult,
     OpeningStatus,
     PieResult,
@@ -72,7 +73,7 @@ from core.board.validation import Severity, validate
 from core.engine.pieces import placement_table
 from core.selfplay.runner import CompileClock, RunCancelled, Runner
 from core.selfplay.tasks import BoardSpec, GameResult, GameTask, derive_seed
-from core.selfplay.worker import play_games, refine_openings, screen_openings
+from core.selfplay.worker import play_games, predict_openings, refine_openings, screen_openings
 
 ProgressFn = Callable[[AnalysisProgress], None]
 Clock = Callable[[], float]
@@ -109,6 +110,9 @@ class Session:
         self._compile_message = ""
         self.overall = 0.0
         """The share of the run reported last (:meth:`share`)."""
+        self.predicted: FloatGrid | None = None
+        """The opening predictor's S1 chance per placement (None: no model for this board)."""
+        self.model: ModelUse = ModelUse(None, "")
 
     def begin(self) -> None:
         """The engine is ready in every worker: only now does the time cap start, so compiling the engine (the
@@ -330,6 +334,7 @@ def _analyze(s: Session) -> AnalysisReport:
     decider = cfg.decider
     _plan(s, specs, decider)
     screen = screen_all(s)
+    _predict(s)
     per_agent: dict[str, AgentResult] = {}
     raw_results: dict[str, list[GameResult]] = {}
     # the deciding agent plays first: a time cap that cuts the run then cuts the figures reported beside the
@@ -365,8 +370,19 @@ def _analyze(s: Session) -> AnalysisReport:
         board_name=board.name, size=board.size, config=cfg, agent=main.agent, verdict=verdict, reasons=reasons,
         warnings=warnings, pie=main.pie, raw=main.raw, per_agent=per_agent, coverage_s1=cov1, coverage_s2=cov2,
         survival=surv, elapsed=s.clock() - s.started, budget=budget, s1_symbol=board.params.first.value,
-        screen=screen,
+        screen=screen, model=s.model,
     )
+
+
+def _predict(s: Session) -> None:
+    """The opening predictor's values, shown beside each measured opening (they decide nothing)."""
+    out = s.runner.run(predict_openings, [s.spec], cancel=s.cancel)[0]
+    if isinstance(out, str):
+        s.model = ModelUse(None, out)
+    else:
+        digest, values = out
+        s.predicted = np.array(values, dtype=np.float64)
+        s.model = ModelUse(digest, "")
 
 
 def _screen_list(s: Session, openings: list[int], sims: int, stage: int, message: str) -> FloatGrid:
@@ -528,7 +544,8 @@ def _played(s: Session, pie: PieResult, picker: CandidatePicker, screen: FloatGr
         placement=p, cells=[int(c) for c in s.table.cells[p]], names=s.names(p),
         wins=sum(r.s1_won for r in res), games=len(res),
         status="undecided" if any(not j.agrees for j in judges) else status, screen_v=float(screen[p]),
-        swaps=sum(r.swapped for r in res), abandoned=abandoned, refined_v=picker.refined.get(p), judges=judges))
+        swaps=sum(r.swapped for r in res), abandoned=abandoned, refined_v=picker.refined.get(p), judges=judges,
+        predicted=None if s.predicted is None else float(s.predicted[p])))
     check = judges[0] if judges else None
     picker.feedback(p, pie.openings[-1].v, len(res), check.v if check is not None else None,
                     check.games if check is not None else 0)

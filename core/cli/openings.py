@@ -190,9 +190,15 @@ def run(args: argparse.Namespace) -> int:
     finally:
         bars.close()
     if args.json:
+        from core.analysis.openings import predictions
+
+        digest, predicted, note = predictions(board)
         print(json.dumps({"board": board.name, "board_file": args.board, "agent": agent, "seed": args.seed,
                           "games_per_opening": games, "stop": "fixed" if fixed else "sprt",
-                          "openings": [r.to_json() for r in records]}, indent=2))
+                          "model": {"digest": digest, "predicts": "club's S1 win rate after each opening, no swap",
+                                    "note": note or None},
+                          "openings": [r.to_json(None if predicted is None else predicted[r.placement])
+                                       for r in records]}, indent=2))
         return EXIT_OK
     print(format_text(records, args.board, agent, args.seed, games, fixed))
     return EXIT_OK

@@ -69,6 +69,18 @@ def refine_openings(item: RefineItem) -> npt.NDArray[np.float64]:
     return refine(spec, openings, sims)
 
 
+def predict_openings(spec: BoardSpec) -> tuple[str, list[float]] | str:
+    """The opening predictor's S1 chance after every first placement and the model's digest, or why there is
+    none (no model installed, a damaged one, a board size it was not trained for)."""
+    from core.agents.value import ModelError, default_model, opening_chances
+
+    try:
+        model = default_model()
+        return model.digest, [float(v) for v in opening_chances(spec.to_board(), model)]
+    except ModelError as exc:
+        return str(exc)
+
+
 def lower_priority(steps: int) -> None:
     """Make this process ``steps`` nice levels kinder to the others (a window's event loop, say); quietly
     nothing where the system has no nice levels or refuses."""
