@@ -778,6 +778,8 @@ class OpeningView:
     check_games: int = 0
     judges: tuple[JudgeView, ...] = ()
     """Every judge's figures, in the order they played (the first is the one above)."""
+    predicted: float | None = None
+    """The opening predictor's S1 chance for club play (None: no model for the board)."""
 
     @property
     def label(self) -> str:
@@ -807,7 +809,7 @@ def opening_view(op: OpeningResult) -> OpeningView:
                        check.v if check is not None and check.games else None,
                        check.games if check is not None else 0,
                        tuple(JudgeView(j.agent, j.v if j.games else None, j.games, j.agrees, j.complete)
-                             for j in op.judges))
+                             for j in op.judges), op.predicted)
 
 
 def openings(report: AnalysisReport) -> list[OpeningView]:

@@ -199,13 +199,17 @@ class OpeningsLayer:
 
     @staticmethod
     def _estimates(view: OpeningView) -> str:
-        """What picked the opening before any game: the quick estimate and, when there was one, the deeper one."""
-        if math.isnan(view.screen_v) or view.screen_v < 0:
-            return ""
-        text = f"Picked from estimates before play: a quick look gave the first mover {pct(view.screen_v)}"
-        if view.refined_v is not None:
-            text += f", a closer look {pct(view.refined_v)}"
-        return text
+        """What picked the opening before any game (the quick estimate and, when there was one, the deeper one),
+        and the opening predictor's figure for club play beside the measured one."""
+        lines = []
+        if not (math.isnan(view.screen_v) or view.screen_v < 0):
+            text = f"Picked from estimates before play: a quick look gave the first mover {pct(view.screen_v)}"
+            if view.refined_v is not None:
+                text += f", a closer look {pct(view.refined_v)}"
+            lines.append(text)
+        if view.predicted is not None:
+            lines.append(f"Predicted for club play (the opening predictor, not a measurement): {pct(view.predicted)}")
+        return "\n".join(lines)
 
     @staticmethod
     def _check(view: OpeningView) -> str:

@@ -621,3 +621,14 @@ def test_a_standard_runs_many_openings_leave_the_symbols_readable(window: MainWi
     view.opening_hovered = hovered
     QTest.mouseMove(view, QPoint(1, 1))
     assert view.opening_hovered is None
+
+
+def test_the_hover_shows_the_predicted_rate_beside_the_measured_one() -> None:
+    op = OpeningResult(0, [0, 1, 2, 3], ["A1", "B1", "C1", "D1"], 30, 60, "fair", screen_v=0.45, predicted=0.473)
+    report = dataclasses.replace(make_report(), pie=PieResult("club", 10, [op]))
+    text = layer_from_report(report, 12).describe(0)
+    assert "won 30 of 60 games: 50%" in text
+    assert "Predicted for club play (the opening predictor, not a measurement): 47%" in text
+    plain = OpeningResult(0, [0, 1, 2, 3], ["A1", "B1", "C1", "D1"], 30, 60, "fair", screen_v=0.45)
+    report = dataclasses.replace(make_report(), pie=PieResult("club", 10, [plain]))
+    assert "Predicted" not in layer_from_report(report, 12).describe(0)
