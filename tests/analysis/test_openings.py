@@ -42,7 +42,7 @@ def test_records_match_their_games_and_the_analysis_sprt() -> None:
     assert [r.placement for r in recs] == ps
     for r in recs:
         d = r.to_json()
-        assert set(d) == {"cells", "games", "s1_wins", "v", "ci95", "status"}
+        assert set(d) == {"cells", "games", "s1_wins", "v", "ci95", "status", "predicted"}
         assert len(d["cells"]) == 4 and all(isinstance(c, str) for c in d["cells"])
         assert d["games"] == 24 and 0 <= d["s1_wins"] <= 24
         assert d["v"] == pytest.approx(d["s1_wins"] / 24, abs=1e-4)
