@@ -92,7 +92,9 @@ def main(argv: list[str]) -> int:
         print(row(name, cards[name]), flush=True)
     if "write-reference" in opts:
         data = {"made_by": f"python tests/card/bench_card.py OUT --seed={seed} --write-reference",
-                "effort": "standard", "seed": seed, "commit": source_commit(),
+                "effort": "standard", "seed": seed,
+                "commit": ", ".join(sorted({str(c["measured_at"].get("commit") or source_commit())
+                                            for c in cards.values()})),
                 "boards": {name: reference_row(c) for name, c in cards.items()}}
         REFERENCE_FILE.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
         print(f"wrote {REFERENCE_FILE}")
