@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QPixmap
@@ -31,6 +31,10 @@ from core.board.model import Board
 from core.board.validation import Severity, playability
 from designer.dialogs.generate import ProgressRow, SearchDialog
 from designer.workers import JobControl
+
+if TYPE_CHECKING:
+    from core.generate.search import GenerateProgress, SearchResult
+    from designer.workers import Control
 
 Measure = Callable[[Board, Any, str, Any, Any], dict[str, Any]]
 """``measure(board, config, path, progress, cancel)``: the card's JSON (``core.card.figures.measure_card``)."""
@@ -117,7 +121,9 @@ class CardDialog(SearchDialog):
             return card, figure_bytes(card_figure(card, board), "png")  # drawn here, not on the GUI thread
 
         self.card = None
-        self._run(work)
+        # SearchDialog's worker is typed for the generator; it hands the card's (card, picture) pair on untouched
+        # to this dialog's _on_finished, which reads it as such
+        self._run(cast("Callable[[Control[GenerateProgress]], SearchResult]", work))
         return True
 
     def _set_running(self, running: bool) -> None:
