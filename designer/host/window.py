@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent, QFont, QImage, QPixmap
+from PySide6.QtGui import QCloseEvent, QFont, QImage, QPixmap, QResizeEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QPlainTextEdit,
     QPushButton,
+    QSizePolicy,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -57,6 +58,9 @@ from designer.playtest.canvas import PlayCanvas, board_beside
 from designer.workers import HELPER_NICE
 
 TO_MOVE = "The player to move"
+CHOOSE = "Choose who posted it"
+"""The Posted by box once a move has counted: every post names its poster, so a player's second post in a row is
+never charged to the opponent."""
 OK_COLOUR = "#2e7d32"
 BAD_COLOUR = "#c62828"
 
@@ -220,9 +224,7 @@ class HostWindow(QMainWindow):
         mono = QFont("DejaVu Sans Mono")
         mono.setStyleHint(QFont.StyleHint.Monospace)
         self.post_edit.setFont(mono)
-        self.picture_label = QLabel()
-        self.picture_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.picture_label.setMinimumHeight(160)
+        self.picture_label = FitPicture()
         self.copy_button = QPushButton("C&opy post (text and picture)")
         self.copy_button.clicked.connect(self.copy_post)
         post_box = QGroupBox("Post for the game room")
@@ -261,10 +263,11 @@ class HostWindow(QMainWindow):
         s = self.session
         self.players_label.setText(" vs ".join(s.label(seat) for seat in (0, 1)))
         current = self.by_combo.currentText()
+        anyone = CHOOSE if s.actions else TO_MOVE
         self.by_combo.blockSignals(True)
         self.by_combo.clear()
-        self.by_combo.addItems([TO_MOVE, *s.names])
-        self.by_combo.setCurrentText(current if current in s.names else TO_MOVE)
+        self.by_combo.addItems([anyone, *s.names])
+        self.by_combo.setCurrentText(current if current in s.names else anyone)
         self.by_combo.blockSignals(False)
         state = s.state
         ids = {c: i for i, p in enumerate(state.placements) for c in p.cells}
@@ -278,6 +281,7 @@ class HostWindow(QMainWindow):
                        self.resign_button):
             button.setEnabled(not ended and not (s.over and button is not self.correct_button))
         self.end_button.setEnabled(not ended and s.over)
+        self.swap_button.setEnabled(not ended and not s.over and s.state.swap_refusal() is None)
         self.undo_button.setEnabled(len(s.standing()) > 1)
         self.pause_button.setText("&Resume" if s.paused_at is not None else "&Pause")
         self.tick()
@@ -314,6 +318,8 @@ class HostWindow(QMainWindow):
         for button in (self.record_button, self.correct_button, self.swap_button, self.pause_button,
                        self.resign_button, self.end_button):
             button.setEnabled(problem is None and self.session.ended is None)
+        if problem is None:
+            self.swap_button.setEnabled(self.session.state.swap_refusal() is None and not self.session.over)
         self.undo_button.setEnabled(problem is None and len(self.session.standing()) > 1)
 
     def tick(self) -> None:
@@ -355,7 +361,7 @@ class HostWindow(QMainWindow):
 
     def _by(self) -> str | None:
         text = self.by_combo.currentText()
-        return None if text in ("", TO_MOVE) else text
+        return None if text in ("", TO_MOVE, CHOOSE) else text
 
     def judge(self) -> None:
         """Judge the pasted text as it is typed: what it would be if recorded now, and where on the board."""
@@ -427,7 +433,7 @@ class HostWindow(QMainWindow):
         self.post_edit.setPlainText(post.text)
         if post.text != self._drawn_text:
             self.post_image = None
-            self.picture_label.setPixmap(QPixmap())
+            self.picture_label.set_image(None)
             self.picture_label.setText("Drawing the picture…" if self._draw_pictures else "")
             if self._draw_pictures:
                 self.pictures.request(str(self.match.folder))
@@ -439,8 +445,7 @@ class HostWindow(QMainWindow):
             return
         self._drawn_text = text
         self.post_image = image
-        self.picture_label.setPixmap(QPixmap.fromImage(image).scaled(
-            240, 240, Qt.AspectRatioMode.KeepAspectRatio, Qt.TransformationMode.SmoothTransformation))
+        self.picture_label.set_image(image)
         self.picture_ready.emit()
 
     def copy_post(self) -> None:
@@ -486,7 +491,7 @@ class HostWindow(QMainWindow):
         last = written[-1]
         if last.get("counted") is not False:  # a refused post is re-entered with the time it was posted at
             self.time_edit.clear()
-            self.by_combo.setCurrentIndex(0)  # the next post is most likely the next player's
+        self.by_combo.setCurrentIndex(0)  # each post names its own poster, the one before may have been refused
         self.refresh()
         if last.get("counted") is False:
             self._say(f"Not counted ({last['refused']['rule']}): {last['refused']['message']}", ok=False)
@@ -500,6 +505,11 @@ class HostWindow(QMainWindow):
         self._say(message, ok=False)
 
     def _post(self, kind: str, text: str) -> None:
+        problem = self.session.poster_problem(kind, self._by())
+        if problem is not None:
+            self._say(f"Not recorded: {problem[0].upper()}{problem[1:]} (Posted by)", ok=False)
+            self.by_combo.setFocus()
+            return
         reading = self.match.chat_reading(text)
         written = self._submit({"event": kind, **reading.fields, "by": self._by()})
         if written is not None and written[-1].get("counted"):
@@ -585,6 +595,34 @@ def _log_text(event: dict[str, Any]) -> str:
         return f"{at}  {who}: {what} {event.get('text')!r} not counted ({refused.get('rule')})"
     taken = ", ".join(str(n) for n in sorted(event.get("lines") or []))
     return f"{at}  {event_line(event, _LOG_LINES, outcome=(event.get('result') or {}).get('text', ''), taken=taken)}"
+
+
+class FitPicture(QLabel):
+    """The post's picture shown whole at whatever size the layout gives it: a cut preview would hide the move line,
+    the clocks and the result that the copied PNG holds."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._image: QImage | None = None
+        self.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.setMinimumSize(160, 160)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)  # the picture never drives layout
+
+    def set_image(self, image: QImage | None) -> None:
+        self._image = image
+        self._fit()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit()
+
+    def _fit(self) -> None:
+        if self._image is None:
+            self.setPixmap(QPixmap())
+            return
+        side = max(1, min(self.width(), self.height()))
+        self.setPixmap(QPixmap.fromImage(self._image).scaled(side, side, Qt.AspectRatioMode.KeepAspectRatio,
+                                                             Qt.TransformationMode.SmoothTransformation))
 
 
 class HostSetupDialog(QDialog):
