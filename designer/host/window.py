@@ -47,7 +47,7 @@ from core.match.host import Match, MatchExistsError, RevealError, reveal_sealed,
 from core.match.journal import JOURNAL_ADVICE, JOURNAL_NAME, JournalError
 from core.match.post import event_line, make_post
 from core.match.session import DEFAULT_WINDOW, UNDO, EventError, Implausible, MatchSession, Refused
-from core.match.times import TimeError, now_ms, parse_when
+from core.match.times import AN_HOUR_MS, TimeError, clock_text, now_ms, parse_when, span_text
 from core.play.clock import format_seconds
 from core.selfplay.worker import start_helper
 from designer import clipboard
@@ -58,6 +58,8 @@ from designer.playtest.canvas import PlayCanvas, board_beside
 from designer.workers import HELPER_NICE
 
 TO_MOVE = "The player to move"
+VERDICT_MS = 60_000
+"""How long a verdict stays once the paste box is empty."""
 CHOOSE = "Choose who posted it"
 """The Posted by box once a move has counted: every post names its poster, so a player's second post in a row is
 never charged to the opponent."""
@@ -135,6 +137,8 @@ class HostWindow(QMainWindow):
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.match = match
         self._clock = clock
+        self._said_at = 0
+        """When the verdict line was last set (wall-clock ms)."""
         self.post_text = ""
         self.post_image: QImage | None = None
         self._drawn_text = ""
@@ -328,6 +332,7 @@ class HostWindow(QMainWindow):
             return
         s = self.session
         now = max(self._clock(), s.now)
+        self._fade_verdict(self._clock())
         clocks = s.clocks(now)
         for seat, label in enumerate(self.clock_labels):
             turn, bank, running = clocks[seat]
@@ -426,6 +431,13 @@ class HostWindow(QMainWindow):
     def _say(self, text: str, ok: bool) -> None:
         self.verdict_label.setStyleSheet(f"color: {OK_COLOUR if ok else BAD_COLOUR}")
         self.verdict_label.setText(text)
+        self._said_at = self._clock()
+
+    def _fade_verdict(self, now: int) -> None:
+        """A verdict about a post no longer in the paste box goes after a minute: a red line left for minutes reads
+        as a problem with what comes next."""
+        if not self.paste_edit.text().strip() and self.verdict_label.text() and now - self._said_at > VERDICT_MS:
+            self.verdict_label.setText("")
 
     def _update_post(self) -> None:
         post = make_post(self.session)
@@ -450,6 +462,13 @@ class HostWindow(QMainWindow):
 
     def copy_post(self) -> None:
         """Text and picture on the clipboard in one go (a chat client pastes what it takes)."""
+        ran_out = self._ran_out(max(self._clock(), self.session.now)) if self.session.result() is None else None
+        if ran_out is not None:  # the post would still show a bank that is empty by now
+            flagged, deadline = ran_out
+            name = self.session.label(flagged) if flagged is not None else "The running player"
+            self._say(f"Not copied: {name}'s bank ran out at {self.session.clock_at(deadline)}, which the post does "
+                      "not show yet; press End match to record the loss on time, then copy the post", ok=False)
+            return
         drawn = self.post_image is not None and self._drawn_text == self.post_text
         clipboard.put(self.post_text, self.post_image if drawn else None)
         if not drawn and self._draw_pictures:  # a post pasted without its board would look complete
@@ -591,7 +610,7 @@ def _log_text(event: dict[str, Any]) -> str:
             return f"{at}  {event.get('player')}: {event.get('action')} ({event.get('piece') or 'pie rule'}) counted" \
                    + (f", replaces {event.get('replaces')}" if kind == "correct" else "")
         refused = event.get("refused") or {}
-        who = event.get("player") or event.get("by") or "(no player to move)"
+        who = event.get("player") or event.get("by") or "a post after the match was decided"
         return f"{at}  {who}: {what} {event.get('text')!r} not counted ({refused.get('rule')})"
     taken = ", ".join(str(n) for n in sorted(event.get("lines") or []))
     return f"{at}  {event_line(event, _LOG_LINES, outcome=(event.get('result') or {}).get('text', ''), taken=taken)}"
@@ -671,13 +690,43 @@ class HostSetupDialog(QDialog):
                 about.setStyleSheet("color: #b3261e;")
             about.setWordWrap(True)
             rows.append(("Board", about))
+        self.sealed_browse = QPushButton("Browse…")
+        self.sealed_browse.clicked.connect(lambda: self._browse(self.sealed_edit, "The match's sealed board",
+                                                                "Sealed boards (*.lits-sealed);;All files (*)"))
+        self.sums_browse = QPushButton("Browse…")
+        self.sums_browse.clicked.connect(lambda: self._browse(self.sums_edit, "The season's published SHA256SUMS",
+                                                              "SHA256SUMS (SHA256SUMS*);;All files (*)"))
         rows += [("Plays O", self.o_edit), ("Plays X", self.x_edit), ("Clocks start", self.start_edit),
-                 ("Correction window", self.window_spin), ("Sealed board", self.sealed_edit),
-                 ("Checked against", self.sums_edit)]
+                 ("Correction window", self.window_spin),
+                 ("Sealed board", _with_button(self.sealed_edit, self.sealed_browse)),
+                 ("Checked against", _with_button(self.sums_edit, self.sums_browse))]
         ok_cancel_form(self, rows)
+
+    def _browse(self, edit: QLineEdit, title: str, kinds: str) -> None:
+        """Pick the file in the folder of what is typed (or the sealed file's), not wherever the program started."""
+        typed = edit.text().strip() or self.sealed_edit.text().strip()
+        start = str(Path(typed).parent) if typed else ""
+        path, _kind = QFileDialog.getOpenFileName(self, title, start, kinds)
+        if path:
+            edit.setText(path)
 
     def start_time(self) -> str | None:
         return self.start_edit.text().strip() or None
+
+    def start_problem(self) -> str | None:
+        """A clock start far from now, said before the match starts: "8:05" typed at 03:35 would run the first
+        player's clock from a time nobody meant, and the first post would then be refused with no way on."""
+        typed = self.start_time()
+        if typed is None:
+            return None
+        start, zone = parse_when(typed)
+        now = now_ms()
+        gap = start - now
+        if abs(gap) <= AN_HOUR_MS:
+            return None
+        when = "from now" if gap > 0 else "ago"
+        return (f"The clocks would start at {clock_text(start, zone)}, {span_text(abs(gap))} {when} (it is "
+                f"{clock_text(now, zone)}). Start the match with that time?")
 
     def reveal(self) -> tuple[Board, dict[str, Any]] | None:
         """The sealed board and the start event's source, checked against its published digest; None when no
@@ -696,6 +745,15 @@ class HostSetupDialog(QDialog):
             if exc.digest:
                 raise RevealError(f"Checked against: {exc}", True) from None
             raise
+
+
+def _with_button(edit: QLineEdit, button: QPushButton) -> QWidget:
+    row = QWidget()
+    layout = QHBoxLayout(row)
+    layout.setContentsMargins(0, 0, 0, 0)
+    layout.addWidget(edit, 1)
+    layout.addWidget(button)
+    return row
 
 
 def open_host_window(parent: QWidget | None, board: Board, options: RenderOptions | None = None,
@@ -727,6 +785,11 @@ def open_host_window(parent: QWidget | None, board: Board, options: RenderOption
                     if errors:
                         QMessageBox.warning(dialog, "Cannot host this match", "This board cannot be played in a "
                                             "match: " + "; ".join(errors[:3]))
+                        continue
+                    far = dialog.start_problem()
+                    if far is not None and QMessageBox.question(
+                            dialog, "Clocks start", far, QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                            QMessageBox.StandardButton.No) != QMessageBox.StandardButton.Yes:
                         continue
                     match = Match.create(folder, played, dialog.o_edit.text(), dialog.x_edit.text(),
                                          dialog.start_time(), dialog.window_spin.value(), source)

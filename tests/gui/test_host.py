@@ -246,6 +246,8 @@ def test_the_setup_keeps_what_was_typed_and_starts_the_clock_when_asked(  # type
     monkeypatch.setattr(QFileDialog, "getExistingDirectory", staticmethod(lambda *a, **k: str(tmp_path / "new")))
     warnings: list[str] = []
     monkeypatch.setattr(QMessageBox, "warning", staticmethod(lambda _p, _t, text, *a: warnings.append(text)))
+    # 20:00:00 may lie hours from the time the test runs: the host is asked, and says yes
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(lambda *a: QMessageBox.StandardButton.Yes))
     answers = iter([("Al", "", "20:00:00"), ("Al", "Bo", "20:00:00")])
     seen: list[tuple[str, str, str]] = []
 
@@ -273,7 +275,7 @@ def test_the_journal_list_names_a_post_without_a_player() -> None:
 
     late = {"event": "move", "at": "2026-05-02T14:30:00+00:00", "text": "a2 b2 c2 c3", "counted": False,
             "refused": {"rule": "decided"}, "player": None, "by": None}
-    assert _log_text(late) == "14:30:00  (no player to move): post 'a2 b2 c2 c3' not counted (decided)"
+    assert _log_text(late) == "14:30:00  a post after the match was decided: post 'a2 b2 c2 c3' not counted (decided)"
     assert _log_text({**late, "by": "Bo"}).startswith("14:30:00  Bo: post")
 
 
