@@ -30,6 +30,8 @@ from core.play.clock import MatchClock
 SEATS = (0, 1)
 DEFAULT_WINDOW = 120
 """Seconds after a post during which its player may correct it (the host's call; set at start)."""
+MAX_WINDOW = 3600
+"""The longest correction window a host may set (seconds): an hour is already far longer than a turn."""
 MAX_NAME = 40
 
 WRONG_PLAYER = "wrong-player"
@@ -154,8 +156,8 @@ class MatchSession:
         first = self.board.params.first
         self.names = (o_name, x_name) if first is Symbol.O else (x_name, o_name)
         window = start.get("correction_window")
-        if isinstance(window, bool) or not isinstance(window, int) or not 0 <= window <= 3600:
-            raise EventError(f"correction window {window!r}: give whole seconds, 0..3600")
+        if isinstance(window, bool) or not isinstance(window, int) or not 0 <= window <= MAX_WINDOW:
+            raise EventError(f"correction window {window!r}: give whole seconds, 0..{MAX_WINDOW}")
         self.window_ms = window * 1000
         self.started, self.zone = self._time(start.get("at"))
         source = start.get("source")
@@ -425,7 +427,7 @@ class MatchSession:
                     f"{self.symbol_of(1 - seat).value} and the first placement")
         covered = self.covers(move)
         what = f", covering {', '.join(covered)}" if covered else ", covering no symbol"
-        piece = f"{_article(move.ptype)} {move.ptype}"
+        piece = f"{article(move.ptype)} {move.ptype}"
         return f"move {number}: {self.label(seat)} places {piece} at {move.notation()}{what}"
 
     # ------------------------------------------------------------------ events
@@ -675,10 +677,11 @@ def _check_reveal(source: dict[str, Any], board: Board) -> None:
         raise EventError("the board is not the one the sealed file holds")
 
 
-def _article(ptype: str) -> str:
+def article(ptype: str) -> str:
+    """``an L``, ``an I``, ``an S`` but ``a T``: the one place the article of a piece letter is decided."""
     return "an" if ptype in ("L", "I", "S") else "a"
 
 
-__all__ = ["DEFAULT_WINDOW", "UNDO", "Action", "EventError", "Implausible", "MatchResult", "MatchSession", "Refused",
-           "Repeated", "Verdict",
+__all__ = ["DEFAULT_WINDOW", "MAX_WINDOW", "UNDO", "Action", "EventError", "Implausible", "MatchResult", "MatchSession", "Refused",
+           "Repeated", "Verdict", "article",
            "board_dict", "board_from_dict", "start_event"]

@@ -46,7 +46,7 @@ from core.engine.rules import Placement
 from core.match.host import Match, MatchExistsError, RevealError, reveal_sealed, start_problem
 from core.match.journal import JOURNAL_ADVICE, JOURNAL_NAME, JournalError
 from core.match.post import event_line, make_post
-from core.match.session import DEFAULT_WINDOW, UNDO, EventError, Implausible, MatchSession, Refused
+from core.match.session import DEFAULT_WINDOW, MAX_WINDOW, UNDO, EventError, Implausible, MatchSession, Refused
 from core.match.times import AN_HOUR_MS, TimeError, clock_text, now_ms, parse_when, span_text
 from core.play.clock import format_seconds
 from core.selfplay.worker import start_helper
@@ -660,7 +660,7 @@ class HostSetupDialog(QDialog):
         self.start_edit.setToolTip("The first player's clock runs from this time: set up early, give the time the "
                                    "match begins (today, this computer's time zone)")
         self.window_spin = QSpinBox()
-        self.window_spin.setRange(0, 3600)
+        self.window_spin.setRange(0, MAX_WINDOW)
         self.window_spin.setValue(DEFAULT_WINDOW)
         self.window_spin.setSuffix(" s")
         self.window_spin.setToolTip("How long after a post its player may still correct it")
