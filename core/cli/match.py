@@ -408,8 +408,8 @@ def _reply(s: MatchSession, e: dict[str, Any]) -> str:
                         f"the first placement; {other} plays {first.other.value} and places next")
             else:
                 covers = ", ".join(e["covers"]) or "no symbol"
-                text = (f"move {ply}: {e['player']} places {article(e['piece'])} {e['piece']} at {e['action']}, covering "
-                        f"{covers}")
+                text = (f"move {ply}: {e['player']} places {article(e['piece'])} {e['piece']} at {e['action']}, "
+                        f"covering {covers}")
             return f"{word}: {text}" + (f" (was {e['replaces']})" if kind == "correct" else "")
         refused = e["refused"]
         cells = f" [cells: {' '.join(refused['cells'])}]" if refused["cells"] else ""

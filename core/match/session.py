@@ -682,6 +682,5 @@ def article(ptype: str) -> str:
     return "an" if ptype in ("L", "I", "S") else "a"
 
 
-__all__ = ["DEFAULT_WINDOW", "MAX_WINDOW", "UNDO", "Action", "EventError", "Implausible", "MatchResult", "MatchSession", "Refused",
-           "Repeated", "Verdict", "article",
-           "board_dict", "board_from_dict", "start_event"]
+__all__ = ["DEFAULT_WINDOW", "MAX_WINDOW", "UNDO", "Action", "EventError", "Implausible", "MatchResult", "MatchSession",
+           "Refused", "Repeated", "Verdict", "article", "board_dict", "board_from_dict", "start_event"]
