@@ -18,7 +18,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QObject, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QFont, QImage, QPixmap, QResizeEvent
 from PySide6.QtWidgets import (
     QComboBox,
@@ -54,6 +54,7 @@ from designer import clipboard
 from designer.canvas.render import RenderOptions
 from designer.dialogs.forms import ok_cancel_form
 from designer.host import helper
+from designer.host.recent import last_match_parent, match_closed, match_opened
 from designer.playtest.canvas import PlayCanvas, board_beside
 from designer.workers import HELPER_NICE
 
@@ -156,6 +157,7 @@ class HostWindow(QMainWindow):
         self.timer = QTimer(self)
         self.timer.timeout.connect(self._on_timer)
         self.timer.start(tick_ms)
+        match_opened(QSettings(), str(self.match.folder))  # offered back if the studio stops with it open
         self.refresh()
 
     # ------------------------------------------------------------------ layout
@@ -586,6 +588,7 @@ class HostWindow(QMainWindow):
                       f"{seq} ({_log_text(last).strip()})", ok=True)
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        match_closed(QSettings(), str(self.match.folder))
         self.timer.stop()
         self.pictures.shutdown()
         super().closeEvent(event)
@@ -757,11 +760,13 @@ def _with_button(edit: QLineEdit, button: QPushButton) -> QWidget:
 
 
 def open_host_window(parent: QWidget | None, board: Board, options: RenderOptions | None = None,
-                     sealed: str = "") -> HostWindow | None:
-    """File > Host a match: pick the match's folder; one with a journal resumes, an empty one starts a match on
-    ``board`` (or on the sealed file named in the setup, ``sealed`` proposed) after asking who plays O and X."""
-    folder = QFileDialog.getExistingDirectory(parent, "Match folder: an empty folder starts a match, a folder "
-                                                      "with a journal resumes it")
+                     sealed: str = "", folder: str = "") -> HostWindow | None:
+    """File > Host a match: pick the match's folder (``folder``: the one chosen from Recent matches or offered
+    back after a crash); one with a journal resumes, an empty one starts a match on ``board`` (or on the sealed
+    file named in the setup, ``sealed`` proposed) after asking who plays O and X."""
+    if not folder:
+        folder = QFileDialog.getExistingDirectory(parent, "Match folder: an empty folder starts a match, a folder "
+                                                          "with a journal resumes it", last_match_parent(QSettings()))
     if not folder:
         return None
     try:

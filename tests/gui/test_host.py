@@ -359,7 +359,7 @@ def test_host_a_match_proposes_the_sealed_file_the_board_was_opened_from(  # typ
     assert main(["seal", str(write_board(tmp_path)), "--season", "s", "--out", str(tmp_path / "season")]) == 0
     sealed = str(tmp_path / "season" / "dm1.lits-sealed")
     proposed: list[str] = []
-    monkeypatch.setattr(host_window, "open_host_window", lambda _p, _b, _o, s: proposed.append(s))
+    monkeypatch.setattr(host_window, "open_host_window", lambda _p, _b, _o, s, _f="": proposed.append(s))
     win = open_window(qtbot)
     win.host_match()
     assert win._open_sealed(sealed, quiet=True)
