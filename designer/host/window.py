@@ -13,6 +13,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import contextlib
 import multiprocessing
+import threading
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -72,10 +73,14 @@ class _Relay(QObject):
     """Carries a helper process's answer to the GUI thread (a queued signal)."""
 
     drawn = Signal(int, object)
+    broken = Signal(str)
 
 
 class PictureMaker(QObject):
-    """Draws posts in one helper process, newest request wins; ``ready(text, png path)`` or ``failed(message)``."""
+    """Draws posts in one helper process, newest request wins; ``ready(text, png path)`` or ``failed(message)``.
+
+    Even handing a request over happens off the GUI thread: the first one starts the helper process, which took
+    50-100 ms at load 8 (a window that opens with a stall)."""
 
     ready = Signal(str, str)
     failed = Signal(str)
@@ -84,21 +89,34 @@ class PictureMaker(QObject):
         super().__init__(parent)
         self._pool: cf.ProcessPoolExecutor | None = None
         self._token = 0
+        self._closed = False
+        self._lock = threading.Lock()
+        self._handover = cf.ThreadPoolExecutor(max_workers=1, thread_name_prefix="post-picture")
         self._relay = _Relay(self)
         self._relay.drawn.connect(self._on_drawn)
+        self._relay.broken.connect(self.failed)
 
     def request(self, folder: str) -> None:
         self._token += 1
         token = self._token
-        if self._pool is None:
-            self._pool = cf.ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                                                initializer=start_helper, initargs=(HELPER_NICE,))
-        try:
-            future = self._pool.submit(helper.draw_post, folder)
-        except (RuntimeError, cf.BrokenExecutor):  # a helper that died: start a new one next time
-            self._pool = None
-            self.failed.emit("the helper that draws pictures stopped; try again")
-            return
+        with contextlib.suppress(RuntimeError):  # shut down: the window is closing
+            self._handover.submit(self._submit, token, folder)
+
+    def _submit(self, token: int, folder: str) -> None:
+        """Runs on the hand-over thread: start the helper if needed and give it the request."""
+        with self._lock:
+            if self._closed:
+                return
+            if self._pool is None:
+                self._pool = cf.ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                                                    initializer=start_helper, initargs=(HELPER_NICE,))
+            try:
+                future = self._pool.submit(helper.draw_post, folder)
+            except (RuntimeError, cf.BrokenExecutor):  # a helper that died: start a new one next time
+                self._pool = None
+                with contextlib.suppress(RuntimeError):
+                    self._relay.broken.emit("the helper that draws pictures stopped; try again")
+                return
         future.add_done_callback(lambda f: self._deliver(token, f))
 
     def _deliver(self, token: int, future: cf.Future[tuple[str, str]]) -> None:
@@ -113,16 +131,20 @@ class PictureMaker(QObject):
             text, path = future.result()
         except Exception as exc:  # reported in words; the host can post the text meanwhile
             if isinstance(exc, cf.BrokenExecutor):
-                self._pool = None
+                with self._lock:
+                    self._pool = None
             self.failed.emit(f"{type(exc).__name__}: {exc}")
             return
         self.ready.emit(text, path)
 
     def shutdown(self) -> None:
         self._token += 1
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        self._handover.shutdown(wait=False, cancel_futures=True)
+        with self._lock:
+            self._closed = True
+            if self._pool is not None:
+                self._pool.shutdown(wait=False, cancel_futures=True)
+                self._pool = None
 
 
 class HostWindow(QMainWindow):

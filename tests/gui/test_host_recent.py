@@ -67,3 +67,22 @@ def test_recent_matches_menu_and_the_folder_chooser_start_beside_the_last_match(
     qtbot.addWidget(window)
     assert window.match.folder == folder
     window.close()
+
+
+def test_the_picture_helper_is_started_off_the_gui_thread(qtbot, folder: Path,  # type: ignore[no-untyped-def]
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Starting the helper process took 50-100 ms on a loaded machine: a window that froze as it opened."""
+    import concurrent.futures as cf
+    import threading
+
+    threads: list[str] = []
+
+    def submit(self: cf.ProcessPoolExecutor, fn: object, *args: object) -> cf.Future[tuple[str, str]]:
+        threads.append(threading.current_thread().name)
+        return cf.Future()
+
+    monkeypatch.setattr(cf.ProcessPoolExecutor, "submit", submit)
+    window = show(qtbot, folder, Wall(), pictures=True)
+    qtbot.waitUntil(lambda: bool(threads))
+    assert threads[0] != threading.main_thread().name and threads[0].startswith("post-picture")
+    window.close()
