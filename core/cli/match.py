@@ -267,7 +267,7 @@ def _start(args: argparse.Namespace) -> int:
 
 
 def _write(args: argparse.Namespace, match: Match) -> int:
-    from core.match.session import Implausible, Refused, Repeated
+    from core.match.session import Implausible, MatchRule, Refused, Repeated
 
     command = args.match_command
     at = match.when(args.at)
@@ -310,7 +310,7 @@ def _write(args: argparse.Namespace, match: Match) -> int:
     for e in written:
         lines.append(_reply(s, e))
     unread = reading.unread if reading is not None else None
-    if unread is not None and (written[-1].get("refused") or {}).get("rule") == "notation":
+    if unread is not None and (written[-1].get("refused") or {}).get("rule") == MatchRule.NOTATION:
         lines.append(unread)
     last = written[-1]
     ok = last.get("counted", True) and last["event"] == event["event"]

@@ -47,7 +47,16 @@ from core.engine.rules import Placement
 from core.match.host import Match, MatchExistsError, RevealError, reveal_sealed, start_problem
 from core.match.journal import JOURNAL_ADVICE, JOURNAL_NAME, JournalError
 from core.match.post import event_line, make_post
-from core.match.session import DEFAULT_WINDOW, MAX_WINDOW, UNDO, EventError, Implausible, MatchSession, Refused
+from core.match.session import (
+    DEFAULT_WINDOW,
+    MAX_WINDOW,
+    UNDO,
+    EventError,
+    Implausible,
+    MatchRule,
+    MatchSession,
+    Refused,
+)
 from core.match.times import AN_HOUR_MS, TimeError, clock_text, now_ms, parse_when, span_text
 from core.play.clock import format_seconds
 from core.selfplay.worker import start_helper
@@ -428,7 +437,7 @@ class HostWindow(QMainWindow):
             self._say(f"{reading.quote + ' ' if reading.quote else ''}Counts: {verdict.message}", ok=True)
             self.canvas.set_marks(highlight=cells)
         else:
-            unread = f" {reading.unread}" if reading.unread and verdict.rule == "notation" else ""
+            unread = f" {reading.unread}" if reading.unread and verdict.rule is MatchRule.NOTATION else ""
             self._say(f"Not counted ({verdict.rule}): {verdict.message}{unread}", ok=False)
             self.canvas.set_marks(highlight=last, problems=verdict.cells)
         self._judge_correction(text, at)
