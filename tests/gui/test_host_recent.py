@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 from core.board.boardfile import load_board
 from core.match.host import Match
 from designer.host import recent
-from designer.host.window import open_host_window
+from designer.host.window import PictureMaker, open_host_window
 from tests.gui.test_host import Wall, show
 from tests.match.script import START, write_board
 
@@ -62,6 +62,7 @@ def test_recent_matches_menu_and_the_folder_chooser_start_beside_the_last_match(
                         staticmethod(lambda _p, _t, start="": starts.append(start) or ""))
     assert open_host_window(None, load_board(write_board(tmp_path))) is None
     assert starts == [str(folder.resolve().parent)]
+    monkeypatch.setattr(PictureMaker, "request", lambda self, folder: None)  # no helper process for this test
     window = open_host_window(None, load_board(write_board(tmp_path)), folder=str(folder))  # from the menu
     assert window is not None
     qtbot.addWidget(window)
