@@ -170,6 +170,7 @@ def create_window(board_path: str | None = None, theme: str | None = None) -> ob
 
     from core.board.model import Board
     from designer.document.document import Document
+    from designer.host.recent import offer_open_matches
     from designer.main_window import MainWindow, apply_theme
 
     app = QApplication.instance()
@@ -183,6 +184,7 @@ def create_window(board_path: str | None = None, theme: str | None = None) -> ob
         window.set_theme(chosen)
     _load_first_board(window, board_path)
     window.offer_recovery()
+    offer_open_matches(window, window.settings, window.host_match)  # a Host window the studio stopped with
     return window
 
 

@@ -59,6 +59,7 @@ from designer.document.autosave import (
 from designer.document.document import Document
 from designer.document.recent import RecentFiles, RecentMenu
 from designer.document.sealed import read_sealed_board
+from designer.host.recent import RecentMatchesMenu
 from designer.panels.analysis_panel import AnalysisPanel
 from designer.panels.openings_overlay import OpeningsOverlay
 from designer.panels.side_panels import PropertiesPanel, ValidationPanel, align_top, scrolling
@@ -388,6 +389,7 @@ class MainWindow(QMainWindow):
                            self.export_text_action, self.export_seal_action, self.export_card_action])
         file_menu.addSeparator()
         self.host_action = file_menu.addAction("&Host a match…", self.host_match)
+        file_menu.addMenu(RecentMatchesMenu(self.settings, self.host_match, self))
         file_menu.addSeparator()
         file_menu.addAction(self.quit_action)
 
@@ -759,14 +761,14 @@ class MainWindow(QMainWindow):
 
         return open_playtest(self.document.snapshot(), self, self.view.options)
 
-    def host_match(self) -> QWidget | None:
+    def host_match(self, folder: str = "") -> QWidget | None:
         """File > Host a match: run a live match on this board (or resume one from its folder's journal)."""
         from designer.host.window import open_host_window
 
         board = self.document.snapshot()
         origin = self.sealed_origin  # a sealed board opened and not edited since: propose its file
         sealed = origin[0] if origin is not None and origin[1] == list(board.cells) else ""
-        return open_host_window(self, board, self.view.options, sealed)
+        return open_host_window(self, board, self.view.options, sealed, folder)
 
     # -- recovery ----------------------------------------------------------------------
     def offer_recovery(self) -> bool:

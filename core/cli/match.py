@@ -237,11 +237,11 @@ def _reveal(args: argparse.Namespace) -> tuple[Board, dict[str, Any]]:
 def _start(args: argparse.Namespace) -> int:
     from core.board.validation import Severity, validate
     from core.match.host import Match, MatchExistsError
-    from core.match.session import DEFAULT_WINDOW
+    from core.match.session import DEFAULT_WINDOW, MAX_WINDOW
 
     window = DEFAULT_WINDOW if args.correction_window is None else args.correction_window
-    if not 0 <= window <= 3600:
-        raise CliError(f"--correction-window {window}: give 0 to 3600 seconds", EXIT_UNREADABLE)
+    if not 0 <= window <= MAX_WINDOW:
+        raise CliError(f"--correction-window {window}: give 0 to {MAX_WINDOW} seconds", EXIT_UNREADABLE)
     board, source = _board_and_source(args)
     errors = [p for p in validate(board) if p.severity is Severity.ERROR]
     if errors:
@@ -267,7 +267,7 @@ def _start(args: argparse.Namespace) -> int:
 
 
 def _write(args: argparse.Namespace, match: Match) -> int:
-    from core.match.session import Implausible, Refused, Repeated
+    from core.match.session import Implausible, MatchRule, Refused, Repeated
 
     command = args.match_command
     at = match.when(args.at)
@@ -310,7 +310,7 @@ def _write(args: argparse.Namespace, match: Match) -> int:
     for e in written:
         lines.append(_reply(s, e))
     unread = reading.unread if reading is not None else None
-    if unread is not None and (written[-1].get("refused") or {}).get("rule") == "notation":
+    if unread is not None and (written[-1].get("refused") or {}).get("rule") == MatchRule.NOTATION:
         lines.append(unread)
     last = written[-1]
     ok = last.get("counted", True) and last["event"] == event["event"]
@@ -394,6 +394,8 @@ _REPLIES = {
 
 
 def _reply(s: MatchSession, e: dict[str, Any]) -> str:
+    from core.match.session import article
+
     kind = str(e["event"])
     if kind in ("move", "correct"):
         word = "Corrected" if kind == "correct" else "Counted"
@@ -406,9 +408,8 @@ def _reply(s: MatchSession, e: dict[str, Any]) -> str:
                         f"the first placement; {other} plays {first.other.value} and places next")
             else:
                 covers = ", ".join(e["covers"]) or "no symbol"
-                article = "an" if e["piece"] in ("L", "I", "S") else "a"
-                text = (f"move {ply}: {e['player']} places {article} {e['piece']} at {e['action']}, covering "
-                        f"{covers}")
+                text = (f"move {ply}: {e['player']} places {article(e['piece'])} {e['piece']} at {e['action']}, "
+                        f"covering {covers}")
             return f"{word}: {text}" + (f" (was {e['replaces']})" if kind == "correct" else "")
         refused = e["refused"]
         cells = f" [cells: {' '.join(refused['cells'])}]" if refused["cells"] else ""

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from core.board.boardfile import save_board
 from core.board.model import Board
 from core.engine.record import record_to_text
 from core.match.journal import CHECK_NAME, JOURNAL_NAME, LOCK_NAME, Journal, JournalError
@@ -146,6 +145,8 @@ class Match:
             match.journal.append(event)
             match._session = session
             try:
+                from core.board.boardfile import save_board  # YAML and its schema: only a start needs them
+
                 save_board(session.board, match.folder / BOARD_NAME)
                 match.write_record()
             except OSError:  # a start counts whole or not at all: the folder is left as it was

@@ -17,12 +17,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import tzinfo
+from enum import StrEnum
 from typing import Any
 
 from core.board.geometry import cell_name
 from core.board.model import PIECE_TYPES, Board, GameParams, Symbol
 from core.engine.purerules import SWAP_WORDS, PureGameState, symbol_held
-from core.engine.rules import SWAP, GameOutcome, IllegalReason, NotationError, Placement
+from core.engine.rules import SWAP, GameOutcome, IllegalReason, NotationError, Placement, Rule
 from core.match.journal import FORMAT, VERSION
 from core.match.times import AN_HOUR_MS, TimeError, clock_text, iso, parse_iso, span_text
 from core.play.clock import MatchClock
@@ -30,16 +31,37 @@ from core.play.clock import MatchClock
 SEATS = (0, 1)
 DEFAULT_WINDOW = 120
 """Seconds after a post during which its player may correct it (the host's call; set at start)."""
+MAX_WINDOW = 3600
+"""The longest correction window a host may set (seconds): an hour is already far longer than a turn."""
 MAX_NAME = 40
 
-WRONG_PLAYER = "wrong-player"
-NOTATION = "notation"
-PAUSED = "paused"
-DECIDED = "decided"
-WINDOW_CLOSED = "window-closed"
-NOTHING_TO_CORRECT = "nothing-to-correct"
+
+
+class MatchRule(StrEnum):
+    """Why the match refuses a post, beside the engine's rules (``core.engine.rules.Rule``); the values are the
+    ``refused.rule`` ids in the journal."""
+
+    WRONG_PLAYER = "wrong-player"
+    NOTATION = "notation"
+    PAUSED = "paused"
+    DECIDED = "decided"
+    WINDOW_CLOSED = "window-closed"
+    NOTHING_TO_CORRECT = "nothing-to-correct"
+
+
+class Outcome(StrEnum):
+    """Why a match was decided; the values are the ``result.reason`` ids in the journal."""
+
+    SCORE = "score"
+    TIE_RULE = "tie-rule"
+    TIME = "time"
+    RESIGNED = "resigned"
+
+
+DECIDED_OFF_THE_BOARD = (Outcome.TIME, Outcome.RESIGNED)
+"""Outcomes that end the match while placements could still be made."""
 UNDO = "undo"
-"""Refusal ids of the match, beside the engine's rule ids (``core.engine.rules.Rule``)."""
+"""The journal event that takes back the last commands' events."""
 
 
 class EventError(ValueError):
@@ -83,7 +105,7 @@ class Verdict:
 
     counted: bool
     message: str
-    rule: str | None = None
+    rule: Rule | MatchRule | None = None
     cells: tuple[int, ...] = ()
     move: Placement | str | None = None
     seat: int | None = None
@@ -95,8 +117,7 @@ class MatchResult:
 
     winner: int
     loser: int
-    reason: str
-    """``score``, ``tie-rule``, ``time`` or ``resigned``."""
+    reason: Outcome
     score: dict[Symbol, int]
     at: int
     game: GameOutcome | None
@@ -154,8 +175,8 @@ class MatchSession:
         first = self.board.params.first
         self.names = (o_name, x_name) if first is Symbol.O else (x_name, o_name)
         window = start.get("correction_window")
-        if isinstance(window, bool) or not isinstance(window, int) or not 0 <= window <= 3600:
-            raise EventError(f"correction window {window!r}: give whole seconds, 0..3600")
+        if isinstance(window, bool) or not isinstance(window, int) or not 0 <= window <= MAX_WINDOW:
+            raise EventError(f"correction window {window!r}: give whole seconds, 0..{MAX_WINDOW}")
         self.window_ms = window * 1000
         self.started, self.zone = self._time(start.get("at"))
         source = start.get("source")
@@ -220,16 +241,16 @@ class MatchSession:
         score = self.state.score()
         if self.resigned is not None:
             seat, at = self.resigned
-            return MatchResult(1 - seat, seat, "resigned", score, at, None)
+            return MatchResult(1 - seat, seat, Outcome.RESIGNED, score, at, None)
         if self.flag is not None:
             seat, at = self.flag
-            return MatchResult(1 - seat, seat, "time", score, at, None)
+            return MatchResult(1 - seat, seat, Outcome.TIME, score, at, None)
         game = self.state.result()
         if game is None:
             return None
         winner = self.seat_of(game.winner)
         at = self.actions[-1].at if self.actions else self.started
-        return MatchResult(winner, 1 - winner, game.reason, score, at, game)
+        return MatchResult(winner, 1 - winner, Outcome(game.reason), score, at, game)
 
     def result_text(self) -> str:
         """The result and why, in one or two sentences; empty while the match goes on."""
@@ -238,14 +259,14 @@ class MatchSession:
             return ""
         w, lo = self.label(r.winner), self.label(r.loser)
         mine, theirs = r.score[self.symbol_of(r.winner)], r.score[self.symbol_of(r.loser)]
-        if r.reason == "resigned":
+        if r.reason is Outcome.RESIGNED:
             return f"{w} wins: {lo} resigned at {self.clock_at(r.at)}."
-        if r.reason == "time":
+        if r.reason is Outcome.TIME:
             return f"{w} wins on time: {lo} used up the turn time and the bank at {self.clock_at(r.at)}."
         assert r.game is not None
         n = r.game.placements
         left = f"no legal placement is left after {n} placement{'s' if n != 1 else ''}"
-        if r.reason == "score":
+        if r.reason is Outcome.SCORE:
             return f"{w} wins {mine} to {theirs} in visible symbols: {left}."
         if r.game.last_mover is None:
             return f"{w} wins by the tie rule, {mine} to {theirs}: {left}, and {lo} could not move."
@@ -354,25 +375,26 @@ class MatchSession:
         self._stopped()
         poster = self.find_seat(by) if by is not None else None
         result = self.result()
-        if result is not None and result.reason in ("time", "resigned"):
-            return Verdict(False, f"the match is decided: {self.result_text()}", DECIDED, seat=poster)
+        if result is not None and result.reason in DECIDED_OFF_THE_BOARD:
+            return Verdict(False, f"the match is decided: {self.result_text()}", MatchRule.DECIDED, seat=poster)
         if self.state.is_over():
-            return Verdict(False, f"the game is over: no legal placement is left. {self.result_text()}", "game-over",
+            return Verdict(False, f"the game is over: no legal placement is left. {self.result_text()}", Rule.GAME_OVER,
                            seat=poster)
         mover = self.seat_to_move()
         if self.paused_at is not None:
             return Verdict(False, f"the match is paused (since {self.clock_at(self.paused_at)}); moves count "
-                                  "again after it is resumed", PAUSED, seat=poster if poster is not None else mover)
+                                  "again after it is resumed", MatchRule.PAUSED,
+                           seat=poster if poster is not None else mover)
         if poster is not None and poster != mover:
-            return Verdict(False, f"it is {self.label(mover)}'s turn, not {self.names[poster]}'s", WRONG_PLAYER,
-                           seat=poster)
+            return Verdict(False, f"it is {self.label(mover)}'s turn, not {self.names[poster]}'s",
+                           MatchRule.WRONG_PLAYER, seat=poster)
         try:
             move = self._parse(text)
         except NotationError as exc:
-            return Verdict(False, f"{text.strip()!r} is not a placement: {exc}", NOTATION, seat=mover)
+            return Verdict(False, f"{text.strip()!r} is not a placement: {exc}", MatchRule.NOTATION, seat=mover)
         reason = self._rule_refusal(move)
         if reason is not None:
-            return Verdict(False, reason.message, reason.rule.value, reason.cells, move, mover)
+            return Verdict(False, reason.message, reason.rule, reason.cells, move, mover)
         return Verdict(True, self.describe(move, mover), move=move, seat=mover)
 
     def judge_correction(self, text: str, by: str | None, at: int) -> Verdict:
@@ -381,34 +403,34 @@ class MatchSession:
         poster = self.find_seat(by) if by is not None else None
         last = self.last_action
         if last is None:
-            return Verdict(False, "there is no move to correct yet", NOTHING_TO_CORRECT, seat=poster)
+            return Verdict(False, "there is no move to correct yet", MatchRule.NOTHING_TO_CORRECT, seat=poster)
         result = self.result()
-        if result is not None and result.reason in ("time", "resigned"):
-            return Verdict(False, f"the match is decided: {self.result_text()}", DECIDED, seat=poster)
+        if result is not None and result.reason in DECIDED_OFF_THE_BOARD:
+            return Verdict(False, f"the match is decided: {self.result_text()}", MatchRule.DECIDED, seat=poster)
         ply = len(self.actions)
         if poster is not None and poster != last.seat:
             if ply >= 2 and self.actions[-2].seat == poster:
                 return Verdict(False, f"too late to correct move {ply - 1}: {self.names[last.seat]} has replied "
                                       f"with move {ply}, and a move may be corrected only until the reply",
-                               WRONG_PLAYER, seat=poster)
-            return Verdict(False, f"only {self.names[last.seat]}, who made move {ply}, may correct it", WRONG_PLAYER,
-                           seat=poster)
+                               MatchRule.WRONG_PLAYER, seat=poster)
+            return Verdict(False, f"only {self.names[last.seat]}, who made move {ply}, may correct it",
+                           MatchRule.WRONG_PLAYER, seat=poster)
         closes = last.at + self.window_ms
         if at > closes:
             return Verdict(False, f"the correction window closed at {self.clock_at(closes)}: move {ply} was posted "
                                   f"at {self.clock_at(last.at)} and may be corrected for {self.window_ms // 1000} s",
-                           WINDOW_CLOSED, seat=last.seat)
+                           MatchRule.WINDOW_CLOSED, seat=last.seat)
         try:
             move = self._parse(text)
         except NotationError as exc:
-            return Verdict(False, f"{text.strip()!r} is not a placement: {exc}", NOTATION, seat=last.seat)
+            return Verdict(False, f"{text.strip()!r} is not a placement: {exc}", MatchRule.NOTATION, seat=last.seat)
         self.state.pop()
         try:
             reason = self._rule_refusal(move)
         finally:
             self.state.push_action(last.move)
         if reason is not None:
-            return Verdict(False, f"{reason.message} (in the position before move {ply})", reason.rule.value,
+            return Verdict(False, f"{reason.message} (in the position before move {ply})", reason.rule,
                            reason.cells, move, last.seat)
         return Verdict(True, self.describe(move, last.seat, ply), move=move, seat=last.seat)
 
@@ -425,7 +447,7 @@ class MatchSession:
                     f"{self.symbol_of(1 - seat).value} and the first placement")
         covered = self.covers(move)
         what = f", covering {', '.join(covered)}" if covered else ", covering no symbol"
-        piece = f"{_article(move.ptype)} {move.ptype}"
+        piece = f"{article(move.ptype)} {move.ptype}"
         return f"move {number}: {self.label(seat)} places {piece} at {move.notation()}{what}"
 
     # ------------------------------------------------------------------ events
@@ -675,10 +697,11 @@ def _check_reveal(source: dict[str, Any], board: Board) -> None:
         raise EventError("the board is not the one the sealed file holds")
 
 
-def _article(ptype: str) -> str:
+def article(ptype: str) -> str:
+    """``an L``, ``an I``, ``an S`` but ``a T``: the one place the article of a piece letter is decided."""
     return "an" if ptype in ("L", "I", "S") else "a"
 
 
-__all__ = ["DEFAULT_WINDOW", "UNDO", "Action", "EventError", "Implausible", "MatchResult", "MatchSession", "Refused",
-           "Repeated", "Verdict",
-           "board_dict", "board_from_dict", "start_event"]
+__all__ = ["DEFAULT_WINDOW", "MAX_WINDOW", "UNDO", "Action", "EventError", "Implausible", "MatchResult", "MatchRule",
+           "MatchSession", "Outcome", "Refused", "Repeated", "Verdict", "article", "board_dict", "board_from_dict",
+           "start_event"]

@@ -13,13 +13,14 @@ from __future__ import annotations
 import concurrent.futures as cf
 import contextlib
 import multiprocessing
+import threading
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent, QFont, QImage, QPixmap
+from PySide6.QtCore import QObject, QSettings, Qt, QTimer, Signal
+from PySide6.QtGui import QCloseEvent, QFont, QImage, QPixmap, QResizeEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -34,6 +35,7 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QPlainTextEdit,
     QPushButton,
+    QSizePolicy,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -45,18 +47,33 @@ from core.engine.rules import Placement
 from core.match.host import Match, MatchExistsError, RevealError, reveal_sealed, start_problem
 from core.match.journal import JOURNAL_ADVICE, JOURNAL_NAME, JournalError
 from core.match.post import event_line, make_post
-from core.match.session import DEFAULT_WINDOW, UNDO, EventError, Implausible, MatchSession, Refused
-from core.match.times import TimeError, now_ms, parse_when
+from core.match.session import (
+    DEFAULT_WINDOW,
+    MAX_WINDOW,
+    UNDO,
+    EventError,
+    Implausible,
+    MatchRule,
+    MatchSession,
+    Refused,
+)
+from core.match.times import AN_HOUR_MS, TimeError, clock_text, now_ms, parse_when, span_text
 from core.play.clock import format_seconds
 from core.selfplay.worker import start_helper
 from designer import clipboard
 from designer.canvas.render import RenderOptions
 from designer.dialogs.forms import ok_cancel_form
 from designer.host import helper
+from designer.host.recent import last_match_parent, match_closed, match_opened
 from designer.playtest.canvas import PlayCanvas, board_beside
 from designer.workers import HELPER_NICE
 
 TO_MOVE = "The player to move"
+VERDICT_MS = 60_000
+"""How long a verdict stays once the paste box is empty."""
+CHOOSE = "Choose who posted it"
+"""The Posted by box once a move has counted: every post names its poster, so a player's second post in a row is
+never charged to the opponent."""
 OK_COLOUR = "#2e7d32"
 BAD_COLOUR = "#c62828"
 
@@ -65,10 +82,14 @@ class _Relay(QObject):
     """Carries a helper process's answer to the GUI thread (a queued signal)."""
 
     drawn = Signal(int, object)
+    broken = Signal(str)
 
 
 class PictureMaker(QObject):
-    """Draws posts in one helper process, newest request wins; ``ready(text, png path)`` or ``failed(message)``."""
+    """Draws posts in one helper process, newest request wins; ``ready(text, png path)`` or ``failed(message)``.
+
+    Even handing a request over happens off the GUI thread: the first one starts the helper process, which took
+    50-100 ms at load 8 (a window that opens with a stall)."""
 
     ready = Signal(str, str)
     failed = Signal(str)
@@ -77,21 +98,34 @@ class PictureMaker(QObject):
         super().__init__(parent)
         self._pool: cf.ProcessPoolExecutor | None = None
         self._token = 0
+        self._closed = False
+        self._lock = threading.Lock()
+        self._handover = cf.ThreadPoolExecutor(max_workers=1, thread_name_prefix="post-picture")
         self._relay = _Relay(self)
         self._relay.drawn.connect(self._on_drawn)
+        self._relay.broken.connect(self.failed)
 
     def request(self, folder: str) -> None:
         self._token += 1
         token = self._token
-        if self._pool is None:
-            self._pool = cf.ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                                                initializer=start_helper, initargs=(HELPER_NICE,))
-        try:
-            future = self._pool.submit(helper.draw_post, folder)
-        except (RuntimeError, cf.BrokenExecutor):  # a helper that died: start a new one next time
-            self._pool = None
-            self.failed.emit("the helper that draws pictures stopped; try again")
-            return
+        with contextlib.suppress(RuntimeError):  # shut down: the window is closing
+            self._handover.submit(self._submit, token, folder)
+
+    def _submit(self, token: int, folder: str) -> None:
+        """Runs on the hand-over thread: start the helper if needed and give it the request."""
+        with self._lock:
+            if self._closed:
+                return
+            if self._pool is None:
+                self._pool = cf.ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                                                    initializer=start_helper, initargs=(HELPER_NICE,))
+            try:
+                future = self._pool.submit(helper.draw_post, folder)
+            except (RuntimeError, cf.BrokenExecutor):  # a helper that died: start a new one next time
+                self._pool = None
+                with contextlib.suppress(RuntimeError):
+                    self._relay.broken.emit("the helper that draws pictures stopped; try again")
+                return
         future.add_done_callback(lambda f: self._deliver(token, f))
 
     def _deliver(self, token: int, future: cf.Future[tuple[str, str]]) -> None:
@@ -106,16 +140,20 @@ class PictureMaker(QObject):
             text, path = future.result()
         except Exception as exc:  # reported in words; the host can post the text meanwhile
             if isinstance(exc, cf.BrokenExecutor):
-                self._pool = None
+                with self._lock:
+                    self._pool = None
             self.failed.emit(f"{type(exc).__name__}: {exc}")
             return
         self.ready.emit(text, path)
 
     def shutdown(self) -> None:
         self._token += 1
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        self._handover.shutdown(wait=False, cancel_futures=True)
+        with self._lock:
+            self._closed = True
+            if self._pool is not None:
+                self._pool.shutdown(wait=False, cancel_futures=True)
+                self._pool = None
 
 
 class HostWindow(QMainWindow):
@@ -131,6 +169,8 @@ class HostWindow(QMainWindow):
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.match = match
         self._clock = clock
+        self._said_at = 0
+        """When the verdict line was last set (wall-clock ms)."""
         self.post_text = ""
         self.post_image: QImage | None = None
         self._drawn_text = ""
@@ -148,6 +188,7 @@ class HostWindow(QMainWindow):
         self.timer = QTimer(self)
         self.timer.timeout.connect(self._on_timer)
         self.timer.start(tick_ms)
+        match_opened(QSettings(), str(self.match.folder))  # offered back if the studio stops with it open
         self.refresh()
 
     # ------------------------------------------------------------------ layout
@@ -220,9 +261,7 @@ class HostWindow(QMainWindow):
         mono = QFont("DejaVu Sans Mono")
         mono.setStyleHint(QFont.StyleHint.Monospace)
         self.post_edit.setFont(mono)
-        self.picture_label = QLabel()
-        self.picture_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.picture_label.setMinimumHeight(160)
+        self.picture_label = FitPicture()
         self.copy_button = QPushButton("C&opy post (text and picture)")
         self.copy_button.clicked.connect(self.copy_post)
         post_box = QGroupBox("Post for the game room")
@@ -261,10 +300,11 @@ class HostWindow(QMainWindow):
         s = self.session
         self.players_label.setText(" vs ".join(s.label(seat) for seat in (0, 1)))
         current = self.by_combo.currentText()
+        anyone = CHOOSE if s.actions else TO_MOVE
         self.by_combo.blockSignals(True)
         self.by_combo.clear()
-        self.by_combo.addItems([TO_MOVE, *s.names])
-        self.by_combo.setCurrentText(current if current in s.names else TO_MOVE)
+        self.by_combo.addItems([anyone, *s.names])
+        self.by_combo.setCurrentText(current if current in s.names else anyone)
         self.by_combo.blockSignals(False)
         state = s.state
         ids = {c: i for i, p in enumerate(state.placements) for c in p.cells}
@@ -278,6 +318,7 @@ class HostWindow(QMainWindow):
                        self.resign_button):
             button.setEnabled(not ended and not (s.over and button is not self.correct_button))
         self.end_button.setEnabled(not ended and s.over)
+        self.swap_button.setEnabled(not ended and not s.over and s.state.swap_refusal() is None)
         self.undo_button.setEnabled(len(s.standing()) > 1)
         self.pause_button.setText("&Resume" if s.paused_at is not None else "&Pause")
         self.tick()
@@ -314,6 +355,8 @@ class HostWindow(QMainWindow):
         for button in (self.record_button, self.correct_button, self.swap_button, self.pause_button,
                        self.resign_button, self.end_button):
             button.setEnabled(problem is None and self.session.ended is None)
+        if problem is None:
+            self.swap_button.setEnabled(self.session.state.swap_refusal() is None and not self.session.over)
         self.undo_button.setEnabled(problem is None and len(self.session.standing()) > 1)
 
     def tick(self) -> None:
@@ -322,6 +365,7 @@ class HostWindow(QMainWindow):
             return
         s = self.session
         now = max(self._clock(), s.now)
+        self._fade_verdict(self._clock())
         clocks = s.clocks(now)
         for seat, label in enumerate(self.clock_labels):
             turn, bank, running = clocks[seat]
@@ -355,7 +399,7 @@ class HostWindow(QMainWindow):
 
     def _by(self) -> str | None:
         text = self.by_combo.currentText()
-        return None if text in ("", TO_MOVE) else text
+        return None if text in ("", TO_MOVE, CHOOSE) else text
 
     def judge(self) -> None:
         """Judge the pasted text as it is typed: what it would be if recorded now, and where on the board."""
@@ -393,7 +437,7 @@ class HostWindow(QMainWindow):
             self._say(f"{reading.quote + ' ' if reading.quote else ''}Counts: {verdict.message}", ok=True)
             self.canvas.set_marks(highlight=cells)
         else:
-            unread = f" {reading.unread}" if reading.unread and verdict.rule == "notation" else ""
+            unread = f" {reading.unread}" if reading.unread and verdict.rule is MatchRule.NOTATION else ""
             self._say(f"Not counted ({verdict.rule}): {verdict.message}{unread}", ok=False)
             self.canvas.set_marks(highlight=last, problems=verdict.cells)
         self._judge_correction(text, at)
@@ -420,6 +464,13 @@ class HostWindow(QMainWindow):
     def _say(self, text: str, ok: bool) -> None:
         self.verdict_label.setStyleSheet(f"color: {OK_COLOUR if ok else BAD_COLOUR}")
         self.verdict_label.setText(text)
+        self._said_at = self._clock()
+
+    def _fade_verdict(self, now: int) -> None:
+        """A verdict about a post no longer in the paste box goes after a minute: a red line left for minutes reads
+        as a problem with what comes next."""
+        if not self.paste_edit.text().strip() and self.verdict_label.text() and now - self._said_at > VERDICT_MS:
+            self.verdict_label.setText("")
 
     def _update_post(self) -> None:
         post = make_post(self.session)
@@ -427,7 +478,7 @@ class HostWindow(QMainWindow):
         self.post_edit.setPlainText(post.text)
         if post.text != self._drawn_text:
             self.post_image = None
-            self.picture_label.setPixmap(QPixmap())
+            self.picture_label.set_image(None)
             self.picture_label.setText("Drawing the picture…" if self._draw_pictures else "")
             if self._draw_pictures:
                 self.pictures.request(str(self.match.folder))
@@ -439,12 +490,18 @@ class HostWindow(QMainWindow):
             return
         self._drawn_text = text
         self.post_image = image
-        self.picture_label.setPixmap(QPixmap.fromImage(image).scaled(
-            240, 240, Qt.AspectRatioMode.KeepAspectRatio, Qt.TransformationMode.SmoothTransformation))
+        self.picture_label.set_image(image)
         self.picture_ready.emit()
 
     def copy_post(self) -> None:
         """Text and picture on the clipboard in one go (a chat client pastes what it takes)."""
+        ran_out = self._ran_out(max(self._clock(), self.session.now)) if self.session.result() is None else None
+        if ran_out is not None:  # the post would still show a bank that is empty by now
+            flagged, deadline = ran_out
+            name = self.session.label(flagged) if flagged is not None else "The running player"
+            self._say(f"Not copied: {name}'s bank ran out at {self.session.clock_at(deadline)}, which the post does "
+                      "not show yet; press End match to record the loss on time, then copy the post", ok=False)
+            return
         drawn = self.post_image is not None and self._drawn_text == self.post_text
         clipboard.put(self.post_text, self.post_image if drawn else None)
         if not drawn and self._draw_pictures:  # a post pasted without its board would look complete
@@ -486,7 +543,7 @@ class HostWindow(QMainWindow):
         last = written[-1]
         if last.get("counted") is not False:  # a refused post is re-entered with the time it was posted at
             self.time_edit.clear()
-            self.by_combo.setCurrentIndex(0)  # the next post is most likely the next player's
+        self.by_combo.setCurrentIndex(0)  # each post names its own poster, the one before may have been refused
         self.refresh()
         if last.get("counted") is False:
             self._say(f"Not counted ({last['refused']['rule']}): {last['refused']['message']}", ok=False)
@@ -500,6 +557,11 @@ class HostWindow(QMainWindow):
         self._say(message, ok=False)
 
     def _post(self, kind: str, text: str) -> None:
+        problem = self.session.poster_problem(kind, self._by())
+        if problem is not None:
+            self._say(f"Not recorded: {problem[0].upper()}{problem[1:]} (Posted by)", ok=False)
+            self.by_combo.setFocus()
+            return
         reading = self.match.chat_reading(text)
         written = self._submit({"event": kind, **reading.fields, "by": self._by()})
         if written is not None and written[-1].get("counted"):
@@ -557,6 +619,7 @@ class HostWindow(QMainWindow):
                       f"{seq} ({_log_text(last).strip()})", ok=True)
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        match_closed(QSettings(), str(self.match.folder))
         self.timer.stop()
         self.pictures.shutdown()
         super().closeEvent(event)
@@ -581,10 +644,38 @@ def _log_text(event: dict[str, Any]) -> str:
             return f"{at}  {event.get('player')}: {event.get('action')} ({event.get('piece') or 'pie rule'}) counted" \
                    + (f", replaces {event.get('replaces')}" if kind == "correct" else "")
         refused = event.get("refused") or {}
-        who = event.get("player") or event.get("by") or "(no player to move)"
+        who = event.get("player") or event.get("by") or "a post after the match was decided"
         return f"{at}  {who}: {what} {event.get('text')!r} not counted ({refused.get('rule')})"
     taken = ", ".join(str(n) for n in sorted(event.get("lines") or []))
     return f"{at}  {event_line(event, _LOG_LINES, outcome=(event.get('result') or {}).get('text', ''), taken=taken)}"
+
+
+class FitPicture(QLabel):
+    """The post's picture shown whole at whatever size the layout gives it: a cut preview would hide the move line,
+    the clocks and the result that the copied PNG holds."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._image: QImage | None = None
+        self.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.setMinimumSize(160, 160)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)  # the picture never drives layout
+
+    def set_image(self, image: QImage | None) -> None:
+        self._image = image
+        self._fit()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit()
+
+    def _fit(self) -> None:
+        if self._image is None:
+            self.setPixmap(QPixmap())
+            return
+        side = max(1, min(self.width(), self.height()))
+        self.setPixmap(QPixmap.fromImage(self._image).scaled(side, side, Qt.AspectRatioMode.KeepAspectRatio,
+                                                             Qt.TransformationMode.SmoothTransformation))
 
 
 class HostSetupDialog(QDialog):
@@ -603,7 +694,7 @@ class HostSetupDialog(QDialog):
         self.start_edit.setToolTip("The first player's clock runs from this time: set up early, give the time the "
                                    "match begins (today, this computer's time zone)")
         self.window_spin = QSpinBox()
-        self.window_spin.setRange(0, 3600)
+        self.window_spin.setRange(0, MAX_WINDOW)
         self.window_spin.setValue(DEFAULT_WINDOW)
         self.window_spin.setSuffix(" s")
         self.window_spin.setToolTip("How long after a post its player may still correct it")
@@ -633,13 +724,43 @@ class HostSetupDialog(QDialog):
                 about.setStyleSheet("color: #b3261e;")
             about.setWordWrap(True)
             rows.append(("Board", about))
+        self.sealed_browse = QPushButton("Browse…")
+        self.sealed_browse.clicked.connect(lambda: self._browse(self.sealed_edit, "The match's sealed board",
+                                                                "Sealed boards (*.lits-sealed);;All files (*)"))
+        self.sums_browse = QPushButton("Browse…")
+        self.sums_browse.clicked.connect(lambda: self._browse(self.sums_edit, "The season's published SHA256SUMS",
+                                                              "SHA256SUMS (SHA256SUMS*);;All files (*)"))
         rows += [("Plays O", self.o_edit), ("Plays X", self.x_edit), ("Clocks start", self.start_edit),
-                 ("Correction window", self.window_spin), ("Sealed board", self.sealed_edit),
-                 ("Checked against", self.sums_edit)]
+                 ("Correction window", self.window_spin),
+                 ("Sealed board", _with_button(self.sealed_edit, self.sealed_browse)),
+                 ("Checked against", _with_button(self.sums_edit, self.sums_browse))]
         ok_cancel_form(self, rows)
+
+    def _browse(self, edit: QLineEdit, title: str, kinds: str) -> None:
+        """Pick the file in the folder of what is typed (or the sealed file's), not wherever the program started."""
+        typed = edit.text().strip() or self.sealed_edit.text().strip()
+        start = str(Path(typed).parent) if typed else ""
+        path, _kind = QFileDialog.getOpenFileName(self, title, start, kinds)
+        if path:
+            edit.setText(path)
 
     def start_time(self) -> str | None:
         return self.start_edit.text().strip() or None
+
+    def start_problem(self) -> str | None:
+        """A clock start far from now, said before the match starts: "8:05" typed at 03:35 would run the first
+        player's clock from a time nobody meant, and the first post would then be refused with no way on."""
+        typed = self.start_time()
+        if typed is None:
+            return None
+        start, zone = parse_when(typed)
+        now = now_ms()
+        gap = start - now
+        if abs(gap) <= AN_HOUR_MS:
+            return None
+        when = "from now" if gap > 0 else "ago"
+        return (f"The clocks would start at {clock_text(start, zone)}, {span_text(abs(gap))} {when} (it is "
+                f"{clock_text(now, zone)}). Start the match with that time?")
 
     def reveal(self) -> tuple[Board, dict[str, Any]] | None:
         """The sealed board and the start event's source, checked against its published digest; None when no
@@ -660,12 +781,23 @@ class HostSetupDialog(QDialog):
             raise
 
 
+def _with_button(edit: QLineEdit, button: QPushButton) -> QWidget:
+    row = QWidget()
+    layout = QHBoxLayout(row)
+    layout.setContentsMargins(0, 0, 0, 0)
+    layout.addWidget(edit, 1)
+    layout.addWidget(button)
+    return row
+
+
 def open_host_window(parent: QWidget | None, board: Board, options: RenderOptions | None = None,
-                     sealed: str = "") -> HostWindow | None:
-    """File > Host a match: pick the match's folder; one with a journal resumes, an empty one starts a match on
-    ``board`` (or on the sealed file named in the setup, ``sealed`` proposed) after asking who plays O and X."""
-    folder = QFileDialog.getExistingDirectory(parent, "Match folder: an empty folder starts a match, a folder "
-                                                      "with a journal resumes it")
+                     sealed: str = "", folder: str = "") -> HostWindow | None:
+    """File > Host a match: pick the match's folder (``folder``: the one chosen from Recent matches or offered
+    back after a crash); one with a journal resumes, an empty one starts a match on ``board`` (or on the sealed
+    file named in the setup, ``sealed`` proposed) after asking who plays O and X."""
+    if not folder:
+        folder = QFileDialog.getExistingDirectory(parent, "Match folder: an empty folder starts a match, a folder "
+                                                          "with a journal resumes it", last_match_parent(QSettings()))
     if not folder:
         return None
     try:
@@ -689,6 +821,11 @@ def open_host_window(parent: QWidget | None, board: Board, options: RenderOption
                     if errors:
                         QMessageBox.warning(dialog, "Cannot host this match", "This board cannot be played in a "
                                             "match: " + "; ".join(errors[:3]))
+                        continue
+                    far = dialog.start_problem()
+                    if far is not None and QMessageBox.question(
+                            dialog, "Clocks start", far, QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                            QMessageBox.StandardButton.No) != QMessageBox.StandardButton.Yes:
                         continue
                     match = Match.create(folder, played, dialog.o_edit.text(), dialog.x_edit.text(),
                                          dialog.start_time(), dialog.window_spin.value(), source)

@@ -84,6 +84,7 @@ def test_match_commands_answer_without_the_compiled_engine(tmp_path: Path) -> No
         assert heavy == [], f"lits match {argv[0]} imported {heavy[:8]}"
         assert not any(m.startswith(("core.engine.kernels", "core.agents", "core.selfplay", "designer"))
                        for m in modules), argv
+        assert "pydantic" not in modules, f"lits match {argv[0]} loaded the board file schema it does not need"
 
 
 def test_help_lists_every_command_without_importing_their_modules() -> None:

@@ -20,7 +20,7 @@ from core.board.boardfile import load_board
 from core.board.geometry import parse_cell
 from core.match.host import Match
 from core.match.times import parse_iso
-from designer.host.window import TO_MOVE, HostWindow
+from designer.host.window import CHOOSE, TO_MOVE, HostWindow
 from tests.match.script import START, write_board
 
 pytestmark = pytest.mark.gui
@@ -120,12 +120,17 @@ def test_swap_correct_pause_and_live_clocks(qtbot, folder: Path) -> None:  # typ
     wall.now = ms("14:00:35")
     qtbot.waitUntil(lambda: window.clock_labels[1].text() == "▶ Bo (X): turn 0:45, bank 5:00")
     window.time_edit.setText("14:00:50")
+    assert window.swap_button.isEnabled()
+    window.by_combo.setCurrentText("Bo")
     window.swap_button.click()
     assert window.players_label.text() == "Al (X) vs Bo (O)"
+    assert not window.swap_button.isEnabled(), "the swap is the second player's first turn only"
     window.time_edit.setText("14:01:20")
+    window.by_combo.setCurrentText("Al")
     type_move(qtbot, window, "C1-D1-E1-F1")
     window.record_button.click()
     window.time_edit.setText("14:02:00")
+    window.by_combo.setCurrentText("Al")
     type_move(qtbot, window, "e1f1d2e2")
     window.correct_button.click()
     last = events(folder)[-1]
@@ -194,19 +199,26 @@ def test_a_post_too_late_to_count_is_said_before_it_is_recorded(qtbot, folder: P
     assert window.verdict_label.text().startswith("Too late to count: Al (O)'s bank ran out at 14:06:00")
 
 
-def test_after_a_counted_post_the_poster_is_the_player_to_move_again(qtbot, folder: Path) -> None:  # type: ignore[no-untyped-def]
+def test_after_each_post_the_host_chooses_who_posted_the_next(qtbot, folder: Path) -> None:  # type: ignore[no-untyped-def]
+    """Once a move has counted, a post without its poster would be charged to whoever is to move (a player's
+    second post in a row would become the opponent's move); after a refused post the box does not stay on the
+    player who was refused."""
     window = show(qtbot, folder, Wall())
-    window.by_combo.setCurrentText("Al")
+    assert window.by_combo.currentText() == TO_MOVE  # the first move may go without
     window.time_edit.setText("14:00:20")
     type_move(qtbot, window, "A2 B2 C2 C3")
     window.record_button.click()
-    assert window.by_combo.currentText() == TO_MOVE and window.time_edit.text() == ""
-    window.by_combo.setCurrentText("Al")  # Al posts out of turn: refused, and the typed time stays to re-enter
+    assert window.by_combo.currentText() == CHOOSE and window.time_edit.text() == ""
     window.time_edit.setText("14:00:40")
     type_move(qtbot, window, "E1 F1 D2 E2")
+    window.record_button.click()  # nobody chosen: nothing recorded
+    assert len(events(folder)) == 2
+    assert window.verdict_label.text().startswith("Not recorded: Who posted it? Once the match has begun every post "
+                                                  "names its poster (--by Al or --by Bo)")
+    window.by_combo.setCurrentText("Al")  # Al posts out of turn: refused, and the typed time stays to re-enter
     window.record_button.click()
     assert events(folder)[-1]["counted"] is False
-    assert window.time_edit.text() == "14:00:40"
+    assert window.time_edit.text() == "14:00:40" and window.by_combo.currentText() == CHOOSE
 
 
 def test_a_journal_damaged_while_the_window_is_open_stops_recording(qtbot, folder: Path) -> None:  # type: ignore[no-untyped-def]
@@ -234,6 +246,8 @@ def test_the_setup_keeps_what_was_typed_and_starts_the_clock_when_asked(  # type
     monkeypatch.setattr(QFileDialog, "getExistingDirectory", staticmethod(lambda *a, **k: str(tmp_path / "new")))
     warnings: list[str] = []
     monkeypatch.setattr(QMessageBox, "warning", staticmethod(lambda _p, _t, text, *a: warnings.append(text)))
+    # 20:00:00 may lie hours from the time the test runs: the host is asked, and says yes
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(lambda *a: QMessageBox.StandardButton.Yes))
     answers = iter([("Al", "", "20:00:00"), ("Al", "Bo", "20:00:00")])
     seen: list[tuple[str, str, str]] = []
 
@@ -261,7 +275,7 @@ def test_the_journal_list_names_a_post_without_a_player() -> None:
 
     late = {"event": "move", "at": "2026-05-02T14:30:00+00:00", "text": "a2 b2 c2 c3", "counted": False,
             "refused": {"rule": "decided"}, "player": None, "by": None}
-    assert _log_text(late) == "14:30:00  (no player to move): post 'a2 b2 c2 c3' not counted (decided)"
+    assert _log_text(late) == "14:30:00  a post after the match was decided: post 'a2 b2 c2 c3' not counted (decided)"
     assert _log_text({**late, "by": "Bo"}).startswith("14:30:00  Bo: post")
 
 
@@ -345,7 +359,7 @@ def test_host_a_match_proposes_the_sealed_file_the_board_was_opened_from(  # typ
     assert main(["seal", str(write_board(tmp_path)), "--season", "s", "--out", str(tmp_path / "season")]) == 0
     sealed = str(tmp_path / "season" / "dm1.lits-sealed")
     proposed: list[str] = []
-    monkeypatch.setattr(host_window, "open_host_window", lambda _p, _b, _o, s: proposed.append(s))
+    monkeypatch.setattr(host_window, "open_host_window", lambda _p, _b, _o, s, _f="": proposed.append(s))
     win = open_window(qtbot)
     win.host_match()
     assert win._open_sealed(sealed, quiet=True)

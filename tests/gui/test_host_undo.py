@@ -42,10 +42,12 @@ def test_a_wrong_hour_asks_and_undo_takes_the_loss_back(qtbot, folder: Path) -> 
     type_move(qtbot, window, "A2 B2 C2 C3")
     window.record_button.click()
     window.time_edit.setText("15:00:50")
+    window.by_combo.setCurrentText("Bo")
     window.swap_button.click()  # refused by the host: nothing written
     assert "it would decide the match, Al (O) winning on time" in asked[0]
     assert len(events(folder)) == 2 and "Not recorded" in window.verdict_label.text()
     window.time_edit.setText("15:00:50")
+    window.by_combo.setCurrentText("Bo")
     window.swap_button.click()  # confirmed: the loss on time is recorded
     assert [e["event"] for e in events(folder)][-2:] == ["timeout", "move"]
     assert window.session.over
@@ -55,6 +57,25 @@ def test_a_wrong_hour_asks_and_undo_takes_the_loss_back(qtbot, folder: Path) -> 
     assert "the match stands as after line 2" in window.verdict_label.text()
     assert window.log_list.item(2).text().endswith("(taken back)")
     assert window.swap_button.isEnabled()
+
+
+def test_the_preview_shows_the_whole_picture(qtbot, folder: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The preview was cut to rows 2-11 (the move line, clocks, score and result hidden); it fits whole."""
+    from PySide6.QtGui import QColor, QImage
+
+    window = show(qtbot, folder, Wall())
+    picture = QImage(800, 800, QImage.Format.Format_RGB32)
+    picture.fill(QColor("white"))
+    path = tmp_path / "post.png"
+    assert picture.save(str(path))
+    for height in (500, 900):
+        window.resize(1200, height)
+        qtbot.wait(20)
+        window._on_picture(window.post_text, str(path))
+        shown = window.picture_label.pixmap()
+        label = window.picture_label
+        assert 0 < shown.height() <= label.height() and shown.width() <= label.width()
+        assert shown.width() == shown.height(), "the whole square picture, scaled, not a cut of it"
 
 
 def test_a_chat_line_pasted_whole_is_read_as_its_move(qtbot, folder: Path) -> None:  # type: ignore[no-untyped-def]
