@@ -237,10 +237,11 @@ def grid_problems(rows: list[str], lines: list[int] | None = None) -> list[str]:
         return f"grid row {i + 1}{line}"
 
     if width != n:
-        problems.append(f"grid: {n} rows of {width} cells: the grid must be square ({_rows_missing_hint(n, width)})")
+        problems.append(f"grid: {n} row{'' if n == 1 else 's'} of {width} cells: the grid must be square "
+                        f"({_rows_missing_hint(n, width)})")
     if width == n or not _valid_size(width):
         if n < MIN_SIZE or n > MAX_SIZE:
-            problems.append(f"grid: {n} rows; a board has {MIN_SIZE} to {MAX_SIZE} rows")
+            problems.append(f"grid: {n} row{'' if n == 1 else 's'}; a board has {MIN_SIZE} to {MAX_SIZE} rows")
         elif n % 2:
             problems.append(f"grid: {n} rows, an odd size; boards need an even size so every cell has a distinct "
                             "partner")

@@ -266,7 +266,9 @@ def _refuse_invalid(board: Board, path: str) -> None:
 
     errors = [p.message for p in validate(board) if p.severity is Severity.ERROR]
     if errors:
-        more = f" (and {len(errors) - 1} more problems; lits validate {path} lists them)" if len(errors) > 1 else ""
+        extra = len(errors) - 1
+        more = (f" (and {extra} more problem{'' if extra == 1 else 's'}; lits validate {path} lists them)"
+                if extra else "")
         raise CliError(f"{path}: the board is not valid for a match: {errors[0]}{more}; fix it, or pass --force "
                        "to analyse it as it is", EXIT_PROBLEMS)
 

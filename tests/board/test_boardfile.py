@@ -132,7 +132,7 @@ BAD_CONTENT = {
     "bad character": (grid_yaml([EMPTY_ROW] * 3 + ["...Q........"] + [EMPTY_ROW] * 8),
                       "grid row 4 (line 5), cell D4: 'Q' is not one of"),
     "odd size": (grid_yaml(["." * 11] * 11), "11 rows, an odd size"),
-    "too small": (grid_yaml(["."] * 1), "1 rows; a board has 4 to 26 rows"),
+    "too small": (grid_yaml(["."] * 1), "grid: 1 row; a board has 4 to 26 rows"),
     "unknown key": ("colour: red\n" + grid_yaml([EMPTY_ROW] * 12), "key 'colour': unknown key"),
     "unknown supply key": ("supply: {Q: 2}\n" + grid_yaml([EMPTY_ROW] * 12),
                            "key 'supply.Q': unknown key (allowed: L, I, T, S)"),

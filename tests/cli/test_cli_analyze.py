@@ -313,3 +313,16 @@ def test_a_full_disk_keeps_the_verdict_and_names_the_report_file(
         assert out.startswith(f"{board}: BALANCED")
     assert calls[1] in err and "the disk is full" in err and str(out_md) in err and "Traceback" not in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["board.yaml"]  # the first chart was removed again
+
+
+def test_an_invalid_board_counts_its_other_problems_in_words(tmp_path: Path) -> None:
+    """'(and 1 more problems' read as a slip: one problem more is 'problem'."""
+    from core.board.model import Board, Symbol
+    from core.cli import CliError
+    from core.cli.analyze import _refuse_invalid
+
+    board = Board.random(12, pairs=10, seed=1)
+    board.cells[0] = Symbol.EMPTY if board.cells[0] is not Symbol.EMPTY else Symbol.O  # one broken pair
+    board.cells[1] = Symbol.EMPTY if board.cells[1] is not Symbol.EMPTY else Symbol.O  # and a second
+    with pytest.raises(CliError, match=r"\(and 1 more problem; lits validate b\.yaml lists them\)"):
+        _refuse_invalid(board, "b.yaml")
