@@ -41,6 +41,10 @@ if TYPE_CHECKING:  # the predictor and the engine import numba: the window opens
 DELAY_MS = 20
 """How long the first edit of a burst waits for more before the estimate is computed: short enough that the
 last edit shows within 100 ms, long enough that one stroke's cells go in one computation."""
+START_DELAY_MS = 1000
+"""The first estimate waits this long after the window is made: it loads the predictor and the engine's compiled
+kernels into the window's process (on the worker thread, but importing holds Python's lock), which must not
+slow the window's opening."""
 INTERVAL_MS = 50
 """At least this long from one computation's start to the next: each new estimate repaints the board when its
 heatmap is shown (10-20 ms on the GUI thread), so during a drag at most 20 a second; the last edit still shows
@@ -145,7 +149,8 @@ class EstimateSource(QObject):
         document.cellsChanged.connect(self.changed)
         document.paramsChanged.connect(self.changed)
         document.boardReplaced.connect(self._on_board_replaced)
-        self.changed()
+        self._dirty = True
+        self._timer.start(START_DELAY_MS)
 
     @property
     def busy(self) -> bool:
