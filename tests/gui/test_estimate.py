@@ -243,7 +243,10 @@ def test_a_long_session_does_not_grow_workers_or_threads(qtbot: QtBot, model: Va
 
 
 def main() -> None:
-    """Benchmark: the figures of docs/designer.md (a 12x12 board, 300 edits 8 ms apart, a pause every 25)."""
+    """Benchmark: the figures of docs/designer.md (a 12x12 board, 300 edits 8 ms apart, a pause every 25).
+
+    ``ESTIMATE_LAYER=1`` shows the predicted-balance heatmap; ``ESTIMATE_MODEL=0`` runs without a model (the
+    baseline: the same edits, no estimate; with ``ESTIMATE_LAYER=1`` a fixed heatmap is shown instead)."""
     from PySide6.QtWidgets import QApplication
 
     from designer.app import create_window
@@ -256,7 +259,10 @@ def main() -> None:
     data = model_bytes(random_weights(40), {})
     path = scratch / "opening-predictor.npz"
     path.write_bytes(data)
-    value.default_model_path = lambda: path  # type: ignore[assignment]
+    with_model = os.environ.get("ESTIMATE_MODEL", "1") == "1"
+    layer = os.environ.get("ESTIMATE_LAYER", "0") == "1"
+    used = path if with_model else scratch / "no-model.npz"
+    value.default_model_path = lambda: used  # type: ignore[assignment]
     value.estimate(Board.random(12, pairs=20, seed=1), model_from_bytes(data, "warm"))
     win = create_window(None)
     assert isinstance(win, MainWindow)
@@ -277,13 +283,18 @@ def main() -> None:
 
     bot = Bot()
     settle(bot, win)  # type: ignore[arg-type]
-    win.estimate.toggle.setChecked(os.environ.get("ESTIMATE_LAYER", "1") == "1")
+    win.estimate.toggle.setChecked(layer)
+    if layer and not with_model:
+        win.view.set_heat(np.random.default_rng(1).random((12, 12)), "fixed")
     computed = win.estimate.source.computations
     gaps = Gaps()
     bot.wait(100)
     gaps.reset()
     delays = burst(bot, win, 300)  # type: ignore[arg-type]
-    print(f"edits 300, computations {win.estimate.source.computations - computed}, longest event-loop gap "
+    if not with_model:
+        delays = [0.0]  # nothing is estimated
+    print(f"model {with_model}, layer {layer}: edits 300, "
+          f"computations {win.estimate.source.computations - computed}, longest event-loop gap "
           f"{gaps.longest * 1000:.0f} ms ({gaps.over_50ms} gaps over 50 ms), edit to estimate shown: "
           f"median {np.median(delays) * 1000:.0f} ms, "
           f"max {max(delays) * 1000:.0f} ms")
