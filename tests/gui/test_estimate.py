@@ -76,6 +76,8 @@ def test_the_estimate_names_the_new_best_opening_after_an_edit(qtbot: QtBot, mod
     win = open_window(qtbot, new_board=12)
     settle(qtbot, win)
     line = win.estimate.line
+    layout = win.analysis.layout()
+    assert layout.indexOf(line) == layout.indexOf(win.analysis.verdict) + 1  # under the verdict, in the tab
     before = expected(win, model)
     assert line.text() == describe(before, 12)
     assert line.text().startswith("Prediction for club play, not a verdict: the opening nearest to even, ")
