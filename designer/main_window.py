@@ -61,6 +61,7 @@ from designer.document.recent import RecentFiles, RecentMenu
 from designer.document.sealed import read_sealed_board
 from designer.host.recent import RecentMatchesMenu
 from designer.panels.analysis_panel import AnalysisPanel
+from designer.panels.estimate import PredictedBalance, place_under
 from designer.panels.openings_overlay import OpeningsOverlay
 from designer.panels.side_panels import PropertiesPanel, ValidationPanel, align_top, scrolling
 
@@ -145,6 +146,8 @@ class MainWindow(QMainWindow):
         self.properties = PropertiesPanel(self.document)
         self.analysis = AnalysisPanel(self.document)
         self.analysis.set_theme(self.theme)
+        self.estimate = PredictedBalance(self.document, self.view.set_heat, self)  # the live estimate, its layer
+        place_under(self.estimate.line, self.analysis.verdict)
         right = Qt.DockWidgetArea.RightDockWidgetArea
         self.setTabPosition(right, QTabWidget.TabPosition.North)
         self.validation_dock = self._dock("Validation", scrolling(align_top(self.validation)), right)
@@ -189,7 +192,7 @@ class MainWindow(QMainWindow):
         self.view.cellClicked.connect(lambda _c: self.view.set_selected(()))
         self.validation.cellSelected.connect(self._on_problem_selected)
         self.properties.newBoardRequested.connect(self.new_board)
-        self.analysis.heatChanged.connect(self.view.set_heat)
+        self.analysis.heatChanged.connect(self.estimate.show_analysis_heat)  # one heatmap, shared
         self.openings = OpeningsOverlay(self.document, self.view, self.analysis, self.openings_action,
                                         self.statusBar(), self)
         self.document.fileChanged.connect(self._update_title)
@@ -406,7 +409,7 @@ class MainWindow(QMainWindow):
         view = bar.addMenu("&View")
         view.addActions([self.zoom_in_action, self.zoom_out_action, self.zoom_reset_action])
         view.addSeparator()
-        view.addActions([self.grid_action, self.coords_action, self.openings_action])
+        view.addActions([self.grid_action, self.coords_action, self.openings_action, self.estimate.toggle])
         view.addSeparator()
         view.addActions(list(self.theme_actions.values()))
         view.addSeparator()
@@ -808,6 +811,7 @@ class MainWindow(QMainWindow):
             return
         self.autosaver.remove()  # a clean quit: nothing to recover next time
         self.analysis.shutdown()
+        self.estimate.shutdown()
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.setValue("window/state", self.saveState())
         self.settings.sync()
