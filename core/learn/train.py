@@ -83,12 +83,13 @@ class Samples:
 
 
 def samples(games: Games, pick: npt.NDArray[np.bool_], extra: int, seed: int, outcome_weight: float = 1.0,
-            progress: Callable[[int, int], None] | None = None) -> Samples:
+            progress: Callable[[int, int], None] | None = None, opening_symmetries: bool = False) -> Samples:
     """Feature rows of the picked games' positions (see the module docstring).
 
     The win label is ``outcome_weight`` times the game's result plus the rest times the search's own value of the
     position (where one was recorded): a single game's result is a coin flip's worth of noise about the chance,
-    the search value a biased but quieter estimate of it.
+    the search value a biased but quieter estimate of it.  ``opening_symmetries``: the position after the opening,
+    the one the analysis asks about, under all 8 symmetries instead of one drawn at random.
     """
     rng = Random(seed)
     feats = np.empty(MAX_ACTIVE, dtype=np.int64)
@@ -105,14 +106,16 @@ def samples(games: Games, pick: npt.NDArray[np.bool_], extra: int, seed: int, ou
         n = int(games.size[i])
         for ply in plies:
             sym, ctype, supply, s1 = position_arrays(games, int(i), ply)
-            k = rng.randrange(8)
-            count = k_features(n, transform_grid(sym, n, k), transform_grid(ctype, n, k), supply, s1, feats)
-            rows.append(feats[:count].copy())
             result = 1.0 if games.winner[i] == 1 else 0.0
             value = float(games.values[i, ply]) if ply < games.values.shape[1] else float("nan")
-            win.append(result if value != value else outcome_weight * result + (1 - outcome_weight) * value)
-            margin.append(float(games.s1_score[i] - games.s2_score[i]) / MARGIN_SCALE)
-            opening.append(ply == 1)
+            label = result if value != value else outcome_weight * result + (1 - outcome_weight) * value
+            turns = range(8) if ply == 1 and opening_symmetries else [rng.randrange(8)]
+            for k in turns:
+                count = k_features(n, transform_grid(sym, n, k), transform_grid(ctype, n, k), supply, s1, feats)
+                rows.append(feats[:count].copy())
+                win.append(label)
+                margin.append(float(games.s1_score[i] - games.s2_score[i]) / MARGIN_SCALE)
+                opening.append(ply == 1)
         if progress is not None and done % 2000 == 0:
             progress(done, len(idx))
     return Samples(rows, np.array(win), np.array(margin), np.array(opening, dtype=bool))
@@ -135,7 +138,7 @@ def model_bytes(weights: dict[str, Any], extra_meta: dict[str, Any]) -> bytes:
             "q": Q, "margin_scale": MARGIN_SCALE, "hidden": list(HIDDEN), **extra_meta}
     buf = io.BytesIO()
     raw = np.frombuffer(json.dumps(meta, sort_keys=True).encode("utf-8"), dtype=np.uint8)
-    np.savez(buf, meta=raw, **weights)
+    np.savez_compressed(buf, meta=raw, **weights)
     return buf.getvalue()
 
 
@@ -146,7 +149,7 @@ class Fitted:
 
 
 def fit(games: Games, seed: int, extra: int = 3, max_iter: int = 40, outcome_weight: float = 1.0,
-        progress: Callable[[str], None] | None = None) -> Fitted:
+        progress: Callable[[str], None] | None = None, opening_symmetries: bool = False) -> Fitted:
     """Fit the network; the validation figures are measured on whole boards kept out."""
     try:
         from sklearn.neural_network import MLPRegressor
@@ -155,7 +158,7 @@ def fit(games: Games, seed: int, extra: int = 3, max_iter: int = 40, outcome_wei
     say = progress or (lambda _m: None)
     held = games.board % VALIDATE_EVERY == 0
     say(f"features of {int((~held).sum()):,} training games and {int(held.sum()):,} validation games")
-    train = samples(games, ~held, extra, seed, outcome_weight)
+    train = samples(games, ~held, extra, seed, outcome_weight, opening_symmetries=opening_symmetries)
     val = samples(games, held, 0, seed + 1)
     say(f"fitting {HIDDEN} on {len(train.rows):,} positions")
     net = MLPRegressor(hidden_layer_sizes=HIDDEN, activation="relu", solver="adam", alpha=1e-4, batch_size=512,

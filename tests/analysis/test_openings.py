@@ -147,7 +147,7 @@ def test_cli_json_contract(board_file: Path, capsys: pytest.CaptureFixture[str])
     assert [o["cells"] for o in data["openings"]] == [["A1", "B1", "C1", "B2"], ["D6", "E6", "F6", "E5"]] or \
         [sorted(o["cells"]) for o in data["openings"]] == [["A1", "B1", "B2", "C1"], ["D6", "E5", "E6", "F6"]]
     for o in data["openings"]:
-        assert set(o) == {"cells", "games", "s1_wins", "v", "ci95", "status"}
+        assert set(o) == {"cells", "games", "s1_wins", "v", "ci95", "status", "predicted"}
         assert o["games"] == 20 and o["ci95"][0] <= o["v"] <= o["ci95"][1]
         assert o["status"] in ("fair", "unfair", "undecided")
 
