@@ -124,6 +124,10 @@ def test_training_fits_and_writes_a_model_the_loader_accepts(tmp_path: Path) -> 
     games = d.load_games(folder)
     s = samples(games, np.ones(len(games), dtype=bool), extra=2, seed=1)
     assert s.opening.sum() == len(games)
+    eight = samples(games, np.ones(len(games), dtype=bool), extra=0, seed=1, opening_symmetries=True)
+    assert eight.opening.all() and len(eight.rows) == 8 * len(games)
+    first = [tuple(r) for r in eight.rows[:8]]
+    assert len(set(first)) > 1 and len({len(r) for r in first}) == 1  # the same position, turned and mirrored
     fitted = fit(games, seed=1, extra=2, max_iter=3)
     m = model_from_bytes(model_bytes(fitted.weights, {}), "fitted.npz")
     assert m.w1.shape[1] == 64
