@@ -30,7 +30,7 @@ from designer.panels.analysis_panel import (
     make_config,
 )
 from designer.panels.analysis_text import COVERAGE_FIRST, COVERAGE_SECOND, OPENINGS, SURVIVAL, summarise
-from designer.workers import BackgroundRunner
+from designer.workers import Worker
 from tests.gui.reports import BALANCED, CHECKED, LOPSIDED, QUICK, REFINED, SMALL, analyzer, saved_report
 from tests.gui.windows import open_window
 
@@ -241,12 +241,47 @@ def test_cancel_stops_the_worker(window: MainWindow, qtbot: QtBot) -> None:
     assert panel.start()
     assert started.wait(5)
     assert panel.running
-    assert isinstance(panel.runner, BackgroundRunner) and panel.runner.busy  # the one background helper
+    assert isinstance(panel.runner, Worker) and panel.runner.busy  # the one background helper
     panel.cancel_button.click()
     qtbot.waitUntil(lambda: not panel.running, timeout=5000)
     assert panel.runner.wait(5000), "the worker saw the cancel and ended"
     assert "cancelled" in panel.verdict.text().lower()
     assert panel.run_button.isEnabled()
+
+
+def test_a_run_the_engine_stopped_on_its_own_says_cancelled(window: MainWindow, qtbot: QtBot) -> None:
+    """The engine's own stop (not the host's Cancel) arrives as the worker's ``cancelled``: the run ends and says so."""
+    from core.analysis.config import AnalysisCancelled
+
+    def stops(*_args: Any, **_kwargs: Any) -> Any:
+        raise AnalysisCancelled("stopped")
+
+    panel = window.analysis
+    panel.analyzer = stops
+    assert panel.start()
+    qtbot.waitUntil(lambda: not panel.running, timeout=10_000)
+    assert panel.verdict.text() == "Analysis cancelled." and panel.report is None
+    assert panel.run_button.isEnabled() and not panel.cancel_button.isEnabled()
+
+
+def test_a_failed_run_names_the_fault_and_keeps_the_previous_result(window: MainWindow, qtbot: QtBot) -> None:
+    def broken(*_args: Any, **_kwargs: Any) -> Any:
+        raise OSError("no space left on device")
+
+    panel = window.analysis
+    panel.analyzer = broken
+    assert panel.start()
+    qtbot.waitUntil(lambda: not panel.running, timeout=10_000)
+    assert "Analysis failed" in panel.verdict.text() and "OSError: no space left on device" in panel.verdict.text()
+    panel.analyzer = analyzer(BALANCED)
+    assert panel.start()
+    qtbot.waitUntil(lambda: not panel.running, timeout=10_000)
+    panel.analyzer = broken
+    assert panel.start()
+    qtbot.waitUntil(lambda: not panel.running, timeout=10_000)
+    assert panel.report is not None and "Balanced" in panel.verdict.text()
+    assert panel.notice.text() == ("Analysis failed: OSError: no space left on device The result below is from the "
+                                   "previous run.")
 
 
 def test_heatmaps_scale_and_keep_missing_cells() -> None:
@@ -606,7 +641,7 @@ def test_progress_and_tooltips_name_agents_in_host_words(window: MainWindow, qtb
     tip = panel.agent.toolTip()
     assert "mcts:8000" not in tip and "a second engine, a searching computer player (8000 simulations" in tip
     shown: list[str] = []
-    panel.runner.progress.connect(lambda _p: shown.append(panel.progress_label.text()))
+    panel.runner.on_progress(lambda _p: shown.append(panel.progress_label.text()))
     panel.analyzer = analyzer(BALANCED, 0.5)
     assert panel.start()
     qtbot.waitUntil(lambda: not panel.running, timeout=10_000)
