@@ -160,7 +160,8 @@ def quick_effect(agents: list[str], seconds: float = 0.0) -> str | None:
     if ENGINE_MODULE not in sys.modules:
         return None
     try:
-        config = analysis_config.AnalysisConfig(agents=agents, quick=True)
+        quick_look = analysis_config.EffortChoice(analysis_config.QUICK.name)
+        config = analysis_config.AnalysisConfig(agents=agents, effort=quick_look)
         config.check()
         quick = config.effective()
     except ValueError:

@@ -302,11 +302,11 @@ def test_heatmaps_scale_and_keep_missing_cells() -> None:
 
 def test_make_config_maps_panel_choices() -> None:
     cfg = make_config("mcts:200", 300, quick=True)
-    assert (cfg.agents, cfg.time_budget, cfg.quick, cfg.effort) == (["mcts:200"], 300.0, True, "quick")
+    assert (cfg.agents, cfg.time_budget, cfg.quick, cfg.effort.name) == (["mcts:200"], 300.0, True, "quick")
     cfg = make_config("greedy + club", 90)
-    assert (cfg.agents, cfg.time_budget, cfg.quick, cfg.effort) == (["greedy", "club"], 90.0, False, "standard")
+    assert (cfg.agents, cfg.time_budget, cfg.quick, cfg.effort.name) == (["greedy", "club"], 90.0, False, "standard")
     cfg = make_config("greedy + expert", 0, effort="thorough")
-    assert (cfg.time_budget, cfg.effort, cfg.check_test.name) == (0.0, "thorough", "firm")
+    assert (cfg.time_budget, cfg.effort.name, cfg.check_test.name) == (0.0, "thorough", "firm")
 
 
 def test_real_analysis_small_budget(window: MainWindow, qtbot: QtBot) -> None:
@@ -384,7 +384,7 @@ def test_defaults_are_the_command_lines() -> None:
     cli = _config(build_parser(["analyze"]).parse_args(["analyze", "board.yaml"]))
     panel = make_config(DEFAULT_AGENTS)
     assert panel == cli  # the same effort, caps, agents and no time cap
-    assert (panel.effort, panel.time_budget) == ("standard", 0.0)
+    assert (panel.effort.name, panel.time_budget) == ("standard", 0.0)
     quick = _config(build_parser(["analyze"]).parse_args(["analyze", "board.yaml", "--quick"]))
     assert make_config(DEFAULT_AGENTS, quick=True) == quick
 
