@@ -9,6 +9,7 @@ column of tabs on the right.
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 import shiboken6
 from PySide6.QtCore import QByteArray, QFile, QIODevice, QSettings, QSize, Qt, QTimer
@@ -64,6 +65,10 @@ from designer.panels.analysis_panel import AnalysisPanel
 from designer.panels.estimate import PredictedBalance, place_under
 from designer.panels.openings_overlay import OpeningsOverlay
 from designer.panels.side_panels import PropertiesPanel, ValidationPanel, align_top, scrolling
+
+if TYPE_CHECKING:
+    from designer.warmup import CompileProgress
+    from designer.workers import JobError
 
 APP_NAME = "LITS Board Studio"
 STATE_VERSION = 2
@@ -231,22 +236,23 @@ class MainWindow(QMainWindow):
         self.analysis.engine_compiling = warmup.compiling.is_set
         runner = warmup.start(self.document.board)
         if runner is not None:
-            runner.finished.connect(self.analysis.engine_ready)
-            runner.progress.connect(self._engine_progress)
             # Methods, not lambdas: the warm-up outlives a closed window, and a method's connection ends with it.
-            runner.finished.connect(self._engine_loaded)
-            runner.error.connect(self._engine_loaded)
+            runner.on_progress(self._engine_progress)
+            runner.on_done(self._engine_loaded)
+            runner.on_failed(self._engine_failed)
 
-    def _engine_loaded(self, _result: object) -> None:
+    def _engine_loaded(self, _seconds: float) -> None:
+        self.analysis.engine_ready()
         self.engine_note.setVisible(False)
 
-    def _engine_progress(self, value: object) -> None:
-        """The first start's compile of the engine, said in the status bar while it lasts."""
-        from designer.warmup import CompileProgress
+    def _engine_failed(self, _error: JobError) -> None:
+        """The first click loads the engine instead; the note goes, since nothing is being prepared any more."""
+        self.engine_note.setVisible(False)
 
-        if isinstance(value, CompileProgress):
-            self.engine_note.setText(value.words())
-            self.engine_note.setVisible(value.done < value.total)
+    def _engine_progress(self, value: CompileProgress) -> None:
+        """The first start's compile of the engine, said in the status bar while it lasts."""
+        self.engine_note.setText(value.words())
+        self.engine_note.setVisible(value.done < value.total)
 
     def fit_docks(self) -> None:
         """Give the panel column about a quarter of the window, within DOCK_WIDTH; the board takes the rest."""

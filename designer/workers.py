@@ -10,8 +10,7 @@ state. Results, progress and errors cross threads as queued Qt signals.
 :meth:`Worker.on_failed` and :meth:`Worker.on_progress` connect slots that mypy checks against them. What can go
 wrong is told apart by exception, never by a sentinel result: the work raises :class:`Refused` for a request it
 cannot do as asked (the host reads its words as they are) and :class:`Cancelled` when it noticed a cancel; anything
-else it raises arrives as a :class:`JobError` naming the exception. :class:`BackgroundRunner` is ``Worker[object,
-object]`` under its older name, with the ``error(str)`` signal, for callers written before the typed form.
+else it raises arrives as a :class:`JobError` naming the exception.
 
 Work that must not share the window's GIL (drawing charts or pictures with matplotlib) runs in a
 :class:`HelperProcess`: one spawned process, started on first use, at :data:`HELPER_NICE` below the window and
@@ -120,7 +119,7 @@ class Control(Generic[P]):
 
 
 JobControl = Control[object]
-"""The control of a :class:`BackgroundRunner`'s work (progress of any type)."""
+"""The control of work whose progress is of any type (a ``Worker[T, object]``)."""
 
 
 class _Relay(QObject):
@@ -159,8 +158,6 @@ class Worker(QObject, Generic[T, P]):
     """The result (a ``T``) of the current request; connect typed slots with :meth:`on_done`."""
     failed = Signal(object)
     """A :class:`JobError`: the current request raised instead of returning."""
-    error = Signal(str)
-    """The same failure in words (``str`` of the :class:`JobError`)."""
     progress = Signal(object)
     """A ``P`` the current request reported."""
     cancelled = Signal()
@@ -236,7 +233,6 @@ class Worker(QObject, Generic[T, P]):
         if self._current(token) and isinstance(failure, JobError):
             self._control = None
             self.failed.emit(failure)
-            self.error.emit(str(failure))
 
     def _on_stopped(self, token: int) -> None:
         if self._current(token):
@@ -264,10 +260,6 @@ class Worker(QObject, Generic[T, P]):
         if value is not _NOTHING:
             self._delivered_at = time.monotonic()
             self.progress.emit(value)
-
-
-class BackgroundRunner(Worker[object, object]):
-    """A :class:`Worker` whose result and progress are of any type (its work takes a :data:`JobControl`)."""
 
 
 class HelperProcess:

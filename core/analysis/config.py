@@ -254,6 +254,80 @@ EFFORTS: dict[str, Effort] = {e.name: e for e in (QUICK, STANDARD, THOROUGH)}
 EFFORT_CHOICES = tuple(EFFORTS)
 DEFAULT_EFFORT = STANDARD.name
 QUICK_SIMS = QUICK.sims_cap
+CUSTOM = "custom"
+"""The effort's published name once a cap was set by hand (or when no preset was named)."""
+
+
+def _unknown_effort(name: str) -> str:
+    return f"effort must be one of {', '.join(EFFORTS)}, not {name!r}"
+
+
+@dataclass(frozen=True)
+class EffortChoice:
+    """The effort of an analysis as one value: the preset its caps come from, and whether a cap was set by hand.
+
+    Why one value: the published name, Quick, and the preset whose judges and check rule "auto" picks all follow
+    from it, so they cannot disagree: ``--effort thorough --games 200`` is published as "custom" (its name no
+    longer says what was played) and is still judged by both engines, firmly.
+    """
+
+    preset: str = ""
+    """A name in :data:`EFFORTS`, or "" when no preset was named (every cap set by hand)."""
+    hand_set: bool = False
+    """A cap of the preset was set by hand."""
+
+    def __post_init__(self) -> None:
+        if self.preset and self.preset not in EFFORTS:
+            raise ValueError(_unknown_effort(self.preset))
+        if not self.preset and self.hand_set:  # without a preset every cap is the host's: one value says so
+            object.__setattr__(self, "hand_set", False)
+
+    @property
+    def quick(self) -> bool:
+        """A first look (:data:`QUICK`): weaker searches, smaller budgets, no cross-check."""
+        return self.preset == QUICK.name
+
+    @property
+    def name(self) -> str:
+        """The published name: the preset's, or :data:`CUSTOM` once a cap was set by hand.  A Quick look keeps its
+        name whatever its caps: it is never a verdict to publish, and its name is what says so."""
+        if self.quick or (self.preset and not self.hand_set):
+            return self.preset
+        return CUSTOM
+
+    @property
+    def judging(self) -> str:
+        """The preset a hand-tuned effort still takes its judges from ("" when :attr:`name` says it)."""
+        return self.preset if self.hand_set else ""
+
+    @property
+    def judged_as(self) -> str:
+        """The preset whose judges and check rule "auto" picks (:data:`CUSTOM` without one)."""
+        return self.preset or CUSTOM
+
+    def to_json(self) -> dict[str, object]:
+        """The report's config keys for it, as they have always been written: ``quick``, ``effort``, ``judging``."""
+        return {"quick": self.quick, "effort": self.name, "judging": self.judging}
+
+    @classmethod
+    def from_json(cls, quick: object = False, effort: object = CUSTOM, judging: object = "") -> EffortChoice:
+        """From a report's config keys (a report of schema 1 has only ``quick``); ValueError names a bad one."""
+        if not isinstance(quick, bool):
+            raise ValueError(f"quick: expected true or false, got {quick!r}")
+        if not isinstance(effort, str):
+            raise ValueError(f"effort: expected a string, got {effort!r}")
+        if not isinstance(judging, str):
+            raise ValueError(f"judging: expected a string, got {judging!r}")
+        if quick:
+            return cls(QUICK.name, hand_set=bool(judging))
+        if effort == CUSTOM:
+            return cls(judging, hand_set=bool(judging))
+        if judging:
+            raise ValueError(f"judging: {judging!r} goes only with the effort {CUSTOM!r}, not {effort!r}")
+        return cls(effort)
+
+    def __str__(self) -> str:
+        return self.name
 
 
 @dataclass(frozen=True)
@@ -330,13 +404,9 @@ class AnalysisConfig:
     seed: int = 0
     workers: int = 0
     """Worker processes; 0 uses every core."""
-    quick: bool = False
-    """Smaller budgets (:data:`QUICK`: MCTS capped at QUICK.sims_cap simulations, fewer games) for a first look."""
-    effort: str = "custom"
-    """The preset these caps come from (:data:`EFFORTS`, see :meth:`from_effort`); "custom" when set by hand."""
-    judging: str = ""
-    """The preset whose judges and check rule "auto" picks ("" = :attr:`effort`).  Why: a preset with a cap set by
-    hand is "custom", but ``--effort thorough --games 200`` must still be judged by both engines, firmly."""
+    effort: EffortChoice = EffortChoice()
+    """The preset these caps come from and whether one was set by hand (see :meth:`from_effort`); :attr:`quick`
+    and :attr:`judged_as` follow from it."""
     decider_games: int = 0
     """Most games of one opening for the deciding agent (0 = ``games``)."""
     candidates: int = 0
@@ -388,32 +458,41 @@ class AnalysisConfig:
     machine's speed and load)."""
 
     def __post_init__(self) -> None:
-        if self.quick:
-            self.effort = QUICK.name
-        elif self.effort == QUICK.name:
-            self.quick = True
+        if not isinstance(self.effort, EffortChoice):  # a preset's name where the one value belongs
+            raise TypeError(f"effort: give EffortChoice({self.effort!r}) or AnalysisConfig.from_effort("
+                            f"{self.effort!r}), not {type(self.effort).__name__}")
 
     @classmethod
     def from_effort(cls, name: str = DEFAULT_EFFORT, **overrides: Any) -> AnalysisConfig:
         """The configuration of a named preset (:data:`EFFORTS`), with ``overrides`` on top; a cap set by hand
         makes the effort "custom", since the preset's name no longer says what was played."""
         if name not in EFFORTS:
-            raise ValueError(f"effort must be one of {', '.join(EFFORTS)}, not {name!r}")
+            raise ValueError(_unknown_effort(name))
         e = EFFORTS[name]
         caps = {"games": e.games, "decider_games": e.decider_games, "pie_games": e.pie_games,
                 "max_candidates": e.max_candidates, "candidates": e.candidates, "strong_raw_games": e.strong_raw_games,
                 "mirror_games": e.mirror_games, "screen_sims": e.screen_sims, "refine_sims": e.refine_sims,
                 "race": e.race}
-        custom = any(k in caps and v != caps[k] for k, v in overrides.items())
-        fields: dict[str, Any] = {"agents": list(e.agents), **caps, "quick": e.name == QUICK.name,
-                                  "effort": "custom" if custom else e.name, "judging": e.name if custom else ""}
+        hand_set = any(k in caps and v != caps[k] for k, v in overrides.items())
+        fields: dict[str, Any] = {"agents": list(e.agents), **caps, "effort": EffortChoice(e.name, hand_set)}
         fields.update(overrides)
         return cls(**fields)
 
     @property
+    def quick(self) -> bool:
+        """Smaller budgets (:data:`QUICK`: MCTS capped at QUICK.sims_cap simulations, fewer games) for a first look
+        (:meth:`effective` applies them)."""
+        return self.effort.quick
+
+    @property
+    def judging(self) -> str:
+        """The preset a hand-tuned effort still takes its judges from ("" when the effort's name says it)."""
+        return self.effort.judging
+
+    @property
     def preset(self) -> Effort | None:
         """The named preset these caps come from, None for hand-set caps."""
-        return EFFORTS.get(self.effort)
+        return EFFORTS.get(self.effort.name)
 
     @property
     def opening_cap(self) -> int:
@@ -464,8 +543,8 @@ class AnalysisConfig:
 
     @property
     def judged_as(self) -> str:
-        """The preset whose judges and check rule this run takes (see :attr:`judging`)."""
-        return self.judging or self.effort
+        """The preset whose judges and check rule this run takes (see :class:`EffortChoice`)."""
+        return self.effort.judged_as
 
     @property
     def checker(self) -> str:

@@ -25,7 +25,7 @@ from typing import Any, ClassVar, Literal, Protocol, TypeVar, cast
 import numpy as np
 import numpy.typing as npt
 
-from core.analysis.config import FAIR_BAND, AnalysisConfig, AnalysisProgress
+from core.analysis.config import FAIR_BAND, AnalysisConfig, AnalysisProgress, EffortChoice
 from core.analysis.stats import MeanCI, mean_ci, wilson
 from core.board.geometry import parse_cell
 from core.board.model import Board
@@ -561,22 +561,29 @@ def _config_json(cfg: AnalysisConfig) -> JsonDict:
             return [plain(v) for v in value]
         return value
 
-    return {f.name: plain(getattr(cfg, f.name)) for f in dataclasses.fields(cfg) if f.name not in MACHINE_SETTINGS}
+    out: JsonDict = {}
+    for f in dataclasses.fields(cfg):
+        if f.name == "effort":  # one value, written as its three keys (quick, effort, judging)
+            out.update(cfg.effort.to_json())
+        elif f.name not in MACHINE_SETTINGS:
+            out[f.name] = plain(getattr(cfg, f.name))
+    return out
 
 
 def _config_from_json(j: _Reader) -> AnalysisConfig:
     """The run's config; keys this version does not know are left out, missing ones take their defaults."""
-    known = {f.name for f in dataclasses.fields(AnalysisConfig)} - set(MACHINE_SETTINGS)
+    known = {f.name for f in dataclasses.fields(AnalysisConfig)} - set(MACHINE_SETTINGS) - {"effort"}
     if j.has("config"):
         raw = j.get("config", dict)
         if "race" not in raw:  # made before openings were raced: one at a time
             raw = {**raw, "race": 1}
         try:
-            return AnalysisConfig(**{k: v for k, v in raw.items() if k in known})
-        except TypeError as exc:
+            effort = EffortChoice.from_json(**{k: raw[k] for k in ("quick", "effort", "judging") if k in raw})
+            return AnalysisConfig(effort=effort, **{k: v for k, v in raw.items() if k in known})
+        except (TypeError, ValueError) as exc:
             raise ReportFormatError(f"config: {exc}") from None
     # schema 1: only the seed, quick mode and the time budget were published
-    return AnalysisConfig(seed=j.get("seed", int, 0), quick=j.get("quick", bool, False),
+    return AnalysisConfig(seed=j.get("seed", int, 0), effort=EffortChoice.from_json(j.get("quick", bool, False)),
                           time_budget=j.get("time_budget_s", float, 0.0))
 
 

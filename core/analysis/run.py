@@ -351,7 +351,7 @@ def _analyze(s: Session) -> AnalysisReport:
 
     main = per_agent[decider]
     verdict, reasons = main.verdict, list(main.reasons)
-    budget = BudgetRecord(effort=cfg.effort, time_cap=cfg.time_budget, stopped_by_time=s.out_of_time,
+    budget = BudgetRecord(effort=cfg.effort.name, time_cap=cfg.time_budget, stopped_by_time=s.out_of_time,
                           games_done=s.games_done, games_planned=s.plan.planned)
     if budget.stopped_by_time:
         reasons.append(budget.words())

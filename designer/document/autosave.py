@@ -32,7 +32,7 @@ from core.board.fileio import atomic_write_text
 from core.board.geometry import cell_name, parse_cell
 from core.board.model import Board
 from designer.document.document import Document
-from designer.workers import BackgroundRunner, JobControl
+from designer.workers import Cancelled, Control, JobError, Worker
 
 DATA_ENV = "LITS_BOARD_STUDIO_DATA"
 AUTOSAVE_DELAY_MS = 2000
@@ -194,9 +194,9 @@ class Autosaver(QObject):
         self.timer.setSingleShot(True)
         self.timer.setInterval(delay_ms)
         self.timer.timeout.connect(self.write_now)
-        self.runner = BackgroundRunner(self)
-        self.runner.finished.connect(self._on_written)
-        self.runner.error.connect(self._on_error)
+        self.runner: Worker[None, None] = Worker(self)
+        self.runner.on_done(self._on_written)
+        self.runner.on_failed(self._on_error)
         document.cellsChanged.connect(self._changed)
         document.paramsChanged.connect(self._changed)
         document.fileChanged.connect(self._changed)
@@ -238,22 +238,21 @@ class Autosaver(QObject):
         if not self.lock.isLocked():
             self.lock.tryLock(0)  # marks the autosave as this live session's, so no other window offers it
 
-        def write(control: JobControl) -> object:
+        def write(control: Control[None]) -> None:
             with self._io:
-                if control.cancelled.is_set() or removed.is_set():
-                    return False
+                if removed.is_set():  # removed since: writing now would bring back what was deleted
+                    raise Cancelled
+                control.check()
                 atomic_write_text(self.meta_path, meta)
                 atomic_write_text(self.board_path, text)
-            return True
 
         self.runner.request(write)
 
-    def _on_written(self, result: object) -> None:
-        if result is True:
-            self.writes += 1
+    def _on_written(self, _result: None) -> None:
+        self.writes += 1
 
-    def _on_error(self, message: str) -> None:
-        self.last_error = message  # autosave is a safety net; a full disk must not interrupt the host
+    def _on_error(self, error: JobError) -> None:
+        self.last_error = str(error)  # autosave is a safety net; a full disk must not interrupt the host
 
     def adopt(self, recovery: Recovery) -> None:
         """Take over a recovered autosave as this session's own (renamed, not copied), so the recovered work is

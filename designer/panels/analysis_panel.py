@@ -1,6 +1,6 @@
 """Balance analysis from the designer: run ``core.analysis.run.analyze`` off the GUI thread and show the result.
 
-The analysis runs on a snapshot copy of the board through :class:`designer.workers.BackgroundRunner` (the
+The analysis runs on a snapshot copy of the board through a typed :class:`designer.workers.Worker` (the
 engine itself fans out to worker processes), so the host can keep editing; Cancel sets the job's
 ``cancelled`` event, which the engine polls.  Nothing heavy happens on the GUI thread, and nothing heavy
 competes with it: the engine is imported on the worker when the start-up warm-up has not loaded it yet, the
@@ -51,7 +51,7 @@ from core.board.model import Board
 from core.selfplay.cluster import ClusterError, ClusterSpec, DaskSession, parse_cluster
 from designer.document.document import Document
 from designer.panels.analysis_text import HEATMAP_TIPS, HostSummary, heatmaps, parse_agents, summarise, timing_line
-from designer.workers import HELPER_NICE, BackgroundRunner, JobControl
+from designer.workers import HELPER_NICE, Cancelled, Control, JobError, Refused, Worker
 
 if TYPE_CHECKING:
     from designer.panels.analysis_charts import Charts
@@ -160,7 +160,8 @@ def quick_effect(agents: list[str], seconds: float = 0.0) -> str | None:
     if ENGINE_MODULE not in sys.modules:
         return None
     try:
-        config = analysis_config.AnalysisConfig(agents=agents, quick=True)
+        quick_look = analysis_config.EffortChoice(analysis_config.QUICK.name)
+        config = analysis_config.AnalysisConfig(agents=agents, effort=quick_look)
         config.check()
         quick = config.effective()
     except ValueError:
@@ -172,29 +173,20 @@ def quick_effect(agents: list[str], seconds: float = 0.0) -> str | None:
     return "; ".join(parts) if parts else "no change for these settings"
 
 
-@dataclass
-class _Finished:
-    """A report with its host summary and heatmaps, worked out on the worker: reading a rate's interval
-    imports scipy.stats on first use, which held the GUI thread for over a second."""
+@dataclass(frozen=True)
+class Analysed:
+    """An analysis's result: the report with its host summary and heatmaps, worked out on the worker (reading a
+    rate's interval imports scipy.stats on first use, which held the GUI thread for over a second).  A run that
+    could not start where it was asked to (the cluster: dask missing, or no scheduler at the address) is a
+    :class:`~designer.workers.Refused` instead, and one the engine stopped a :class:`~designer.workers.Cancelled`."""
 
     report: AnalysisReport
     summary: HostSummary
     maps: dict[str, FloatGrid]
 
 
-@dataclass
-class _Rejected:
-    """The run could not start where it was asked to (the cluster: dask missing, or no scheduler at the address)."""
-
-    message: str
-
-
-class _Cancelled:
-    pass
-
-
-@dataclass
-class _ChartsDrawn:
+@dataclass(frozen=True)
+class ChartsDrawn:
     """The charts of ``report``, drawn on the chart runner (shown only while that report is still the panel's)."""
 
     report: AnalysisReport
@@ -267,13 +259,14 @@ class AnalysisPanel(QWidget):
 
     def _make_runners(self) -> None:
         """The analysis's worker (progress coalesced) and the charts' worker."""
-        self.runner = BackgroundRunner(self, progress_interval=PROGRESS_INTERVAL_S)
-        self.runner.finished.connect(self._on_done)
-        self.runner.error.connect(self._on_failed)
-        self.runner.progress.connect(self._on_progress)
-        self.chart_runner = BackgroundRunner(self)
-        self.chart_runner.finished.connect(self._on_charts)
-        self.chart_runner.error.connect(self._on_chart_error)
+        self.runner: Worker[Analysed, AnalysisProgress] = Worker(self, progress_interval=PROGRESS_INTERVAL_S)
+        self.runner.on_done(self._on_done)
+        self.runner.on_failed(self._on_failed)
+        self.runner.on_cancelled(self._on_cancelled)
+        self.runner.on_progress(self._on_progress)
+        self.chart_runner: Worker[ChartsDrawn, None] = Worker(self)
+        self.chart_runner.on_done(self._on_charts)
+        self.chart_runner.on_failed(self._on_chart_error)
 
     def _make_settings(self) -> None:
         """Who plays, the effort, the time cap, Quick, the seed and where the games run."""
@@ -534,7 +527,7 @@ class AnalysisPanel(QWidget):
         self._running_board = board.copy()
         self._run_quick = quick
 
-        def job(control: JobControl) -> object:
+        def job(control: Control[AnalysisProgress]) -> Analysed:
             from designer.panels.analysis_charts import CHART_PROCESS
 
             CHART_PROCESS.prepare()  # the chart process imports matplotlib while the games run
@@ -542,13 +535,12 @@ class AnalysisPanel(QWidget):
                 report = run_on(cluster, analyze, board, config, progress=control.progress,
                                 cancel=control.cancelled)
             except AnalysisCancelled:
-                return _Cancelled()
+                raise Cancelled from None
             except ClusterError as exc:  # dask missing, or no scheduler at the address: say how to fix it
-                return _Rejected(f"Games run on: {exc}")
-            if control.cancelled.is_set():
-                return _Cancelled()
+                raise Refused(f"Games run on: {exc}") from None
+            control.check()
             summary = summarise(report, quick=quick, pie_rule=board.params.pie, seconds=seconds)
-            return _Finished(report, summary, heatmaps(report, board.size))
+            return Analysed(report, summary, heatmaps(report, board.size))
 
         self.report_size = board.size
         self.started_at = time.monotonic()
@@ -591,9 +583,7 @@ class AnalysisPanel(QWidget):
             self.progress_bar.setVisible(True)
             self.progress_label.setVisible(True)
 
-    def _on_progress(self, p: object) -> None:
-        if not isinstance(p, AnalysisProgress):
-            return
+    def _on_progress(self, p: AnalysisProgress) -> None:
         self.last_progress = p
         if p.phase == "compile" or (p.phase == "start" and self.engine_compiling()):
             self._compiling_seen = True
@@ -644,24 +634,31 @@ class AnalysisPanel(QWidget):
         began = self._work_started if self._work_started is not None else self.finished_at
         return max(0.0, began - self.started_at)
 
-    def _on_done(self, result: object) -> None:
+    def _ended(self) -> None:
+        """The run ended on its own (a result, a refusal or the engine's stop): the clock stops, the bar goes."""
         self.finished_at = time.monotonic()
+        self._finish()
+
+    def _on_done(self, result: Analysed) -> None:
+        self._ended()
         waited = self.compile_wait()
         elapsed = self.finished_at - self.started_at - waited
-        board = self._running_board
-        self._finish()
-        if isinstance(result, _Rejected):
-            self._reject(result.message)
-        elif isinstance(result, _Cancelled):
-            if self.report is None:
-                self.verdict.setText("Analysis cancelled.")
-        elif isinstance(result, _Finished):
-            self.show_report(result.report, self.report_size, elapsed, board, quick=self._run_quick,
-                             summary=result.summary, maps=result.maps, waited=waited)
-            self.reportReady.emit(result.report)
+        self.show_report(result.report, self.report_size, elapsed, self._running_board, quick=self._run_quick,
+                         summary=result.summary, maps=result.maps, waited=waited)
+        self.reportReady.emit(result.report)
 
-    def _on_failed(self, message: str) -> None:
+    def _on_cancelled(self) -> None:
+        self._ended()
+        if self.report is None:
+            self.verdict.setText("Analysis cancelled.")
+
+    def _on_failed(self, error: JobError) -> None:
+        if error.refused:  # the run could not start where it was asked to: advice, said as a settings problem
+            self._ended()
+            self._reject(error.message)
+            return
         self._finish()
+        message = str(error)
         text = f"Analysis failed: {message}"
         if self.report is None:
             self.verdict.setText(f"<b>Analysis failed</b><br>{_html(message)}")
@@ -742,15 +739,15 @@ class AnalysisPanel(QWidget):
             return
         dpr = self.devicePixelRatioF()
 
-        def draw(_control: JobControl) -> object:
+        def draw(_control: Control[None]) -> ChartsDrawn:
             from designer.panels.analysis_charts import render_charts
 
-            return _ChartsDrawn(report, render_charts(report, width, dpr, dark))
+            return ChartsDrawn(report, render_charts(report, width, dpr, dark))
 
         self.chart_runner.request(draw)
 
-    def _on_charts(self, result: object) -> None:
-        if not isinstance(result, _ChartsDrawn) or result.report is not self.report:
+    def _on_charts(self, result: ChartsDrawn) -> None:
+        if result.report is not self.report:
             return
         charts = result.charts
         self.charts = charts
@@ -763,8 +760,8 @@ class AnalysisPanel(QWidget):
         if (charts.width, charts.dark) != (self.chart_width(), self.dark):
             self._request_charts()
 
-    def _on_chart_error(self, message: str) -> None:
-        self.chart_placeholder.setText(f"The charts could not be drawn: {message}")
+    def _on_chart_error(self, error: JobError) -> None:
+        self.chart_placeholder.setText(f"The charts could not be drawn: {error}")
         self.chart_placeholder.setVisible(True)
 
     @property

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from core.analysis.candidates import OFFSET_PRIOR_GAMES, PRIOR_SLOPE, CandidatePicker
-from core.analysis.config import QUICK, AnalysisCancelled, AnalysisConfig, AnalysisProgress
+from core.analysis.config import QUICK, AnalysisCancelled, AnalysisConfig, AnalysisProgress, EffortChoice
 from core.analysis.results import AgentResult, OpeningResult, PieResult, RawResult
 from core.analysis.run import analyze, compile_message
 from core.analysis.stats import SprtPair, wilson
@@ -297,7 +297,7 @@ def test_config_rejects_nonsense() -> None:
 
 
 def test_quick_mode_shrinks_budgets() -> None:
-    cfg = AnalysisConfig(agents=["greedy", "mcts:5000"], quick=True).effective()
+    cfg = AnalysisConfig(agents=["greedy", "mcts:5000"], effort=EffortChoice("quick")).effective()
     assert cfg.agents == ["greedy", "mcts:100"]
     assert cfg.games <= QUICK.games and cfg.pie_budget <= QUICK.pie_games
     assert AnalysisConfig(games=100).pie_budget == 500
@@ -373,7 +373,8 @@ def test_a_named_deciding_agent_decides() -> None:
     assert report.to_json()["deciding_agent"] == "greedy"
     with pytest.raises(ValueError, match="deciding agent mcts:99 must be one of the agents"):
         analyze(small_board(), small_config(deciding_agent="mcts:99"))
-    assert AnalysisConfig(agents=["greedy", "mcts:5000"], quick=True).effective().decider == "mcts:100"
+    quick_look = AnalysisConfig(agents=["greedy", "mcts:5000"], effort=EffortChoice("quick"))
+    assert quick_look.effective().decider == "mcts:100"
     assert AnalysisConfig(agents=["mcts:500", "greedy"]).decider == "mcts:500"
 
 

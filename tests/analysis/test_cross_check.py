@@ -21,6 +21,7 @@ from core.analysis.config import (
     FIRM_CHECK_GAMES,
     RACE_ACTIVE,
     AnalysisConfig,
+    EffortChoice,
     SeedPhase,
 )
 from core.analysis.openings import legal_openings
@@ -249,7 +250,7 @@ def test_the_thorough_effort_checks_firmly(monkeypatch: pytest.MonkeyPatch) -> N
         for seed in range(seeds):
             sim = SimulatedGames(b, decider.__getitem__, COST, values={CHECK_AGENT: check.__getitem__})
             sim.install(monkeypatch)
-            report = analyze(b, config(seed=seed, check_rule="auto", effort=effort, decider_games=600,
+            report = analyze(b, config(seed=seed, check_rule="auto", effort=EffortChoice(effort), decider_games=600,
                                        candidates=60, pie_games=10_000), clock=sim.clock)
             firm = effort == "thorough"
             assert report.pie.check_rule == ("firm" if firm else "standard")
@@ -288,8 +289,8 @@ def test_a_check_cut_by_the_clock_confirms_nothing(monkeypatch: pytest.MonkeyPat
 
 
 def test_quick_mode_and_an_empty_check_agent_skip_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert AnalysisConfig(quick=True).effective().checker == ""
-    assert AnalysisConfig(agents=["greedy", "expert"], quick=True).effective().checker == ""
+    assert AnalysisConfig(effort=EffortChoice("quick")).effective().checker == ""
+    assert AnalysisConfig(agents=["greedy", "expert"], effort=EffortChoice("quick")).effective().checker == ""
     b = board()
     decider, _check, _ = split_truth(b)
     sim = SimulatedGames(b, decider.__getitem__, COST).install(monkeypatch)
@@ -332,7 +333,7 @@ def test_check_settings_are_validated() -> None:
     # the standard check's cap is check_games; the firm one keeps its own
     assert AnalysisConfig(check_games=80).check_test.games == 80
     assert AnalysisConfig(check_games=80, check_rule="firm").check_test.games == FIRM_CHECK_GAMES
-    assert AnalysisConfig(effort="thorough", quick=True).effective().checker == ""  # quick: no check
+    assert AnalysisConfig.from_effort("quick", agents=["greedy", "expert"]).effective().checker == ""  # quick: no check
 
 
 def test_a_check_agent_that_favours_s1_steers_the_search_to_openings_both_find_even(

@@ -10,7 +10,15 @@ from pathlib import Path
 import pytest
 
 from core.agents.spec import parse_agent
-from core.analysis.config import RACE_ACTIVE, RACE_FAR, RACE_FIRST, AnalysisConfig, AnalysisProgress, SeedPhase
+from core.analysis.config import (
+    RACE_ACTIVE,
+    RACE_FAR,
+    RACE_FIRST,
+    AnalysisConfig,
+    AnalysisProgress,
+    EffortChoice,
+    SeedPhase,
+)
 from core.analysis.openings import legal_openings
 from core.analysis.results import AnalysisReport
 from core.analysis.run import analyze
@@ -107,5 +115,5 @@ def test_a_quick_look_plays_openings_one_at_a_time_and_a_hand_set_race_is_custom
     assert AnalysisConfig.from_effort("standard").race == RACE_ACTIVE
     assert AnalysisConfig.from_effort("thorough").race == RACE_ACTIVE
     assert AnalysisConfig.from_effort("quick").effective().race == 1
-    assert AnalysisConfig(quick=True).effective().race == 1  # the designer's Quick box builds it this way
-    assert AnalysisConfig.from_effort("standard", race=1).effort == "custom"
+    assert AnalysisConfig(effort=EffortChoice("quick")).effective().race == 1  # as the designer's Quick note builds it
+    assert AnalysisConfig.from_effort("standard", race=1).effort.name == "custom"

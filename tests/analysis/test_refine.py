@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from core.analysis.candidates import PRIOR_SLOPE, REFINE_NEAR, CandidatePicker
-from core.analysis.config import AnalysisConfig, AnalysisProgress, SeedPhase
+from core.analysis.config import AnalysisConfig, AnalysisProgress, EffortChoice, SeedPhase
 from core.analysis.report import markdown
 from core.analysis.results import pct
 from core.analysis.run import analyze
@@ -126,7 +126,7 @@ def test_refinement_gives_the_same_analysis_on_one_or_two_workers() -> None:
 
 
 def test_refinement_settings() -> None:
-    assert AnalysisConfig(quick=True).effective().refine_sims == 0  # quick mode is a first look
+    assert AnalysisConfig(effort=EffortChoice("quick")).effective().refine_sims == 0  # quick mode is a first look
     assert AnalysisConfig().refine_sims > 0
     with pytest.raises(ValueError, match="refine_sims"):
         AnalysisConfig(refine_sims=-1).check()

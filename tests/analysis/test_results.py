@@ -11,6 +11,7 @@ import dataclasses
 import json
 import math
 import pickle
+import re
 from pathlib import Path
 from typing import Any
 
@@ -150,6 +151,25 @@ def test_a_report_without_a_budget_has_the_custom_default() -> None:
     data["budget"] = {"effort": "heroic"}
     with pytest.raises(ReportFormatError, match=r"budget\.effort: 'heroic' is not one of quick, standard, thorough"):
         AnalysisReport.from_json(data)
+
+
+@pytest.mark.parametrize(("key", "value", "words"), [
+    ("quick", "yes", "config: quick: expected true or false, got 'yes'"),
+    ("effort", "heroic", "config: effort must be one of quick, standard, thorough, not 'heroic'"),
+    ("judging", 3, "config: judging: expected a string, got 3"),
+])
+def test_a_bad_effort_in_a_reports_config_is_named(key: str, value: object, words: str) -> None:
+    data = saved(REPORTS[0])
+    data["config"][key] = value
+    with pytest.raises(ReportFormatError, match=re.escape(words)):
+        AnalysisReport.from_json(data)
+
+
+@pytest.mark.parametrize("path", REPORTS, ids=lambda p: p.stem)
+def test_a_saved_reports_config_is_written_back_as_it_was(path: Path) -> None:
+    written = saved(path)["config"]
+    again = read_report(path).to_json()["config"]
+    assert list(again) == list(written) and again == written
 
 
 def strip_extras(data: dict[str, Any]) -> dict[str, Any]:

@@ -4,13 +4,14 @@ Simulated agents on a simulated clock (no timed unit tests)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 
 import pytest
 
 import core.analysis.run as run
-from core.analysis.config import EFFORTS, PIE_GAMES_PER_FAIR, STANDARD, AnalysisConfig, AnalysisProgress
+from core.analysis.config import EFFORTS, PIE_GAMES_PER_FAIR, STANDARD, AnalysisConfig, AnalysisProgress, EffortChoice
 from core.analysis.openings import legal_openings
 from core.analysis.results import AnalysisReport
 from core.analysis.run import analyze, pie_games_left
@@ -31,6 +32,45 @@ def config(**kw: object) -> AnalysisConfig:
                                "decider_games": 400, "candidates": 40, "pie_games": 2000}
     base.update(kw)
     return AnalysisConfig(**base)  # type: ignore[arg-type]
+
+
+# (quick, effort, judging) as reports have written them -> the effort's name, quick, and the preset that judges
+WRITTEN_EFFORTS = [
+    ((False, "standard", ""), ("standard", False, "standard")),
+    ((False, "thorough", ""), ("thorough", False, "thorough")),
+    ((True, "quick", ""), ("quick", True, "quick")),
+    ((True, "quick", "quick"), ("quick", True, "quick")),  # a quick look with a cap set by hand keeps its name
+    ((False, "custom", ""), ("custom", False, "custom")),
+    ((False, "custom", "standard"), ("custom", False, "standard")),
+    ((False, "custom", "thorough"), ("custom", False, "thorough")),
+]
+
+
+@pytest.mark.parametrize(("written", "meaning"), WRITTEN_EFFORTS, ids=lambda v: "-".join(map(str, v)))
+def test_the_effort_is_one_value_that_reads_and_writes_the_reports_keys(
+        written: tuple[bool, str, str], meaning: tuple[str, bool, str]) -> None:
+    quick, effort, judging = written
+    choice = EffortChoice.from_json(quick, effort, judging)
+    cfg = AnalysisConfig(effort=choice)
+    assert (choice.name, cfg.quick, cfg.judged_as) == meaning
+    assert choice.to_json() == {"quick": quick, "effort": effort, "judging": judging}
+    assert {f.name for f in dataclasses.fields(AnalysisConfig)} & {"quick", "judging"} == set()  # nothing to keep
+    # in step: Quick, the name and the judging preset all follow from the one value
+
+
+def test_each_preset_and_a_hand_set_cap_give_the_effort_its_keys() -> None:
+    for name in EFFORTS:
+        assert AnalysisConfig.from_effort(name).effort == EffortChoice(name)
+        assert AnalysisConfig.from_effort(name).effort.to_json() == {"quick": name == "quick", "effort": name,
+                                                                      "judging": ""}
+    assert AnalysisConfig.from_effort("quick", games=50).effort.to_json() == {"quick": True, "effort": "quick",
+                                                                              "judging": "quick"}
+    assert AnalysisConfig.from_effort("thorough", games=50).effort.to_json() == {"quick": False, "effort": "custom",
+                                                                                 "judging": "thorough"}
+    assert AnalysisConfig().effort.to_json() == {"quick": False, "effort": "custom", "judging": ""}
+    assert str(AnalysisConfig.from_effort("standard", race=1).effort) == "custom"
+    with pytest.raises(ValueError, match="effort must be one of quick, standard, thorough, not 'heroic'"):
+        EffortChoice("heroic")
 
 
 def few_fair(b: Board) -> dict[int, float]:
@@ -212,12 +252,12 @@ def test_the_deciding_games_expected_count_the_openings_that_are_not_fair() -> N
 
 
 def test_presets_and_overrides() -> None:
-    assert AnalysisConfig.from_effort().effort == STANDARD.name
+    assert AnalysisConfig.from_effort().effort.name == STANDARD.name
     std = AnalysisConfig.from_effort("standard")
     assert (std.agents, std.opening_cap, std.pie_budget) == (list(STANDARD.agents), STANDARD.decider_games,
                                                               STANDARD.pie_games)
-    assert AnalysisConfig.from_effort("standard", games=50).effort == "custom"
-    assert AnalysisConfig.from_effort("standard", seed=4).effort == "standard"  # a seed is not a cap
+    assert AnalysisConfig.from_effort("standard", games=50).effort.name == "custom"
+    assert AnalysisConfig.from_effort("standard", seed=4).effort.name == "standard"  # a seed is not a cap
     assert AnalysisConfig.from_effort("quick").quick
     assert AnalysisConfig.from_effort("thorough").decider == "expert"
     assert AnalysisConfig.from_effort("thorough").check_test.name == "firm"
@@ -225,7 +265,7 @@ def test_presets_and_overrides() -> None:
     # a cap set by hand makes the effort custom, but thorough keeps both judges and the firm check
     for tweak in ({"games": 200}, {"race": 1}, {"candidates": 40}):
         tweaked = AnalysisConfig.from_effort("thorough", **tweak)
-        assert tweaked.effort == "custom" and tweaked.judged_as == "thorough"
+        assert tweaked.effort.name == "custom" and tweaked.judged_as == "thorough"
         assert tweaked.checkers == ["mcts:8000", "ab:8000"] and tweaked.check_test.name == "firm"
     assert AnalysisConfig.from_effort("standard", games=50).checkers == ["mcts:8000"]
     assert AnalysisConfig.from_effort("standard", games=50).check_test.name == "standard"

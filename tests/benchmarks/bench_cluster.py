@@ -27,7 +27,7 @@ def games_in(report: dict[str, object]) -> int:
 
 
 def main() -> int:
-    from core.analysis.config import AnalysisConfig
+    from core.analysis.config import AnalysisConfig, EffortChoice
     from core.analysis.run import analyze
     from core.board.boardfile import load_board
     from core.selfplay.cluster import DaskSession, parse_cluster
@@ -39,7 +39,7 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true")
     args = parser.parse_args()
     board = load_board(args.board)
-    cfg = AnalysisConfig(workers=args.workers, quick=args.quick)
+    cfg = AnalysisConfig(workers=args.workers, effort=EffortChoice("quick" if args.quick else ""))
     pool_s: list[float] = []
     cluster_s: list[float] = []
     reports = []

@@ -182,14 +182,14 @@ def test_check_option(board_file: Path, capsys: pytest.CaptureFixture[str]) -> N
     # a cap given beside thorough keeps its two judges and the firm check
     for flag, value in (("games", 200), ("race", 1)):
         tweaked = cfg("effort", "thorough", flag, value)
-        assert tweaked.effort == "custom" and tweaked.check_test.name == "firm"
+        assert tweaked.effort.name == "custom" and tweaked.check_test.name == "firm"
         assert tweaked.checkers == ["mcts:8000", "ab:8000"]
     assert cfg("time_budget", 900.0).check_test.name == "standard"  # a time cap changes no rule
     assert cfg("check_rule", "standard", "effort", "thorough").check_test.name == "standard"
     assert cfg("check_rule", "firm").check_test.name == "firm"
     # the race: each effort's own unless given; given, the caps no longer are the preset's
     assert cfg().race == 6 and cfg("quick", True).effective().race == 1
-    assert cfg("race", 1).race == 1 and cfg("race", 1).effort == "custom"
+    assert cfg("race", 1).race == 1 and cfg("race", 1).effort.name == "custom"
     assert main(["analyze", str(board_file), "--race", "0"]) == 2
     err = capsys.readouterr().err
     assert "--race 0" in err and "one opening at a time" in err and "Traceback" not in err

@@ -30,7 +30,7 @@ from designer.panels.analysis_panel import (
     make_config,
 )
 from designer.panels.analysis_text import COVERAGE_FIRST, COVERAGE_SECOND, OPENINGS, SURVIVAL, summarise
-from designer.workers import BackgroundRunner
+from designer.workers import Worker
 from tests.gui.reports import BALANCED, CHECKED, LOPSIDED, QUICK, REFINED, SMALL, analyzer, saved_report
 from tests.gui.windows import open_window
 
@@ -241,12 +241,47 @@ def test_cancel_stops_the_worker(window: MainWindow, qtbot: QtBot) -> None:
     assert panel.start()
     assert started.wait(5)
     assert panel.running
-    assert isinstance(panel.runner, BackgroundRunner) and panel.runner.busy  # the one background helper
+    assert isinstance(panel.runner, Worker) and panel.runner.busy  # the one background helper
     panel.cancel_button.click()
     qtbot.waitUntil(lambda: not panel.running, timeout=5000)
     assert panel.runner.wait(5000), "the worker saw the cancel and ended"
     assert "cancelled" in panel.verdict.text().lower()
     assert panel.run_button.isEnabled()
+
+
+def test_a_run_the_engine_stopped_on_its_own_says_cancelled(window: MainWindow, qtbot: QtBot) -> None:
+    """The engine's own stop (not the host's Cancel) arrives as the worker's ``cancelled``: the run ends and says so."""
+    from core.analysis.config import AnalysisCancelled
+
+    def stops(*_args: Any, **_kwargs: Any) -> Any:
+        raise AnalysisCancelled("stopped")
+
+    panel = window.analysis
+    panel.analyzer = stops
+    assert panel.start()
+    qtbot.waitUntil(lambda: not panel.running, timeout=10_000)
+    assert panel.verdict.text() == "Analysis cancelled." and panel.report is None
+    assert panel.run_button.isEnabled() and not panel.cancel_button.isEnabled()
+
+
+def test_a_failed_run_names_the_fault_and_keeps_the_previous_result(window: MainWindow, qtbot: QtBot) -> None:
+    def broken(*_args: Any, **_kwargs: Any) -> Any:
+        raise OSError("no space left on device")
+
+    panel = window.analysis
+    panel.analyzer = broken
+    assert panel.start()
+    qtbot.waitUntil(lambda: not panel.running, timeout=10_000)
+    assert "Analysis failed" in panel.verdict.text() and "OSError: no space left on device" in panel.verdict.text()
+    panel.analyzer = analyzer(BALANCED)
+    assert panel.start()
+    qtbot.waitUntil(lambda: not panel.running, timeout=10_000)
+    panel.analyzer = broken
+    assert panel.start()
+    qtbot.waitUntil(lambda: not panel.running, timeout=10_000)
+    assert panel.report is not None and "Balanced" in panel.verdict.text()
+    assert panel.notice.text() == ("Analysis failed: OSError: no space left on device The result below is from the "
+                                   "previous run.")
 
 
 def test_heatmaps_scale_and_keep_missing_cells() -> None:
@@ -267,11 +302,11 @@ def test_heatmaps_scale_and_keep_missing_cells() -> None:
 
 def test_make_config_maps_panel_choices() -> None:
     cfg = make_config("mcts:200", 300, quick=True)
-    assert (cfg.agents, cfg.time_budget, cfg.quick, cfg.effort) == (["mcts:200"], 300.0, True, "quick")
+    assert (cfg.agents, cfg.time_budget, cfg.quick, cfg.effort.name) == (["mcts:200"], 300.0, True, "quick")
     cfg = make_config("greedy + club", 90)
-    assert (cfg.agents, cfg.time_budget, cfg.quick, cfg.effort) == (["greedy", "club"], 90.0, False, "standard")
+    assert (cfg.agents, cfg.time_budget, cfg.quick, cfg.effort.name) == (["greedy", "club"], 90.0, False, "standard")
     cfg = make_config("greedy + expert", 0, effort="thorough")
-    assert (cfg.time_budget, cfg.effort, cfg.check_test.name) == (0.0, "thorough", "firm")
+    assert (cfg.time_budget, cfg.effort.name, cfg.check_test.name) == (0.0, "thorough", "firm")
 
 
 def test_real_analysis_small_budget(window: MainWindow, qtbot: QtBot) -> None:
@@ -349,7 +384,7 @@ def test_defaults_are_the_command_lines() -> None:
     cli = _config(build_parser(["analyze"]).parse_args(["analyze", "board.yaml"]))
     panel = make_config(DEFAULT_AGENTS)
     assert panel == cli  # the same effort, caps, agents and no time cap
-    assert (panel.effort, panel.time_budget) == ("standard", 0.0)
+    assert (panel.effort.name, panel.time_budget) == ("standard", 0.0)
     quick = _config(build_parser(["analyze"]).parse_args(["analyze", "board.yaml", "--quick"]))
     assert make_config(DEFAULT_AGENTS, quick=True) == quick
 
@@ -606,7 +641,7 @@ def test_progress_and_tooltips_name_agents_in_host_words(window: MainWindow, qtb
     tip = panel.agent.toolTip()
     assert "mcts:8000" not in tip and "a second engine, a searching computer player (8000 simulations" in tip
     shown: list[str] = []
-    panel.runner.progress.connect(lambda _p: shown.append(panel.progress_label.text()))
+    panel.runner.on_progress(lambda _p: shown.append(panel.progress_label.text()))
     panel.analyzer = analyzer(BALANCED, 0.5)
     assert panel.start()
     qtbot.waitUntil(lambda: not panel.running, timeout=10_000)

@@ -27,7 +27,7 @@ from designer.main_window import MainWindow
 from designer.panels import analysis_charts, chart_process
 from designer.panels.analysis_charts import CHART_PROCESS
 from designer.panels.analysis_text import describe_agent, strength_level, summarise
-from designer.workers import HELPER_NICE, BackgroundRunner, JobControl
+from designer.workers import HELPER_NICE, Control, Worker
 from tests.gui.reports import BALANCED, LOPSIDED, REFINED, SMALL, saved_report
 from tests.gui.windows import open_window
 
@@ -108,7 +108,7 @@ def test_a_dead_chart_process_is_reported_and_replaced(window: MainWindow, qtbot
 
 # -- progress ----------------------------------------------------------------------------------------------
 def test_a_burst_of_progress_is_coalesced_and_its_last_value_arrives(qtbot: QtBot) -> None:
-    runner = BackgroundRunner(progress_interval=0.1)
+    runner: Worker[int, int] = Worker(progress_interval=0.1)
     seen: list[int] = []
     posted: list[object] = []
     lock = threading.Lock()
@@ -117,14 +117,14 @@ def test_a_burst_of_progress_is_coalesced_and_its_last_value_arrives(qtbot: QtBo
         with lock:
             posted.append(_value)
 
-    runner.progress.connect(seen.append)
+    runner.on_progress(seen.append)
     # counted where the worker emits it: how many signals cross into the GUI thread's queue
     from PySide6.QtCore import Qt
 
     runner._relay.progressed.connect(count, Qt.ConnectionType.DirectConnection)
     burst_s = 0.5
 
-    def burst(job: JobControl) -> object:
+    def burst(job: Control[int]) -> int:
         end, i = time.monotonic() + burst_s, 0
         while time.monotonic() < end:
             job.progress(i)
@@ -150,7 +150,7 @@ def test_panel_progress_is_coalesced(window: MainWindow, qtbot: QtBot) -> None:
     panel = window.analysis
     reports: list[int] = []
     delivered: list[object] = []
-    panel.runner.progress.connect(delivered.append)
+    panel.runner.on_progress(delivered.append)
 
     def chatty(board: Board, config: AnalysisConfig, *, progress: ProgressFn | None = None,
                cancel: threading.Event | None = None, **_cluster: Any) -> AnalysisReport:
@@ -169,14 +169,14 @@ def test_panel_progress_is_coalesced(window: MainWindow, qtbot: QtBot) -> None:
 
 
 def test_cancel_drops_coalesced_progress_and_the_result(qtbot: QtBot) -> None:
-    runner = BackgroundRunner(progress_interval=0.1)
-    seen: list[object] = []
-    results: list[object] = []
-    runner.progress.connect(seen.append)
-    runner.finished.connect(results.append)
+    runner: Worker[str, int] = Worker(progress_interval=0.1)
+    seen: list[int] = []
+    results: list[str] = []
+    runner.on_progress(seen.append)
+    runner.on_done(results.append)
     saw_cancel = threading.Event()
 
-    def endless(job: JobControl) -> object:
+    def endless(job: Control[int]) -> str:
         i = 0
         while not job.cancelled.is_set():
             job.progress(i)
@@ -237,14 +237,14 @@ def test_the_designers_analysis_workers_run_below_the_window(window: MainWindow,
     panel.quick.setChecked(True)
     priorities: list[int] = []
 
-    def note(progress: Any) -> None:
-        if getattr(progress, "phase", "") in ("screen", "raw", "mirror", "pie") and not priorities:
+    def note(progress: AnalysisProgress) -> None:
+        if progress.phase in ("screen", "raw", "mirror", "pie") and not priorities:
             charts = CHART_PROCESS.pids()
             for process in multiprocessing.active_children():
                 if process.pid is not None and process.pid not in charts:
                     priorities.append(os.getpriority(os.PRIO_PROCESS, process.pid))
 
-    panel.runner.progress.connect(note)
+    panel.runner.on_progress(note)
     assert panel.start()
     qtbot.waitUntil(lambda: not panel.running, timeout=300_000)
     assert panel.report is not None, panel.verdict.text()

@@ -117,11 +117,11 @@ def test_an_early_playtest_opens_at_once_and_loads_the_engine_off_the_gui_thread
     from designer import warmup
     from designer.playtest.launcher import PlaytestStarter
     from designer.playtest.window import PlaytestWindow
-    from designer.workers import BackgroundRunner
+    from designer.workers import Worker
 
     monkeypatch.setattr(warmup, "ready", threading.Event())  # this process as in its first second
     monkeypatch.setattr(warmup, "done", threading.Event())
-    monkeypatch.setattr(warmup, "_runner", BackgroundRunner())  # the warm-up "running"
+    monkeypatch.setattr(warmup, "_runner", Worker())  # the warm-up "running"
     monkeypatch.setattr(warmup, "_sizes", set())
     loading_on: list[threading.Thread] = []
     release = threading.Event()
@@ -160,11 +160,11 @@ def test_an_engine_that_fails_to_load_is_reported_in_the_starter(window: MainWin
 
     from designer import warmup
     from designer.playtest.launcher import PlaytestStarter
-    from designer.workers import BackgroundRunner
+    from designer.workers import Worker
 
     monkeypatch.setattr(warmup, "ready", threading.Event())
     monkeypatch.setattr(warmup, "done", threading.Event())
-    monkeypatch.setattr(warmup, "_runner", BackgroundRunner())
+    monkeypatch.setattr(warmup, "_runner", Worker())
     warmup.done.set()  # the warm-up ended without loading the engine
 
     def broken(_board: Board) -> None:
@@ -185,9 +185,9 @@ def test_the_starter_shows_a_first_starts_compile(window: MainWindow, qtbot: QtB
 
     from designer import warmup
     from designer.playtest.launcher import PlaytestStarter
-    from designer.workers import BackgroundRunner
+    from designer.workers import Worker
 
-    warming = BackgroundRunner()
+    warming: Worker[float, warmup.CompileProgress] = Worker()
     monkeypatch.setattr(warmup, "ready", threading.Event())
     monkeypatch.setattr(warmup, "done", threading.Event())
     monkeypatch.setattr(warmup, "_runner", warming)
@@ -209,11 +209,11 @@ def test_cancelling_an_early_playtest_opens_nothing(window: MainWindow, qtbot: Q
     from designer import warmup
     from designer.playtest.launcher import PlaytestStarter
     from designer.playtest.window import PlaytestWindow
-    from designer.workers import BackgroundRunner
+    from designer.workers import Worker
 
     monkeypatch.setattr(warmup, "ready", threading.Event())
     monkeypatch.setattr(warmup, "done", threading.Event())
-    monkeypatch.setattr(warmup, "_runner", BackgroundRunner())
+    monkeypatch.setattr(warmup, "_runner", Worker())
     starter = window.playtest()
     assert isinstance(starter, PlaytestStarter)
     starter.close()
@@ -319,14 +319,41 @@ def test_a_window_deleted_before_the_warm_up_ends_gets_no_late_signal(qtbot: QtB
     import threading
 
     from designer import warmup
-    from designer.workers import BackgroundRunner
+    from designer.workers import JobError, Worker
 
-    warming = BackgroundRunner()
+    warming: Worker[float, warmup.CompileProgress] = Worker()
     monkeypatch.setattr(warmup, "ready", threading.Event())
     monkeypatch.setattr(warmup, "_runner", warming)
     window = MainWindow()
     window._warm_up()
     shiboken6.delete(window)
     warming.finished.emit(1.0)
-    warming.error.emit("failed")
+    warming.failed.emit(JobError("failed"))
     warming.progress.emit(warmup.CompileProgress(1, 2))
+
+
+@pytest.mark.parametrize("ends", ["loaded", "failed"])
+def test_the_warm_up_ending_clears_the_status_note_and_a_load_tells_the_panel(
+        qtbot: QtBot, monkeypatch: pytest.MonkeyPatch, ends: str) -> None:
+    import threading
+
+    from designer import warmup
+    from designer.workers import JobError, Worker
+
+    warming: Worker[float, warmup.CompileProgress] = Worker()
+    monkeypatch.setattr(warmup, "ready", threading.Event())
+    monkeypatch.setattr(warmup, "_runner", warming)
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.show()
+    told: list[bool] = []
+    monkeypatch.setattr(window.analysis, "engine_ready", lambda: told.append(True))
+    window._warm_up()
+    warming.progress.emit(warmup.CompileProgress(1, 2))
+    assert window.engine_note.isVisible() and "Preparing the game engine (50%)" in window.engine_note.text()
+    if ends == "loaded":
+        warming.finished.emit(1.0)
+    else:
+        warming.failed.emit(JobError("numba cache folder is read-only", "OSError"))
+    assert not window.engine_note.isVisible()
+    assert told == ([True] if ends == "loaded" else [])  # a failed warm-up loads nothing: the Quick note waits

@@ -8,17 +8,17 @@ import pytest
 
 pytest.importorskip("PySide6")
 
-from designer.workers import BackgroundRunner, Control, HelperProcess, JobControl, JobError, Refused, Worker
+from designer.workers import Control, HelperProcess, JobError, Refused, Worker
 
 
 def test_runner_delivers_only_the_latest_answer(qtbot) -> None:  # type: ignore[no-untyped-def]
-    runner = BackgroundRunner()
+    runner: Worker[str, None] = Worker()
     gate = threading.Event()
     main_thread = threading.get_ident()
     where: list[int] = []
     seen_cancel: list[bool] = []
 
-    def slow(job: JobControl) -> object:
+    def slow(job: Control[None]) -> str:
         where.append(threading.get_ident())
         gate.wait(5)
         seen_cancel.append(job.cancelled.is_set())
@@ -36,22 +36,22 @@ def test_runner_delivers_only_the_latest_answer(qtbot) -> None:  # type: ignore[
 
 
 def test_runner_reports_errors_in_words(qtbot) -> None:  # type: ignore[no-untyped-def]
-    runner = BackgroundRunner()
+    runner: Worker[str, None] = Worker()
 
-    def broken(_job: JobControl) -> object:
+    def broken(_job: Control[None]) -> str:
         raise ValueError("no legal move")
 
-    with qtbot.waitSignal(runner.error, timeout=5000) as blocker:
+    with qtbot.waitSignal(runner.failed, timeout=5000) as blocker:
         runner.request(broken)
-    assert blocker.args == ["ValueError: no legal move"]
+    assert [str(e) for e in blocker.args] == ["ValueError: no legal move"]
 
 
 def test_progress_of_the_current_job_only(qtbot) -> None:  # type: ignore[no-untyped-def]
-    runner = BackgroundRunner()
-    seen: list[object] = []
-    runner.progress.connect(seen.append)
+    runner: Worker[str, int] = Worker()
+    seen: list[int] = []
+    runner.on_progress(seen.append)
 
-    def counting(job: JobControl) -> object:
+    def counting(job: Control[int]) -> str:
         for i in range(3):
             job.progress(i)
         return "done"
@@ -63,11 +63,11 @@ def test_progress_of_the_current_job_only(qtbot) -> None:  # type: ignore[no-unt
 
 
 def test_a_new_request_supersedes_the_running_one(qtbot) -> None:  # type: ignore[no-untyped-def]
-    runner = BackgroundRunner()
+    runner: Worker[str, None] = Worker()
     started = threading.Event()
     first_cancelled = threading.Event()
 
-    def first(job: JobControl) -> object:
+    def first(job: Control[None]) -> str:
         started.set()
         job.cancelled.wait(5)
         if job.cancelled.is_set():
@@ -106,10 +106,10 @@ def test_a_typed_worker_delivers_its_result_progress_and_a_typed_error(qtbot) ->
     def broken(_job: Control[str]) -> int:
         raise ValueError("no legal move")
 
-    with qtbot.waitSignal(worker.error, timeout=5000) as words:
+    with qtbot.waitSignal(worker.failed, timeout=5000):
         worker.request(broken)
     assert failures == [JobError("no legal move", "ValueError")] and not failures[0].refused
-    assert words.args == ["ValueError: no legal move"]  # the old form, for callers that read words
+    assert str(failures[0]) == "ValueError: no legal move"  # the words a host reads
 
 
 def test_a_refusal_arrives_in_its_own_words_and_a_cancel_the_work_noticed_says_so(qtbot) -> None:  # type: ignore[no-untyped-def]
