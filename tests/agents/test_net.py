@@ -49,12 +49,13 @@ def searcher(board: Board, text: str, seed: int, model: ValueModel = MODEL) -> N
 
 
 def play(board: Board, text: str, seed: int) -> list[int]:
-    """A whole self-play game; every move legal and the searcher's piece types those of the game."""
+    """A whole game between two searchers; every move legal and the piece types they keep those of the game."""
     kt = kernel_tables(board)
-    ns = searcher(board, text, seed)
+    sides = (searcher(board, text, seed), searcher(board, text, seed + 1))  # each learns the other's moves
     s = k_new_state(kt)
     moves: list[int] = []
     while True:
+        ns = sides[len(moves) % 2]
         p = ns.choose(s)
         if p < 0:
             return moves
