@@ -535,7 +535,8 @@ NET = AgentKindInfo(
     "net", "net:N, net:N:mix=M", _parse_net,
     lambda spec: f"a guided searching computer player with a learned evaluation ({_net_budget(spec)})", "search",
     rank=40, chooser="core.agents.netsearch:net_chooser", swap="value",
-    warm_up="core.agents.netsearch:warm_up_net", warm_up_weight=30,
+    warm_up="core.agents.netsearch:warm_up_net",
+    warm_up_weight=13,  # 12.8 CPU s cold (its kernels and value.py's, puct's cached) on the loaded 2-core machine
     budget=lambda spec: spec.sims or 1 << 62,
     capped=_net_capped, untimed=_net_untimed)
 
