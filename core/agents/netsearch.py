@@ -241,10 +241,15 @@ def _cov_cells(kt: KTables, state: npt.NDArray[np.uint64]) -> set[int]:
     return {w * 64 + b for w in range(kt.ncw) for b in range(64) if int(state[kt.off_cov + w]) >> b & 1}
 
 
-def tile_covered(kt: KTables, cells: set[int], counts: list[int], hint: int = -1) -> list[int] | None:
-    """Placements that cover exactly ``cells`` with ``counts[t]`` pieces of each type (``hint`` tried first),
-    or None: the covered cells do not say which piece covers them, so the pieces are found again."""
+def tile_covered(kt: KTables, cells: set[int], counts: list[int], hint: int = -1,
+                 around: npt.NDArray[np.int8] | None = None) -> list[int] | None:
+    """Placements that cover exactly ``cells`` with ``counts[t]`` pieces of each type, no two of a type sharing
+    an edge (nor one with a piece of ``around``, the types already known), ``hint`` tried first; or None.
+
+    Why: the covered cells do not say which piece covers them, so the pieces are found again.
+    """
     table = placement_table(kt.size)
+    known = np.zeros(kt.size * kt.size, dtype=np.int8) if around is None else around.copy()
     steps = 0
 
     def solve(left: frozenset[int], need: list[int]) -> list[int] | None:
@@ -253,7 +258,8 @@ def tile_covered(kt: KTables, cells: set[int], counts: list[int], hint: int = -1
             return [] if not any(need) else None
         cell = min(left)
         options = [p for p in table.covering[cell] if need[int(table.ptype[p])] > 0
-                   and all(int(c) in left for c in table.cells[p])]
+                   and all(int(c) in left for c in table.cells[p])
+                   and all(int(known[n]) != int(table.ptype[p]) + 1 for n in table.neighbours[p])]
         options.sort(key=lambda p: p != hint)
         for p in options:
             steps += 1
@@ -261,7 +267,11 @@ def tile_covered(kt: KTables, cells: set[int], counts: list[int], hint: int = -1
                 return None
             t = int(table.ptype[p])
             need[t] -= 1
+            for c in table.cells[p]:
+                known[int(c)] = t + 1
             rest = solve(left - {int(c) for c in table.cells[p]}, need)
+            for c in table.cells[p]:
+                known[int(c)] = 0
             need[t] += 1
             if rest is not None:
                 return [p, *rest]
@@ -302,7 +312,8 @@ class NetSearch(PuctSearch):
         base = self._ctype
         if self._cov <= cov and len(cov - self._cov) <= 8:
             have = [int(np.count_nonzero(base == t + 1)) // 4 for t in range(4)]
-            found = tile_covered(kt, cov - self._cov, [u - h for u, h in zip(used, have, strict=True)], hint)
+            found = tile_covered(kt, cov - self._cov, [u - h for u, h in zip(used, have, strict=True)], hint,
+                                 base)
             base = base.copy()
         if found is None:  # a position met first (or not after the last one): tile all of it
             base = np.zeros(kt.size * kt.size, dtype=np.int8)

@@ -125,14 +125,21 @@ def test_leaf_value_is_the_models(plies: int) -> None:
     assert 0.0 < s1_chance < 1.0  # a value the playout's 0 or 1 could not give
 
 
-def test_pieces_of_a_position_met_in_mid_game() -> None:
-    board = Board.random(14, pairs=14, seed=8)
-    kt = kernel_tables(board)
-    game = [p.index for p in random_prefix(board, 12, 30).placements]
-    s = k_new_state(kt)
-    for p in game:
-        k_apply(kt, s, p)
-    assert searcher(board, "net:1", 1).root_ctype(s).tolist() == position_inputs(board, game)[1].tolist()
+@pytest.mark.parametrize("size", [10, 12, 14])
+def test_pieces_of_a_position_met_in_mid_game(size: int) -> None:
+    """A searcher that meets a position first finds which piece covers each cell from the covered cells alone."""
+    checked = 0
+    for g in range(4):
+        board = Board.random(size, pairs=size, seed=g)
+        kt = kernel_tables(board)
+        game = [p.index for p in random_prefix(board, 50 + g, 200).placements]
+        for k in range(0, len(game) + 1, 3):
+            s = k_new_state(kt)
+            for p in game[:k]:
+                k_apply(kt, s, p)
+            assert searcher(board, "net:1", 1).root_ctype(s).tolist() == position_inputs(board, game[:k])[1].tolist()
+            checked += 1
+    assert checked > 20
 
 
 @pytest.mark.parametrize("seed", range(3))
