@@ -1,11 +1,12 @@
 """Agent specs, the table of agent kinds (:data:`KINDS`) and tuning constants.
 
-Each kind (``random``, ``greedy[:EPS]``, ``mcts:N[:greedy]``, ``puct...``, ``ab...``) is one
+Each kind (``random``, ``greedy[:EPS]``, ``mcts:N[:greedy]``, ``puct...``, ``ab...``, ``net...``) is one
 :class:`AgentKindInfo` row: its grammar, its words for hosts, its cost class, its strength rank,
 where its move choice and warm-up live, and its pie decision.  A new agent is a kernel module
 plus one :func:`register` call.  Plain Python on purpose: the command line reads the accepted
 forms and the defaults from here to build ``--help`` without loading numba; the compiled
-choosers the rows name (``core.agents.search``, ``.puct``, ``.alphabeta``) play the specs.
+choosers the rows name (``core.agents.search``, ``.puct``, ``.alphabeta``, ``.netsearch``) play the
+specs.
 """
 
 from __future__ import annotations
@@ -534,7 +535,8 @@ PUCT = AgentKindInfo(
 NET = AgentKindInfo(
     "net", "net:N, net:N:mix=M", _parse_net,
     lambda spec: f"a guided searching computer player with a learned evaluation ({_net_budget(spec)})", "search",
-    rank=40, chooser="core.agents.netsearch:net_chooser", swap="value",
+    rank=40,  # puct's until duels with the trained model place it
+    chooser="core.agents.netsearch:net_chooser", swap="value",
     warm_up="core.agents.netsearch:warm_up_net",
     warm_up_weight=13,  # 12.8 CPU s cold (its kernels and value.py's, puct's cached) on the loaded 2-core machine
     budget=lambda spec: spec.sims or 1 << 62,
