@@ -1,11 +1,12 @@
 """Agent specs, the table of agent kinds (:data:`KINDS`) and tuning constants.
 
-Each kind (``random``, ``greedy[:EPS]``, ``mcts:N[:greedy]``, ``puct...``, ``ab...``) is one
+Each kind (``random``, ``greedy[:EPS]``, ``mcts:N[:greedy]``, ``puct...``, ``ab...``, ``net...``) is one
 :class:`AgentKindInfo` row: its grammar, its words for hosts, its cost class, its strength rank,
 where its move choice and warm-up live, and its pie decision.  A new agent is a kernel module
 plus one :func:`register` call.  Plain Python on purpose: the command line reads the accepted
 forms and the defaults from here to build ``--help`` without loading numba; the compiled
-choosers the rows name (``core.agents.search``, ``.puct``, ``.alphabeta``) play the specs.
+choosers the rows name (``core.agents.search``, ``.puct``, ``.alphabeta``, ``.netsearch``) play the
+specs.
 """
 
 from __future__ import annotations
@@ -147,6 +148,53 @@ def parse_puct(text: str) -> PuctSpec:
     if not sims and not seconds:
         raise AgentSpecError(f"agent {text!r}: give simulations or seconds per move, e.g. puct:1000 or puct:t=2")
     return PuctSpec(PuctBudget(sims, seconds), tuple(sorted(options.items())))
+
+
+# ---------------------------------------------------------------------------------- learned-value specs
+
+NET_HELP = ("net:N (the puct search with the learned value at its leaves, N simulations per move), net:N:mix=M "
+            "(leaf value M * model + (1 - M) * playout, M in 0..1, default 1); puct's options except threads")
+
+
+@dataclass(frozen=True)
+class NetSpec:
+    """A parsed ``net`` spec: the puct search it runs and the share of the model in the leaf value."""
+
+    puct: PuctSpec
+    mix: float = 1.0
+
+    @property
+    def text(self) -> str:
+        rest = self.puct.text.removeprefix("puct")
+        return "net" + rest + (f":mix={self.mix:g}" if self.mix != 1.0 else "")
+
+
+def parse_net(text: str) -> NetSpec:
+    """Read ``net:N[:mix=M]`` with puct's options (AgentSpecError if not)."""
+    parts = [p.strip().lower() for p in str(text).strip().split(":")]
+    if parts[0] != "net":
+        raise AgentSpecError(f"agent {text!r} is not a net spec; {NET_HELP}")
+    mix = 1.0
+    rest = []
+    for part in parts[1:]:
+        key, eq, value = part.partition("=")
+        if eq and key == "mix":
+            try:
+                mix = float(value)
+            except ValueError:
+                raise AgentSpecError(f"agent {text!r}: mix={value!r} is not a number") from None
+            if not 0.0 <= mix <= 1.0:  # also refuses nan
+                raise AgentSpecError(f"agent {text!r}: mix must be within 0..1")
+        elif eq and key == "threads":
+            raise AgentSpecError(f"agent {text!r}: net searches on one core; {NET_HELP}")
+        else:
+            rest.append(part)
+    try:
+        ps = parse_puct(":".join(["puct", *rest]))
+    except AgentSpecError as exc:
+        raise AgentSpecError(str(exc).replace("'puct", "'net", 1).replace(PUCT_HELP, NET_HELP)
+                             .replace("puct:1000 or puct:t=2", "net:1000")) from None
+    return NetSpec(ps, mix)
 
 
 # ---------------------------------------------------------------------------------- alpha-beta specs
@@ -428,6 +476,32 @@ def _search_budget(spec: AgentSpec) -> str:
     return f"{parse_puct(resolve(spec.text)).budget.seconds:g} s a move"
 
 
+def _parse_net(text: str, parts: list[str]) -> AgentSpec:
+    ns = parse_net(text)
+    return AgentSpec(NET, sims=ns.puct.budget.sims, detail=ns.text)
+
+
+def _net_budget(spec: AgentSpec) -> str:
+    if spec.sims:
+        return f"{spec.sims} simulations a move"
+    return f"{parse_net(spec.text).puct.budget.seconds:g} s a move"
+
+
+def _net_capped(spec: AgentSpec, sims: int) -> AgentSpec:
+    ns = parse_net(spec.text)
+    budget = PuctBudget(min(spec.sims or sims, sims), ns.puct.budget.seconds)
+    return parse_agent(replace(ns, puct=PuctSpec(budget, ns.puct.options)).text)
+
+
+def _net_untimed(spec: AgentSpec) -> AgentSpec | None:
+    ns = parse_net(spec.text)
+    if not ns.puct.budget.seconds:
+        return spec
+    if not ns.puct.budget.sims:
+        return None
+    return parse_agent(replace(ns, puct=PuctSpec(PuctBudget(ns.puct.budget.sims), ns.puct.options)).text)
+
+
 RANDOM = AgentKindInfo(
     "random", "random", _parse_random, lambda spec: "a random player", "cheap", rank=0,
     chooser="core.agents.search:random_chooser", swap="coin")
@@ -458,6 +532,16 @@ PUCT = AgentKindInfo(
     untimed=_puct_untimed,
     threaded=_puct_threaded)
 
+NET = AgentKindInfo(
+    "net", "net:N, net:N:mix=M", _parse_net,
+    lambda spec: f"a guided searching computer player with a learned evaluation ({_net_budget(spec)})", "search",
+    rank=40,  # puct's until duels with the trained model place it
+    chooser="core.agents.netsearch:net_chooser", swap="value",
+    warm_up="core.agents.netsearch:warm_up_net",
+    warm_up_weight=13,  # 12.8 CPU s cold (its kernels and value.py's, puct's cached) on the loaded 2-core machine
+    budget=lambda spec: spec.sims or 1 << 62,
+    capped=_net_capped, untimed=_net_untimed)
+
 KINDS: dict[str, AgentKindInfo] = {}
 """Every agent kind by the name its specs start with, in the order ``--help`` lists them."""
 
@@ -475,7 +559,7 @@ def unregister(name: str) -> None:
     KINDS.pop(name, None)
 
 
-for _row in (RANDOM, GREEDY, MCTS, PUCT, ALPHABETA):
+for _row in (RANDOM, GREEDY, MCTS, PUCT, ALPHABETA, NET):
     register(_row)
 
 
@@ -487,6 +571,7 @@ class AgentKind:
     MCTS = MCTS
     PUCT = PUCT
     ALPHABETA = ALPHABETA
+    NET = NET
 
 
 def spec_help() -> str:
