@@ -108,10 +108,11 @@ def make_agent(spec: AgentSpec | str, board: Board, seed: int) -> Agent:
 WarmUpProgress = Callable[[int, int, bool], None]
 """``(work done, total work, whether anything had to be compiled so far)``, before the first warm-up step and
 after each; work is in units of the steps' weights (seconds of a cold compile), so it runs evenly in time."""
-BASE_WARM_UP_WEIGHTS = (4, 5, 32, 2)
-"""Share of a cold compile the kernels every kind shares take (tables and rules, solver, screen, apply), in seconds
-of the 97 s measured on the idle 2-core machine (``docs/measurements.md``, "Compiling the engine"); each kind's row
-gives its own.  Progress bars and the compile's time estimate run evenly only when these match the steps' times."""
+BASE_WARM_UP_WEIGHTS = (4, 5, 32, 2, 3)
+"""Share of a cold compile the kernels every kind shares take (tables and rules, solver, screen, apply, the opening
+predictor), in seconds of the 97 s measured on the idle 2-core machine (``docs/measurements.md``, "Compiling the
+engine"; the predictor's 2.6 s measured alone at load 3-5); each kind's row gives its own.  Progress bars and the
+compile's time estimate run evenly only when these match the steps' times."""
 
 
 def _compiled_count() -> int:
@@ -128,6 +129,18 @@ def _compiled_count() -> int:
             if misses is not None and hasattr(obj, "py_func"):
                 total += sum(misses.values())
     return total
+
+
+def _warm_predictor(kt: KTables) -> None:
+    """The opening predictor's kernels with the argument types of real calls (a model of zeros will do)."""
+    from core.agents.value import FEATURES, k_opening_values
+
+    def z(*shape: int) -> npt.NDArray[np.int64]:
+        return np.zeros(shape, dtype=np.int64)
+
+    k_opening_values(z(FEATURES, 2), z(2), z(2, 2), z(2), z(2, 2), z(2), 10, kt.size,
+                     np.zeros(kt.size * kt.size, dtype=np.int8), kt.cells, kt.ptype, kt.supply.astype(np.int64),
+                     z(kt.nplace))
 
 
 def warm_up(progress: WarmUpProgress | None = None) -> bool:
@@ -161,6 +174,7 @@ def warm_up(progress: WarmUpProgress | None = None) -> bool:
         (BASE_WARM_UP_WEIGHTS[1], lambda: k_solve(kt, s, 10, 4)),
         (BASE_WARM_UP_WEIGHTS[2], lambda: k_screen(kt, gain, np.arange(2, dtype=np.int32), 4, 1, out)),
         (BASE_WARM_UP_WEIGHTS[3], lambda: k_apply(kt, k_new_state(kt), 0)),
+        (BASE_WARM_UP_WEIGHTS[4], lambda: _warm_predictor(kt)),
         *((w, functools.partial(fn, kt, gain, rng)) for w, fn in kinds),
     ]
     done = 0
