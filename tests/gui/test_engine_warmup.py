@@ -91,6 +91,7 @@ def test_the_kernels_load_with_the_collector_paused_and_frozen(monkeypatch: pyte
     (``designer_probe.py --cold``).  They load with the collector paused, and are frozen before it runs again."""
     import gc
 
+    import core.engine.purerules  # noqa: F401  (subclasses GameState at import: before it is watched below)
     import core.engine.rules as rules
     from core.board.model import Board
 
