@@ -155,6 +155,11 @@ def prepared(board: Board) -> bool:
     return ready.is_set() and board.size in _sizes
 
 
+def started() -> bool:
+    """Whether this process began a warm-up (tests and tools that never do load on first use)."""
+    return _runner is not None
+
+
 def start(board: Board) -> Worker[float, CompileProgress] | None:
     """Begin the warm-up for ``board``'s size (once per process); returns its runner, or None when not needed."""
     global _runner

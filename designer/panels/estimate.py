@@ -32,6 +32,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from core.board.model import Board
+from designer import warmup
 from designer.document.document import Document
 from designer.workers import Control, JobError, Refused, Worker
 
@@ -42,6 +43,7 @@ DELAY_MS = 20
 """How long the first edit of a burst waits for more before the estimate is computed: short enough that the
 last edit shows within 100 ms, long enough that one stroke's cells go in one computation."""
 START_DELAY_MS = 1000
+WARMUP_POLL_MS = 250
 """The first estimate waits this long after the window is made: it loads the predictor and the engine's compiled
 kernels into the window's process (on the worker thread, but importing holds Python's lock), which must not
 slow the window's opening."""
@@ -176,6 +178,11 @@ class EstimateSource(QObject):
     def _start(self) -> None:
         if self._worker.busy or not self._dirty:
             return  # the running computation's end starts the next one
+        if warmup.started() and not warmup.done.is_set():
+            # the warm-up compiles the predictor's kernels in a helper process on a first start; compiled here,
+            # on this process's thread, they would hold the window's GIL for seconds
+            self._timer.start(WARMUP_POLL_MS)
+            return
         self._dirty = False
         self._started = time.monotonic()
         board = self.document.snapshot()

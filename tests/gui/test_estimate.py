@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -308,3 +309,21 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+
+
+def test_no_estimate_is_computed_while_the_warm_up_prepares_the_engine(qtbot: QtBot, model: ValueModel,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a first start the warm-up compiles the predictor's kernels in a helper process; compiled on the window's
+    own thread instead, they would hold its GIL for seconds."""
+    from designer import warmup
+
+    win = open_window(qtbot, new_board=12)
+    settle(qtbot, win)
+    before = win.estimate.source.computations
+    monkeypatch.setattr(warmup, "started", lambda: True)
+    monkeypatch.setattr(warmup, "done", threading.Event())
+    win.document.paint(0, Symbol.O)
+    qtbot.wait(800)
+    assert win.estimate.source.computations == before  # it waits for the warm-up
+    warmup.done.set()
+    qtbot.waitUntil(lambda: win.estimate.source.computations > before, timeout=10_000)
