@@ -303,6 +303,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if is_disk_full(exc):
             print(f"lits {command}: {disk_full_message()}", file=sys.stderr)
             return EXIT_DISK_FULL
+        value = sys.modules.get("core.agents.value")  # loaded when an agent needed the opening predictor
+        if value is not None and isinstance(exc, value.ModelError):  # a model file it cannot use: named, not a bug
+            print(f"lits {command}: {exc}", file=sys.stderr)
+            return EXIT_UNREADABLE
         return _internal(command, exc)
     finally:
         if _entry:  # the command is done: nothing left to clean up, so an interrupt ends the process at once

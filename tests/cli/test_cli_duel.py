@@ -185,3 +185,20 @@ def test_cancel_event_stops_the_workers() -> None:
     with pytest.raises(RunCancelled):
         run_duel(board, "greedy", "random", 50, seed=1, workers=1, on_pair=on_pair, cancel=cancel)
     assert seen and len(seen) < 50
+
+
+def test_a_net_agent_without_a_usable_model_is_named_not_an_internal_error(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import core.agents.value as value
+    import core.cli.duel as duel
+    from core.board.boardfile import save_board
+    from core.board.model import Board
+
+    path = tmp_path / "b.yaml"
+    save_board(Board.random(12, pairs=10, seed=2), path)
+    monkeypatch.setattr(duel, "_inline", True)
+    monkeypatch.setattr(value, "default_model", lambda: value.load_model(tmp_path / "missing.npz"))
+    code = main(["duel", str(path), "--agent", "net:50", "--agent", "greedy", "--pairs", "1"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "missing.npz: cannot read the model file" in err and "internal error" not in err
