@@ -4,6 +4,10 @@ comparison, and the refusal of a board no match can use."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,6 +16,7 @@ from core.board.model import Board, GameParams
 from core.card.figures import CardError, compare, figures_only, measure_card, skill_figure
 from core.card.skill import SkillGame
 from tests.card.common import small_board, small_config
+from tests.paths import REPO
 
 
 @pytest.mark.slow
@@ -68,3 +73,23 @@ def test_a_board_no_match_can_use_is_refused_before_any_game() -> None:
 def test_the_same_level_twice_is_refused() -> None:
     with pytest.raises(CardError, match="two different levels"):
         measure_card(small_board(), small_config(strong="casual", weak="casual", inline=True))
+
+
+COLD_CARD = """
+import json
+from core.card.figures import figures_only, measure_card
+from tests.card.common import small_board, small_config
+card = measure_card(small_board(), small_config(inline=True), "b.yaml", reference=None)
+print(json.dumps(figures_only(card), sort_keys=True))
+"""
+
+
+@pytest.mark.slow
+def test_a_cold_process_gives_the_card_a_warm_one_gives(tmp_path: Path) -> None:
+    """A fresh process with an empty engine cache (it compiles everything) measures the same card."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=str(REPO))
+    proc = subprocess.run([sys.executable, "-c", COLD_CARD], capture_output=True, text=True, env=env, cwd=REPO,
+                          timeout=1800, check=False)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    warm = measure_card(small_board(), small_config(inline=True), "b.yaml", reference=None)
+    assert proc.stdout.strip().splitlines()[-1] == json.dumps(figures_only(warm), sort_keys=True)
