@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import os
 import subprocess
 import sys
@@ -181,3 +182,14 @@ def test_the_estimate_names_the_opening_nearest_to_even_and_maps_every_covered_c
         nearest = min(abs(e.chances[p] - 0.5) for p in covering)
         assert abs(e.cells.reshape(-1)[cell] - 0.5) == nearest
     assert e.digest == m.digest
+
+
+def test_the_shipped_model_loads_and_names_its_digest() -> None:
+    from core.agents.value import default_model_path
+
+    path = default_model_path()
+    m = load_model(path)
+    manifest = json.loads(path.with_suffix(".json").read_text())
+    assert manifest["digest"] == m.digest
+    for key in ("command", "commit", "data", "train_seed", "validation", "held_out"):
+        assert manifest[key] is not None, key
