@@ -215,17 +215,21 @@ def k_features(size: int, sym: I8, ctype: I8, supply: I64, s1_to_move: bool, out
 
 
 @njit(cache=True, nogil=True)
-def k_eval(w1: I64, b1: I64, w2: I64, b2: I64, w3: I64, b3: I64, q: int, feats: I64, n: int,
-           out: I64) -> None:
-    """Both outputs, with ``2q`` fractional bits, into ``out[0:2]``: integer adds, multiplies and shifts only."""
+def k_eval_into(w1: I64, b1: I64, w2: I64, b2: I64, w3: I64, b3: I64, q: int, feats: I64, n: int, out: I64,
+                acc: I64, h2: I64) -> None:
+    """Both outputs, with ``2q`` fractional bits, into ``out[0:2]``: integer adds, multiplies and shifts only.
+
+    ``acc`` and ``h2`` are scratch of the two layers' widths: nothing is allocated, so the kernel runs without the
+    GIL and without numba's allocator (which, on a thread that released the GIL, crashed a process that traced its
+    memory with tracemalloc)."""
     h1n = b1.shape[0]
-    acc = b1.copy()
+    for j in range(h1n):
+        acc[j] = b1[j]
     for i in range(n):
         f = feats[i]
         for j in range(h1n):
             acc[j] += w1[f, j]
     h2n = b2.shape[0]
-    h2 = np.empty(h2n, dtype=np.int64)
     for k in range(h2n):
         s = b2[k]
         for j in range(h1n):
@@ -241,24 +245,39 @@ def k_eval(w1: I64, b1: I64, w2: I64, b2: I64, w3: I64, b3: I64, q: int, feats: 
 
 
 @njit(cache=True, nogil=True)
+def k_eval(w1: I64, b1: I64, w2: I64, b2: I64, w3: I64, b3: I64, q: int, feats: I64, n: int,
+           out: I64) -> None:
+    """:func:`k_eval_into` with its own scratch (for callers that evaluate one position now and then)."""
+    k_eval_into(w1, b1, w2, b2, w3, b3, q, feats, n, out, np.empty(b1.shape[0], dtype=np.int64),
+                np.empty(b2.shape[0], dtype=np.int64))
+
+
+@njit(cache=True, nogil=True)
 def k_opening_values(w1: I64, b1: I64, w2: I64, b2: I64, w3: I64, b3: I64, q: int, size: int, sym: I8,
-                     cells: Any, ptype: Any, supply: I64, out: I64) -> None:
-    """``out[p]`` = S1's win chance (``2q`` bits) after each first placement ``p``, S2 to move."""
-    feats = np.empty(MAX_ACTIVE, dtype=np.int64)
-    ctype = np.zeros(size * size, dtype=np.int8)
-    left = supply.copy()
-    two = np.zeros(2, dtype=np.int64)
+                     cells: Any, ptype: Any, left: I64, out: I64, feats: I64, ctype: I8, two: I64, acc: I64,
+                     h2: I64) -> None:
+    """``out[p]`` = S1's win chance (``2q`` bits) after each first placement ``p``, S2 to move.
+
+    ``left`` holds the starting supply and ``ctype`` zeros on entry (both are restored); ``feats``, ``two``, ``acc``
+    and ``h2`` are scratch (see :func:`opening_scratch`): the kernel allocates nothing."""
     for p in range(cells.shape[0]):
         t = ptype[p]
         for i in range(4):
             ctype[cells[p, i]] = t + 1
         left[t] -= 1
         n = k_features(size, sym, ctype, left, False, feats)
-        k_eval(w1, b1, w2, b2, w3, b3, q, feats, n, two)
+        k_eval_into(w1, b1, w2, b2, w3, b3, q, feats, n, two, acc, h2)
         out[p] = two[0]
         left[t] += 1
         for i in range(4):
             ctype[cells[p, i]] = 0
+
+
+def opening_scratch(size: int, supply: I64, h1: int, h2: int) -> tuple[I64, I64, I8, I64, I64, I64]:
+    """(left, feats, ctype, two, acc, h2) for :func:`k_opening_values`."""
+    return (np.array(supply, dtype=np.int64), np.empty(MAX_ACTIVE, dtype=np.int64),
+            np.zeros(size * size, dtype=np.int8), np.zeros(2, dtype=np.int64), np.empty(h1, dtype=np.int64),
+            np.empty(h2, dtype=np.int64))
 
 
 def symbols_of(kt: KTables) -> I8:
@@ -282,8 +301,9 @@ def opening_chances(board: Board, model: ValueModel | None = None) -> npt.NDArra
     m.check_size(board.size)
     kt = kernel_tables(board)
     out = np.zeros(kt.nplace, dtype=np.int64)
-    k_opening_values(*m.arrays(), m.q, kt.size, symbols_of(kt), kt.cells, kt.ptype, kt.supply.astype(np.int64),
-                     out)
+    left, feats, ctype, two, acc, h2 = opening_scratch(kt.size, kt.supply, m.w1.shape[1], m.w2.shape[1])
+    k_opening_values(*m.arrays(), m.q, kt.size, symbols_of(kt), kt.cells, kt.ptype, left, out, feats, ctype, two,
+                     acc, h2)
     return np.asarray(to_chance(m, out), dtype=np.float64)
 
 
