@@ -197,7 +197,13 @@ def test_a_net_agent_without_a_usable_model_is_named_not_an_internal_error(
     path = tmp_path / "b.yaml"
     save_board(Board.random(12, pairs=10, seed=2), path)
     monkeypatch.setattr(duel, "_inline", True)
-    monkeypatch.setattr(value, "default_model", lambda: value.load_model(tmp_path / "missing.npz"))
+    import core.agents.netsearch as netsearch
+
+    def missing() -> value.ValueModel:
+        return value.load_model(tmp_path / "missing.npz")
+
+    monkeypatch.setattr(value, "default_model", missing)
+    monkeypatch.setattr(netsearch, "default_model", missing)  # bound by name when the searcher's module loaded
     code = main(["duel", str(path), "--agent", "net:50", "--agent", "greedy", "--pairs", "1"])
     err = capsys.readouterr().err
     assert code == 2
