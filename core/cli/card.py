@@ -27,7 +27,6 @@ from core.cli import (
 if TYPE_CHECKING:
     from core.card.config import CardConfig
 
-MAX_WORKERS = 64
 FORMATS = (".png", ".svg", ".md")
 _inline = False
 """Play in this process (tests)."""
@@ -56,8 +55,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def _check(args: argparse.Namespace) -> None:
-    if not 0 <= args.workers <= MAX_WORKERS:
-        raise CliError(f"--workers {args.workers}: give 0 (all cores) or a count up to {MAX_WORKERS}", EXIT_USAGE)
+    from core.analysis.config import WORKERS
+
+    problem = WORKERS.problem(args.workers, option=True)  # the analysis's one limit and wording
+    if problem is not None:
+        raise CliError(problem, EXIT_USAGE)
     if args.output:
         folder = output_folder_problem(args.output, "card.png")
         if folder:
