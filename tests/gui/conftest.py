@@ -70,3 +70,14 @@ def dialogs(monkeypatch: pytest.MonkeyPatch) -> DialogLog:
     monkeypatch.setattr(QFileDialog, "getExistingDirectory", staticmethod(lambda *a, **k: ""))
     monkeypatch.setattr(QInputDialog, "getInt", staticmethod(lambda *a, **k: (0, False)))
     return log
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    """A match folder after its start (Al against Bo on the scripted match's board), for the Host window's tests."""
+    from core.board.boardfile import load_board
+    from core.match.host import Match
+    from tests.match.script import START, write_board
+
+    Match.create(tmp_path / "m", load_board(write_board(tmp_path)), "Al", "Bo", START)
+    return tmp_path / "m"

@@ -21,7 +21,7 @@ from core.board.geometry import parse_cell
 from core.match.host import Match
 from core.match.times import parse_iso
 from designer.host.window import CHOOSE, TO_MOVE, HostWindow
-from tests.match.script import START, write_board
+from tests.match.script import write_board
 
 pytestmark = pytest.mark.gui
 
@@ -46,12 +46,6 @@ def cells(*names: str) -> tuple[int, ...]:
 
 def events(folder: Path) -> list[dict[str, object]]:
     return [json.loads(line) for line in (folder / "journal.jsonl").read_text(encoding="utf-8").splitlines()]
-
-
-@pytest.fixture
-def folder(tmp_path: Path) -> Path:
-    Match.create(tmp_path / "m", load_board(write_board(tmp_path)), "Al", "Bo", START)
-    return tmp_path / "m"
 
 
 def show(qtbot, folder: Path, wall: Wall, pictures: bool = False) -> HostWindow:  # type: ignore[no-untyped-def]

@@ -12,19 +12,12 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from core.board.boardfile import load_board
-from core.match.host import Match
 from designer.host import recent
 from designer.host.window import PictureMaker, open_host_window
 from tests.gui.test_host import Wall, show
-from tests.match.script import START, write_board
+from tests.match.script import write_board
 
 pytestmark = pytest.mark.gui
-
-
-@pytest.fixture
-def folder(tmp_path: Path) -> Path:
-    Match.create(tmp_path / "m", load_board(write_board(tmp_path)), "Al", "Bo", START)
-    return tmp_path / "m"
 
 
 def test_a_host_window_is_remembered_and_offered_back_after_a_crash(qtbot, folder: Path,  # type: ignore[no-untyped-def]

@@ -12,19 +12,12 @@ pytest.importorskip("PySide6")
 from PySide6.QtWidgets import QFileDialog
 
 from core.board.boardfile import load_board
-from core.match.host import Match
 from core.match.times import clock_text, local_zone, now_ms
 from designer.host.window import HostSetupDialog, _log_text
 from tests.gui.test_host import Wall, ms, show, type_move
-from tests.match.script import START, write_board
+from tests.match.script import write_board
 
 pytestmark = pytest.mark.gui
-
-
-@pytest.fixture
-def folder(tmp_path: Path) -> Path:
-    Match.create(tmp_path / "m", load_board(write_board(tmp_path)), "Al", "Bo", START)
-    return tmp_path / "m"
 
 
 def test_browse_buttons_fill_in_the_sealed_file_and_its_sums(qtbot, tmp_path: Path,  # type: ignore[no-untyped-def]

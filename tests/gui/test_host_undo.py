@@ -10,22 +10,13 @@ import pytest
 
 pytest.importorskip("PySide6")
 
-from core.board.boardfile import load_board
-from core.match.host import Match
 from tests.gui.test_host import Wall, show, type_move
-from tests.match.script import START, write_board
 
 pytestmark = pytest.mark.gui
 
 
 def events(folder: Path) -> list[dict[str, object]]:
     return [json.loads(line) for line in (folder / "journal.jsonl").read_text(encoding="utf-8").splitlines()]
-
-
-@pytest.fixture
-def folder(tmp_path: Path) -> Path:
-    Match.create(tmp_path / "m", load_board(write_board(tmp_path)), "Al", "Bo", START)
-    return tmp_path / "m"
 
 
 def test_a_wrong_hour_asks_and_undo_takes_the_loss_back(qtbot, folder: Path) -> None:  # type: ignore[no-untyped-def]
