@@ -66,12 +66,16 @@ def choose_openings(pred: np.ndarray, near: int, spread: int, rng: Random) -> li
     """``spread`` openings drawn at random (whatever the model says, so any model's figures can use them), then
     the ``near`` the model ranks nearest to even that are not drawn already."""
     drawn = rng.sample(range(len(pred)), min(spread, len(pred)))
-    order = sorted(range(len(pred)), key=lambda p: (abs(float(pred[p]) - 0.5), p))
-    return drawn + [p for p in order if p not in drawn][:near]
+    return drawn + [p for p in nearest_even(pred) if p not in drawn][:near]
+
+
+def nearest_even(pred: np.ndarray) -> list[int]:
+    """Every opening, the one predicted nearest to 50% first (ties by placement index)."""
+    return sorted(range(len(pred)), key=lambda p: (abs(float(pred[p]) - 0.5), p))
 
 
 def top_openings(pred: np.ndarray) -> set[int]:
-    return set(sorted(range(len(pred)), key=lambda p: (abs(float(pred[p]) - 0.5), p))[:TOP])
+    return set(nearest_even(pred)[:TOP])
 
 
 Known = dict[str, int]
