@@ -246,10 +246,14 @@ THOROUGH = Effort(
     summary="decides at expert strength, judged by a Monte Carlo and an alpha-beta search: each game about "
             "eight times the work (a run: 4-10 minutes on two cores; or a cluster), and it decides less often",
 )
-"""Expert play decides: the same caps as :data:`STANDARD`, each game about eight times the work; with two judges
-and the firm check a run took 470-1,020 s of CPU on the five bundled boards (seeds 1 and 2) and decided 2 of 10,
-whose fair openings held for all three strong agents, and none of three random boards at seed 1 (1,730-1,890 s of CPU
-on a day the machine ran 1.8 times slower; ``docs/measurements.md``)."""
+"""Expert play decides: the same caps as :data:`STANDARD`, each game about eight times the work, two judges and the
+firm check; balanced needs 3 openings fair for expert of which 1 is undisputed
+(:attr:`AnalysisConfig.min_undisputed`).  Under the stricter rule that every fair opening passes every judge, a run
+took 470-1,020 s of CPU on the five bundled boards (seeds 1 and 2) and decided 2 of 10, whose fair openings
+held for all three strong agents, and none of three random boards at seed 1 (1,730-1,890 s of CPU on a day the
+machine ran 1.8 times slower; ``docs/measurements.md``)."""
+THOROUGH_UNDISPUTED = 1
+"""Fair openings of a thorough run that no judge may dispute (see :attr:`AnalysisConfig.min_undisputed`)."""
 EFFORTS: dict[str, Effort] = {e.name: e for e in (QUICK, STANDARD, THOROUGH)}
 EFFORT_CHOICES = tuple(EFFORTS)
 DEFAULT_EFFORT = STANDARD.name
@@ -545,6 +549,23 @@ class AnalysisConfig:
     def judged_as(self) -> str:
         """The preset whose judges and check rule this run takes (see :class:`EffortChoice`)."""
         return self.effort.judged_as
+
+    @property
+    def min_undisputed(self) -> int:
+        """Fair openings that every judge must confirm for ``balanced``.
+
+        The standard effort: all of them (a judge's dispute takes an opening out of the count), so "balanced" means
+        :attr:`min_fair_openings` openings fair for club and confirmed.  Judged as thorough: one
+        (:data:`THOROUGH_UNDISPUTED`); the others count fair for the deciding agent with each judge's figure shown,
+        since strong engines of different families disagree on single openings by 10-25 points and with the pie rule
+        one truly even opening is all the first mover needs."""
+        return THOROUGH_UNDISPUTED if self.counts_disputed else self.min_fair_openings
+
+    @property
+    def counts_disputed(self) -> bool:
+        """Whether an opening the deciding agent shows fair keeps its status when a judge disputes it (the thorough
+        rule): every judge then plays it, so the verdict can give each one's figure."""
+        return bool(self.checkers) and self.judged_as == THOROUGH.name
 
     @property
     def checker(self) -> str:

@@ -52,9 +52,13 @@ GIVEN_UP = Term("given up", "given up",
                 "after its games it was very unlikely ever to be shown fair, so the run stopped playing it")
 DISPUTED = Term("not confirmed", "not confirmed",
                 "the deciding engine showed it fair, but a judge's games found it one-sided, so it does not count")
+DISPUTED_COUNTED = Term("fair, disputed", "fair for the deciding engine, disputed",
+                        "the deciding engine showed it fair, so it counts for the Thorough effort's verdict, but a "
+                        "judge's games found it one-sided; that verdict also needs one fair opening no judge disputes")
 JUDGE = Term("judge", "second engine",
              "a computer player of another kind that replays every opening shown fair; the opening counts only if "
-             "no judge finds it one-sided")
+             "no judge finds it one-sided (the Thorough effort counts it all the same and needs one that no judge "
+             "disputes)")
 LIKELY = Term("[a-b%]", "likely a-b%", "the 95% range: the true rate lies in it 19 times out of 20")
 CLOSEST = Term("closest to even", "closest to even",
                "the opening whose games leave the weaker side the most; 50% is a perfectly even game")
@@ -70,7 +74,8 @@ COPYCAT = Term("copycat", "copycat second player",
                "S2 answers each move with its 180-degree image; if that wins often, the board favours copying")
 SEAL = Term("seal", "seal", "write the board as a sealed file whose digest you publish before the season")
 
-GLOSSARY: tuple[Term, ...] = (S1, S2, OPENING, FAIR, ONE_SIDED, NOT_SETTLED, SET_ASIDE, GIVEN_UP, DISPUTED, JUDGE,
+GLOSSARY: tuple[Term, ...] = (S1, S2, OPENING, FAIR, ONE_SIDED, NOT_SETTLED, SET_ASIDE, GIVEN_UP, DISPUTED,
+                              DISPUTED_COUNTED, JUDGE,
                               LIKELY, CLOSEST, SCREENED, NO_SWAP, TIE_RULE, SCORE_LEAD, COPYCAT, SEAL)
 """Every word the analysis output must use, in the order a reader meets them."""
 
@@ -88,7 +93,7 @@ def outside_band(ci: tuple[float, float], band: tuple[float, float] = FAIR_BAND)
 def opening_class(status: str, abandoned: bool, disputed: bool) -> Term:
     """What one opening's games showed, as the sequential tests left it: the term for its line and its tooltip."""
     if disputed:
-        return DISPUTED
+        return DISPUTED_COUNTED if status == "fair" else DISPUTED
     if status == "fair":
         return FAIR
     if status == "unfair":

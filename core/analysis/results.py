@@ -332,6 +332,11 @@ class PieResult(_Record):
         return [o for o in self.openings if o.status == "fair"]
 
     @property
+    def undisputed(self) -> list[OpeningResult]:
+        """Fair openings every judge confirmed (all the fair ones when disputed openings do not count fair)."""
+        return [o for o in self.fair if not o.disputed]
+
+    @property
     def value(self) -> float | None:
         played = [o for o in self.openings if o.games]
         return max(min(o.v, 1.0 - o.v) for o in played) if played else None
@@ -364,7 +369,7 @@ class PieResult(_Record):
             "games": self.games, "openings": [o.to_json() for o in self.openings],
             "check_agent": self.check_agent or None, "check_rule": self.check_rule or None,
             "check_limit": self.check_limit or None, "disputed": len(self.disputed),
-            "judges": list(self.judges),
+            "undisputed": len(self.undisputed), "judges": list(self.judges),
         }
 
     @classmethod
@@ -667,8 +672,17 @@ class AnalysisReport(_Record):
                          "survival": _grid_json(self.survival)},
             "schema": SCHEMA, "config": _config_json(self.config), "budget": self.budget.to_json(),
             "screen": [_r(float(v), 4) for v in self.screen],
-            "model": self.model.to_json(),
+            "model": self.model.to_json(), "engines_disagree": self.engines_disagree,
         }
+
+    @property
+    def engines_disagree(self) -> bool:
+        """Enough openings are fair for the deciding agent, but the judges dispute too many of them (thorough: every
+        one): strong engines of different kinds judge this board differently, which more play would not settle."""
+        cfg = self.config
+        pie = self.pie
+        return (self.verdict == "inconclusive" and len(pie.fair) >= cfg.min_fair_openings
+                and len(pie.undisputed) < cfg.min_undisputed)
 
     @classmethod
     def from_json(cls, data: object) -> AnalysisReport:
@@ -802,16 +816,19 @@ class RawRate:
     games: int
 
 
-def check_words(check: CheckResult | None) -> str:
-    """A cross-check in words, with whether it confirmed the opening ("" when none ran)."""
+def check_words(check: CheckResult | None, counted: bool = False) -> str:
+    """A cross-check in words, with whether it confirmed the opening ("" when none ran); ``counted``: a disputed
+    opening still counts fair for the deciding agent (the thorough rule)."""
     if check is None or not check.games or not check.agent:
         return ""
-    return f"{check.words()}: {'agrees' if check.agrees else 'disputed, so not counted fair'}"
+    disputed = "disputed (counted fair for the deciding agent only)" if counted else "disputed, so not counted fair"
+    return f"{check.words()}: {'agrees' if check.agrees else disputed}"
 
 
 def opening_view(op: OpeningResult) -> OpeningView:
     check = op.check
-    return OpeningView(tuple(op.names), op.v, op.ci95, op.games, op.status, check_words(check), op.disputed,
+    return OpeningView(tuple(op.names), op.v, op.ci95, op.games, op.status,
+                       check_words(check, counted=op.status == "fair"), op.disputed,
                        op.screen_v, op.refined_v, check.agent if check is not None else "",
                        check.v if check is not None and check.games else None,
                        check.games if check is not None else 0,

@@ -62,6 +62,8 @@ from core.analysis.verdict import (
     check_outcome,
     check_pair,
     decide,
+    enough_fair,
+    fair_missing,
     futile,
     lopsided_possible,
     side_warnings,
@@ -501,7 +503,7 @@ def _pie(s: Session, spec: AgentSpec, screen: FloatGrid, deciding: bool = False)
         tasks = _pie_tasks(s, spec, p, range(cap))
         msg = (f"{spec.text}: opening {rank + 1} (at most {candidates}), {' '.join(s.names(p))} "
                f"(fair so far: {len(pie.fair)} of {cfg.min_fair_openings} needed)")
-        missing = max(0, cfg.min_fair_openings - len(pie.fair) - 1)
+        missing = max(0, fair_missing(pie, cfg) - 1)
         left = budget - pie.games
 
         def decided(_i: int, r: GameResult, pair: SprtPair = pair, missing: int = missing, left: int = left) -> bool:
@@ -516,7 +518,7 @@ def _pie(s: Session, spec: AgentSpec, screen: FloatGrid, deciding: bool = False)
             break
         abandoned = pair.status == "undecided" and len(res) < cap and not cut
         pie = _played(s, pie, picker, screen, p, pair, res, abandoned)
-        if len(pie.fair) >= cfg.min_fair_openings:
+        if enough_fair(pie, cfg):
             break
     return _pie_done(s, key, pie)
 
@@ -537,13 +539,14 @@ def _played(s: Session, pie: PieResult, picker: CandidatePicker, screen: FloatGr
     judges: tuple[CheckResult, ...] = ()
     if status == "fair" and pie.judges:
         # while the judges play, the ETA expects this opening to hold: the fair openings still missing after it
-        missing = max(0, s.cfg.min_fair_openings - len(pie.fair) - 1)
+        missing = max(0, fair_missing(pie, s.cfg) - 1)
         s.plan.set(f"pie:{pie.agent}", pie_games_left(s.cfg, missing, 0))
         judges = _judge(s, p, pie.judges, missing)
     pie = pie.adding(OpeningResult(
         placement=p, cells=[int(c) for c in s.table.cells[p]], names=s.names(p),
         wins=sum(r.s1_won for r in res), games=len(res),
-        status="undecided" if any(not j.agrees for j in judges) else status, screen_v=float(screen[p]),
+        status="undecided" if any(not j.agrees for j in judges) and not s.cfg.counts_disputed else status,
+        screen_v=float(screen[p]),
         swaps=sum(r.swapped for r in res), abandoned=abandoned, refined_v=picker.refined.get(p), judges=judges,
         predicted=None if s.predicted is None else float(s.predicted[p])))
     check = judges[0] if judges else None
@@ -617,7 +620,7 @@ class _Race:
 
     def run(self) -> PieResult:
         cfg = self.cfg
-        while len(self.pie.fair) < cfg.min_fair_openings and not self.s.timed_out():
+        while not enough_fair(self.pie, cfg) and not self.s.timed_out():
             may_start = self.may_start()
             # past max_candidates, a board that may be lopsided finishes its set-aside openings before trying more
             lopsided = bool(self.aside) and lopsided_possible(self.pie, cfg)
@@ -712,7 +715,7 @@ class _Race:
         e.pair.update(r.s1_won)
         if len(self.pie.fair) != self.last_fair[0]:
             self.last_fair = (len(self.pie.fair), self.spent())
-        missing = max(0, cfg.min_fair_openings - len(self.pie.fair))
+        missing = fair_missing(self.pie, cfg)
         self.s.plan.set(self.key, min(self.budget - self.spent(),
                                       pie_games_left(cfg, missing, self.spent() - self.last_fair[1])))
         return self.done(e)
@@ -746,12 +749,13 @@ def refine(s: Session, picker: CandidatePicker) -> None:
 
 def _judge(s: Session, p: int, judges: Sequence[str], missing: int) -> tuple[CheckResult, ...]:
     """Every judge's check of opening ``p`` (shown fair by the deciding agent), in order, until one disputes it:
-    the opening then cannot count, so the later judges are not played.  ``missing``: fair openings still needed
-    after this one (for the ETA)."""
+    the opening then cannot count, so the later judges are not played; under the thorough rule (a disputed opening
+    still counts fair for the deciding agent, see ``AnalysisConfig.min_undisputed``) every judge plays, so the
+    verdict gives each one's figure.  ``missing``: fair openings still needed after this one (for the ETA)."""
     checks: list[CheckResult] = []
     for judge in judges:
         checks.append(_check(s, p, judge, missing))
-        if not checks[-1].agrees:
+        if not checks[-1].agrees and not s.cfg.counts_disputed:
             break
     return tuple(checks)
 

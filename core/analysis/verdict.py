@@ -46,7 +46,9 @@ def _decide(pie: PieResult, cfg: AnalysisConfig) -> tuple[Verdict, list[str]]:
     judges = " and ".join(pie.judges)
     noun, verb = ("judges", "show") if len(pie.judges) > 1 else ("cross-check", "shows")
     checked = f", and the {judges} {noun}{firm} {verb} none of them one-sided" if pie.judges else ""
-    if len(fair) >= cfg.min_fair_openings:
+    if enough_fair(pie, cfg):
+        if cfg.counts_disputed:
+            return "balanced", _balanced_undisputed(pie, cfg, band, firm)
         reasons.append(f"{len(fair)} distinct first placements keep the game within {band} for S1 "
                        f"(needed {cfg.min_fair_openings}), so the second player faces a real swap decision"
                        f"{checked}")
@@ -54,6 +56,8 @@ def _decide(pie: PieResult, cfg: AnalysisConfig) -> tuple[Verdict, list[str]]:
             reasons.append(f"fair opening: {describe_opening(o)}")
         reasons += _disputed(pie, cfg)
         return "balanced", reasons
+    if len(fair) >= cfg.min_fair_openings:  # enough fair for the deciding agent, too few undisputed
+        return "inconclusive", _engines_disagree(pie, cfg, band)
     confident_outside = all(o.games and (o.ci95[1] < cfg.fair_low or o.ci95[0] > cfg.fair_high)
                             for o in pie.openings)
     all_unfair = all(o.status == "unfair" for o in pie.openings)
@@ -83,6 +87,50 @@ def _decide(pie: PieResult, cfg: AnalysisConfig) -> tuple[Verdict, list[str]]:
     return "inconclusive", reasons
 
 
+def enough_fair(pie: PieResult, cfg: AnalysisConfig) -> bool:
+    """Whether the openings shown fair so far make the board balanced: :attr:`AnalysisConfig.min_fair_openings`
+    of them, :attr:`AnalysisConfig.min_undisputed` of those confirmed by every judge."""
+    return len(pie.fair) >= cfg.min_fair_openings and len(pie.undisputed) >= cfg.min_undisputed
+
+
+def fair_missing(pie: PieResult, cfg: AnalysisConfig) -> int:
+    """Fair openings the run still has to find (for the progress line and the ETA)."""
+    return max(cfg.min_fair_openings - len(pie.fair), cfg.min_undisputed - len(pie.undisputed), 0)
+
+
+def _balanced_undisputed(pie: PieResult, cfg: AnalysisConfig, band: str, firm: str) -> list[str]:
+    """The thorough rule's reasons: the undisputed openings by name, then each disputed one with every judge's
+    figure, so a reader sees whom the board is even for."""
+    fair, undisputed = pie.fair, pie.undisputed
+    judges = " and ".join(pie.judges)
+    reasons = [f"{len(fair)} distinct first placements keep the game within {band} for S1 (needed "
+               f"{cfg.min_fair_openings}), so the second player faces a real swap decision; "
+               f"{_count(len(undisputed), 'of them is', 'of them are')} undisputed by every judge "
+               f"({judges}{firm}; needed {cfg.min_undisputed}), so the board is even whichever strong engine plays it"]
+    reasons += [f"fair opening, undisputed: {describe_opening(o)}" for o in undisputed[:3]]
+    reasons += [f"fair opening for {pie.agent}, disputed by {' and '.join(j.agent for j in o.disputed_by)}: "
+                f"{describe_opening(o)}" for o in fair if o.disputed][:3]
+    return reasons
+
+
+def _engines_disagree(pie: PieResult, cfg: AnalysisConfig, band: str) -> list[str]:
+    """Enough openings fair for the deciding agent, every one disputed: not a lack of play but strong engines of
+    different kinds judging the board differently, said in those words."""
+    fair = pie.fair
+    reasons = [f"strong engines of different kinds disagree about this board: {len(fair)} distinct first "
+               f"placements keep the game within {band} for S1 (needed {cfg.min_fair_openings}), but for "
+               f"{'each' if len(fair) > 1 else 'it'} a judge ({' or '.join(pie.judges)}) finds S1's chance one-sided, "
+               f"and at least {cfg.min_undisputed} must be undisputed; more play by the same engines would not "
+               "settle it"]
+    reasons += [f"fair opening for {pie.agent}, disputed by {' and '.join(j.agent for j in o.disputed_by)}: "
+                f"{describe_opening(o)}" for o in fair[:3]]
+    return reasons
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
 def _disputed(pie: PieResult, cfg: AnalysisConfig) -> list[str]:
     """Openings the deciding agent showed fair but the cross-check did not confirm: said, never dropped silently."""
     disputed = pie.disputed
@@ -92,8 +140,9 @@ def _disputed(pie: PieResult, cfg: AnalysisConfig) -> list[str]:
     by = sorted({j.agent for o in disputed for j in o.disputed_by}, key=list(pie.judges).index)
     return [f"{what} shown fair by {pie.agent} but not confirmed by {' and '.join(by)} (a judge's games show S1's "
             f"rate one-sided, outside {band_text((cfg.fair_low, cfg.fair_high))}, by its sequential test or by the "
-            f"95% interval of all {cfg.check_test.games} games; or its check was cut short) and so not counted "
-            "fair: " + "; ".join(describe_opening(o) for o in disputed[:3])]
+            f"95% interval of all {cfg.check_test.games} games; or its check was cut short) and so "
+            + ("counted fair for the deciding agent only" if cfg.counts_disputed else "not counted fair")
+            + ": " + "; ".join(describe_opening(o) for o in disputed[:3])]
 
 
 def side_warnings(per_agent: dict[str, AgentResult], strongest: str, cfg: AnalysisConfig) -> list[str]:

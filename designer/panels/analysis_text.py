@@ -85,9 +85,21 @@ def summarise(report: AnalysisReport, quick: bool | None = None, games: int | No
     disputed = [o for o in tried if o.disputed]
     disputed_lines = [f"{o.label} looked even for the deciding engine, but "
                       + " and ".join(describe_agent(j.agent) for j in o.judges if not j.agrees)
-                      + " did not confirm it, so it does not count (Fair openings layer: hover it for the figures)."
+                      + (" did not confirm it; it counts for this verdict, which also needs one opening every "
+                         "engine confirms" if o.status == "fair" else " did not confirm it, so it does not count")
+                      + " (Fair openings layer: hover it for the figures)."
                       for o in disputed[:3]]
     summary: HostSummary
+    if report.engines_disagree:
+        summary = HostSummary(verdict, f"Engines disagree{level}", "?", [
+            f"{len(fair)} different first placements keep the game close for the deciding engine (its games put "
+            f"the first mover's chance of winning within {band}), but for each of them another strong engine, of "
+            "a different kind, finds one side winning. Strong engines disagree about this board; more play by the "
+            "same engines would not settle it."])
+        summary.lines += disputed_lines
+        summary.next_step = (f"Adjust the symbols near {fair[0].cells[0]} (where the closest-to-even opening lies) "
+                             "and analyse again, or publish the board saying for whom it is balanced.")
+        return _finish(summary, report, played_by, pie_rule)
     if verdict == "balanced":
         summary = HostSummary(verdict, f"Balanced{level}", "✔", [
             f"{len(fair)} different first placements keep the game close: after each, a test of its games put "
@@ -101,8 +113,17 @@ def summarise(report: AnalysisReport, quick: bool | None = None, games: int | No
             firm = (f" up to {pie.check_limit} times (the firm check of the Thorough effort)"
                     if pie.check_rule == "firm" else "")
             engines = " and ".join(describe_agent(j) for j in judges)
-            summary.lines[0] += (f" {'Other engines' if len(judges) > 1 else 'A second engine'}, {engines}, "
-                                 f"replayed each of them{firm} and agree{'' if len(judges) > 1 else 's'}.")
+            who = "Other engines" if len(judges) > 1 else "A second engine"
+            confirmed = [o for o in fair if not o.disputed]
+            if len(confirmed) == len(fair):
+                summary.lines[0] += (f" {who}, {engines}, replayed each of them{firm} and "
+                                     f"agree{'' if len(judges) > 1 else 's'}.")
+            else:
+                summary.lines[0] += (f" {who}, {engines}, replayed each of them{firm}: "
+                                     + ", ".join(o.label for o in confirmed)
+                                     + f" {'is' if len(confirmed) == 1 else 'are'} confirmed by every engine, so "
+                                     "the board is even whichever strong engine plays it.")
+            fair = confirmed + [o for o in fair if o.disputed]
         summary.lines += [f"{o.label}: {FIRST} wins {with_range(o.rate, o.ci)}" for o in fair[:3]]
         summary.lines += disputed_lines
         summary.next_step = "Seal it (File ▸ Export ▸ Sealed file for a season), or play-test it first."
@@ -135,7 +156,8 @@ def summarise(report: AnalysisReport, quick: bool | None = None, games: int | No
             summary.lines.append(f"{shown} shown to keep the game close (a test of its games putting the first "
                                  f"mover's chance of winning within {band}); {needed} are needed for a verdict.")
             summary.lines += disputed_lines
-            open_ = len(tried) - len(fair) - sum(o.status == "unfair" for o in tried) - len(disputed)
+            open_ = (len(tried) - len(fair) - sum(o.status == "unfair" for o in tried)
+                     - sum(o.status != "fair" for o in disputed))
             if open_:
                 summary.lines.append(f"{open_} of the {len(tried)} openings tried gave no clear answer within "
                                      "the game budget.")

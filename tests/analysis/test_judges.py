@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.analysis.config import AB_JUDGE, CHECK_AGENT, JUDGE_SEPARATOR, AnalysisConfig
+from core.analysis.config import AB_JUDGE, CHECK_AGENT, JUDGE_SEPARATOR, THOROUGH, AnalysisConfig, EffortChoice
 from core.analysis.openings import legal_openings
 from core.analysis.results import AnalysisReport, opening_view
 from core.analysis.run import analyze
@@ -105,3 +105,66 @@ def test_judges_by_default_and_on_the_command_line() -> None:
     assert parsed("--effort", "thorough").checkers == [CHECK_AGENT, AB_JUDGE]
     assert parsed("--check", "mcts:4000", "--check", "ab:2000").checkers == ["mcts:4000", "ab:2000"]
     assert parsed("--check", "none").checkers == []
+
+
+def thorough(seed: int, judges: str = JUDGES) -> AnalysisConfig:
+    """The test's caps, judged as the Thorough effort (its rule: disputed openings count, one must be undisputed)."""
+    return config(seed=seed, check_agent=judges, effort=EffortChoice(THOROUGH.name, hand_set=True))
+
+
+def test_thorough_counts_disputed_openings_and_needs_one_undisputed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under the thorough rule an opening fair for the deciding agent stays fair when a judge disputes it, every
+    judge plays it (so each one's figure is given), and the board is balanced once 3 are fair and 1 undisputed."""
+    b = board()
+    decider, mc, ab, mc_side, ab_side = truths(b)
+    counted_disputed = 0
+    for seed in range(4):
+        sim = SimulatedGames(b, decider.__getitem__, COST,
+                             values={CHECK_AGENT: mc.__getitem__, AB_JUDGE: ab.__getitem__})
+        sim.install(monkeypatch)
+        cfg = thorough(seed)
+        assert cfg.counts_disputed and cfg.min_undisputed == 1
+        report = analyze(b, cfg, clock=sim.clock)
+        pie = report.pie
+        assert report.verdict == "balanced", report.reasons
+        assert len(pie.fair) >= 3 and len(pie.undisputed) >= 1 and not report.engines_disagree
+        for o in pie.fair:
+            assert [j.agent for j in o.judges] == [CHECK_AGENT, AB_JUDGE]  # both judges, even after a dispute
+            assert o.disputed == (o.placement in mc_side | ab_side)
+        counted_disputed += sum(o.disputed for o in pie.fair)
+        assert "undisputed by every judge" in report.reasons[0]
+        assert sum(r.startswith("fair opening, undisputed:") for r in report.reasons) == min(3, len(pie.undisputed))
+        for o in pie.fair:
+            if o.disputed:
+                assert any(r.startswith(f"fair opening for {pie.agent}, disputed by") and " ".join(o.names) in r
+                           for r in report.reasons)
+        data = report.to_json()
+        assert data["pie"]["undisputed"] == len(pie.undisputed) and data["engines_disagree"] is False
+        assert AnalysisReport.from_json(data).to_json() == data
+    assert counted_disputed >= 1  # the seeds reach a disputed opening that counts
+
+
+def test_when_every_fair_opening_is_disputed_the_engines_disagree(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every opening even for the deciding agent is one-sided for the Monte Carlo judge: thorough says the engines
+    disagree (its own state, not a lack of play); the standard rule does not count them and says so."""
+    from designer.panels.analysis_text import summarise
+
+    b = board()
+    decider, _, ab, _, _ = truths(b)
+    mc = {p: (0.85 if v == 0.5 else v) for p, v in decider.items()}
+    sim = SimulatedGames(b, decider.__getitem__, COST, values={CHECK_AGENT: mc.__getitem__, AB_JUDGE: ab.__getitem__})
+    sim.install(monkeypatch)
+    report = analyze(b, thorough(1), clock=sim.clock)
+    assert report.verdict == "inconclusive" and report.engines_disagree, report.reasons
+    assert len(report.pie.fair) >= 3 and report.pie.undisputed == []
+    assert report.reasons[0].startswith("strong engines of different kinds disagree about this board")
+    assert report.to_json()["engines_disagree"] is True
+    summary = summarise(report)
+    assert summary.headline.startswith("Engines disagree") and "would not settle it" in summary.lines[0]
+
+    sim = SimulatedGames(b, decider.__getitem__, COST, values={CHECK_AGENT: mc.__getitem__, AB_JUDGE: ab.__getitem__})
+    sim.install(monkeypatch)
+    standard = analyze(b, config(seed=1, check_agent=JUDGES), clock=sim.clock)
+    assert standard.verdict == "inconclusive" and not standard.engines_disagree and standard.pie.fair == []
+    assert any("so not counted fair" in r for r in standard.reasons)
+    assert not summarise(standard).headline.startswith("Engines disagree")

@@ -34,12 +34,12 @@ REPORTS = sorted((REPO / "tests" / "data" / "reports").glob("*.json"))
 # -- the published contract: these sets are the pin (README: "lits analyze --json") --------------------------------
 TOP = {"verdict", "reasons", "warnings", "pie", "raw", "per_agent", "agent", "deciding_agent", "board", "size", "s1",
        "seed", "quick", "time_budget_s", "elapsed_s", "effort", "heatmaps"}
-TOP_EXTRAS = {"schema", "config", "budget", "screen", "model"}
+TOP_EXTRAS = {"schema", "config", "budget", "screen", "model", "engines_disagree"}
 PIE = {"agent", "value", "fair_openings", "tested", "screened", "fair_fraction", "not_shown_unfair", "games",
        "openings", "check_agent", "check_rule", "check_limit", "disputed"}
 OPENING = {"cells", "v", "ci95", "games", "status", "abandoned", "screen_v", "refined_v", "swap_rate", "check"}
 OPENING_EXTRAS = {"placement", "s1_wins", "swaps", "judges", "predicted"}
-PIE_EXTRAS = {"judges"}
+PIE_EXTRAS = {"judges", "undisputed"}
 CHECK = {"agent", "games", "s1_wins", "v", "ci95", "agrees", "complete"}
 RAW = {"agent", "games", "s1_win_rate", "ci95", "sprt", "tie_break_share", "margins", "margin", "mean_length",
        "legal_per_turn", "type_runout", "swap_rate", "swapper_win_rate", "distinct_games", "common_openings", "mirror"}
