@@ -9,11 +9,15 @@ import argparse
 import sys
 import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.board.fileio import atomic_write_bytes, atomic_write_text
 from core.cli import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, CliError, cannot_write, summary
 from core.selfplay.cluster import CLUSTER_HELP
+
+if TYPE_CHECKING:
+    from core.board.model import Board
+    from core.learn.heldout import Measured
 
 MAX_SHARDS = 100_000
 
@@ -78,6 +82,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         "games)")
     e.add_argument("--save", action="store_true",
                    help="write the figures into the model's manifest (FILE.json beside it) as held_out")
+    e.add_argument("--baselines", action="store_true",
+                   help="also give the correlations of the analysis's own predictors (the screen's short search, the "
+                        "refinement's deeper one) with the measured rates, over all openings, within boards, and "
+                        "within boards for the openings measured within 25-75%%, beside the model's")
     e.add_argument("--json", action="store_true", help="print one JSON object for machines")
     p.set_defaults(func=run)
     d.set_defaults(func=run_data)
@@ -271,6 +279,8 @@ def run_eval(args: argparse.Namespace, cancel: threading.Event | None = None) ->
               "commit": _commit(), **figures(rows),
               "rows": [{"board": r.board, "opening": r.opening, "predicted": round(r.predicted, 4),
                         "measured": round(r.rate, 4), "games": r.games} for r in rows]}
+    if args.baselines:
+        result["baselines"] = _baselines(boards, rows, args.seed)
     if args.save:
         manifest_path = path.with_suffix(".json")
         try:
@@ -299,4 +309,22 @@ def run_eval(args: argparse.Namespace, cancel: threading.Event | None = None) ->
     for row in result["calibration"]:
         print(f"                {row['predicted']}  {row['openings']:8d}  {row['mean_predicted']:14.3f}  "
               f"{row['measured']:8.3f}")
+    if args.baselines:
+        print("  correlation with the measured rate:  all  within boards  within boards, measured 25-75%")
+        for name, c in result["baselines"].items():
+            print(f"    {name:14s} {c['all']!s:>16s}  {c['within_board']!s:>13s}  {c['near_even_within_board']!s:>30s}")
     return EXIT_OK
+
+
+def _baselines(boards: list[Board], rows: list[Measured], seed: int) -> dict[str, dict[str, float | None]]:
+    """The model beside the analysis's screen and refinement at the standard effort's budgets."""
+    from core.analysis.config import REFINE_SIMS, SCREEN_MIN_SIMS, SCREEN_TOTAL_SIMS, STANDARD
+    from core.learn.heldout import baseline_values, compare_predictors
+
+    def screen_sims(count: int) -> int:  # as core.analysis.run.screen_all sizes it
+        return max(SCREEN_MIN_SIMS, min(STANDARD.screen_sims, SCREEN_TOTAL_SIMS // max(1, count)))
+
+    screened, refined = baseline_values(boards, rows, seed, screen_sims, REFINE_SIMS)
+    model = [r.predicted for r in rows]
+    return compare_predictors(rows, {"model": model, "screen": screened, "refine": refined,
+                                     "model + refine": [a + b for a, b in zip(model, refined, strict=True)]})

@@ -18,6 +18,7 @@ from random import Random
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from core.agents.value import ValueModel, opening_chances
 from core.board.model import Board
@@ -160,3 +161,60 @@ def figures(rows: list[Measured]) -> dict[str, Any]:
         "calibration": table,
         "measured_even": len(even), "measured_even_in_top20": sum(r.top for r in even),
     }
+
+
+
+_PHASE_BASELINE = 75
+NEAR_EVEN = (0.25, 0.75)
+"""The openings whose measured rate lies here are those an analysis's candidates come from: how well a predictor
+orders them is what saves deciding games (over all openings, far-off ones make every predictor look good)."""
+
+
+def baseline_values(boards: list[Board], rows: list[Measured], seed: int, screen_sims: Callable[[int], int],
+                    refine_sims: int) -> tuple[list[float], list[float]]:
+    """The analysis's own cheap predictors for each measured opening: the screen's short search (``screen_sims``
+    of the board's number of placements, as the analysis sizes it) and the refinement's deeper one, each with a
+    seed from (seed, opening) alone."""
+    from core.engine.pieces import placement_table
+    from core.selfplay.game import refine, screen
+
+    by_name = {b.name: b for b in boards}
+    screened: list[float] = []
+    refined: list[float] = []
+    for r in rows:
+        board = by_name[r.board]
+        spec = BoardSpec.from_board(board)
+        sims = screen_sims(placement_table(board.size).count)
+        screened.append(float(screen(spec, (r.opening,), sims, derive_seed(seed, _PHASE_BASELINE, 0, r.opening))[0]))
+        refined.append(float(refine(spec, ((r.opening, derive_seed(seed, _PHASE_BASELINE, 1, r.opening)),),
+                                    refine_sims)[0]))
+    return screened, refined
+
+
+def compare_predictors(rows: list[Measured], values: dict[str, list[float]]) -> dict[str, dict[str, float | None]]:
+    """Per predictor (values in the order of ``rows``): its correlation with the measured rate over all openings,
+    within boards (each board's mean taken out, as a candidate order sees them) and within boards over the openings
+    measured in :data:`NEAR_EVEN`."""
+    rates = np.array([r.rate for r in rows])
+    boards = [r.board for r in rows]
+    near = np.array([NEAR_EVEN[0] <= r.rate <= NEAR_EVEN[1] for r in rows])
+
+    def within(x: npt.NDArray[np.float64], keep: npt.NDArray[np.bool_]) -> float | None:
+        dx: list[float] = []
+        dy: list[float] = []
+        for name in dict.fromkeys(boards):
+            sel = np.array([b == name for b in boards]) & keep
+            if sel.sum() >= 2:
+                dx += list(x[sel] - x[sel].mean())
+                dy += list(rates[sel] - rates[sel].mean())
+        c = correlation(dx, dy)
+        return None if c is None else round(c, 3)
+
+    out: dict[str, dict[str, float | None]] = {}
+    for name, xs in values.items():
+        x = np.array(xs, dtype=np.float64)
+        c = correlation(list(x), list(rates))
+        out[name] = {"all": None if c is None else round(c, 3),
+                     "within_board": within(x, np.ones(len(rows), dtype=bool)),
+                     "near_even_within_board": within(x, near)}
+    return out
