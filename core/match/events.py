@@ -246,8 +246,6 @@ class Undo:
 Event = Start | Move | Correct | Pause | Resume | Resign | Timeout | End | Undo
 """One match event, whatever its kind."""
 
-HostEvent = Pause | Resume | End
-
 
 # ---------------------------------------------------------------------------------- the writer
 
@@ -461,6 +459,6 @@ def read_event(value: Mapping[str, object]) -> Event:
     return event
 
 
-__all__ = ["FORMAT", "VERSION", "BoardFields", "Correct", "End", "Event", "EventError", "HostEvent", "Judged",
+__all__ = ["FORMAT", "VERSION", "BoardFields", "Correct", "End", "Event", "EventError", "Judged",
            "MatchRule", "Move", "Outcome", "Pause", "Posted", "Refusal", "Resign", "Result", "ResultFields", "Resume",
            "Score", "Source", "Start", "Timeout", "Undo", "event_fields", "read_event"]

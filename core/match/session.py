@@ -305,10 +305,9 @@ class MatchSession:
             return None
         when = f"at {self.clock_at(self._time(event.at)[0])} (journal line {seq})"
         if last.judged is not None and last.judged.counted:
-            return Repeated(f"already counted as move {last.judged.ply} {when}; nothing more was written", True)
+            return Repeated(say("repeat.counted", ply=last.judged.ply, when=when), True)
         refusal = last.refusal
-        return Repeated(f"already recorded as not counted ({None if refusal is None else refusal.rule}) {when}; "
-                        "nothing more was written", False)
+        return Repeated(say("repeat.refused", rule=None if refusal is None else refusal.rule, when=when), False)
 
     def poster_problem(self, kind: str, by: str | None) -> str | None:
         """Why a post cannot be taken without its poster's name: once a move has counted, a post without one
@@ -367,22 +366,20 @@ class MatchSession:
         poster = self.find_seat(by) if by is not None else None
         result = self.result()
         if result is not None and result.reason in DECIDED_OFF_THE_BOARD:
-            return Verdict(False, f"the match is decided: {self.result_text()}", MatchRule.DECIDED, seat=poster)
+            return Verdict(False, say("refusal.decided", result=self.result_text()), MatchRule.DECIDED, seat=poster)
         if self.state.is_over():
-            return Verdict(False, f"the game is over: no legal placement is left. {self.result_text()}", Rule.GAME_OVER,
-                           seat=poster)
+            return Verdict(False, say("refusal.game-over", result=self.result_text()), Rule.GAME_OVER, seat=poster)
         mover = self.seat_to_move()
         if self.paused_at is not None:
-            return Verdict(False, f"the match is paused (since {self.clock_at(self.paused_at)}); moves count "
-                                  "again after it is resumed", MatchRule.PAUSED,
+            return Verdict(False, say("refusal.paused", since=self.clock_at(self.paused_at)), MatchRule.PAUSED,
                            seat=poster if poster is not None else mover)
         if poster is not None and poster != mover:
-            return Verdict(False, f"it is {self.label(mover)}'s turn, not {self.names[poster]}'s",
+            return Verdict(False, say("refusal.wrong-player", mover=self.label(mover), poster=self.names[poster]),
                            MatchRule.WRONG_PLAYER, seat=poster)
         try:
             move = self._parse(text)
         except NotationError as exc:
-            return Verdict(False, f"{text.strip()!r} is not a placement: {exc}", MatchRule.NOTATION, seat=mover)
+            return Verdict(False, say("refusal.notation", text=text.strip(), why=exc), MatchRule.NOTATION, seat=mover)
         reason = self._rule_refusal(move)
         if reason is not None:
             return Verdict(False, reason.message, reason.rule, reason.cells, move, mover)
@@ -394,34 +391,34 @@ class MatchSession:
         poster = self.find_seat(by) if by is not None else None
         last = self.last_action
         if last is None:
-            return Verdict(False, "there is no move to correct yet", MatchRule.NOTHING_TO_CORRECT, seat=poster)
+            return Verdict(False, say("refusal.nothing-to-correct"), MatchRule.NOTHING_TO_CORRECT, seat=poster)
         result = self.result()
         if result is not None and result.reason in DECIDED_OFF_THE_BOARD:
-            return Verdict(False, f"the match is decided: {self.result_text()}", MatchRule.DECIDED, seat=poster)
+            return Verdict(False, say("refusal.decided", result=self.result_text()), MatchRule.DECIDED, seat=poster)
         ply = len(self.actions)
         if poster is not None and poster != last.seat:
             if ply >= 2 and self.actions[-2].seat == poster:
-                return Verdict(False, f"too late to correct move {ply - 1}: {self.names[last.seat]} has replied "
-                                      f"with move {ply}, and a move may be corrected only until the reply",
+                return Verdict(False, say("refusal.replied", ply=ply - 1, other=self.names[last.seat], reply=ply),
                                MatchRule.WRONG_PLAYER, seat=poster)
-            return Verdict(False, f"only {self.names[last.seat]}, who made move {ply}, may correct it",
+            return Verdict(False, say("refusal.not-the-mover", mover=self.names[last.seat], ply=ply),
                            MatchRule.WRONG_PLAYER, seat=poster)
         closes = last.at + self.window_ms
         if at > closes:
-            return Verdict(False, f"the correction window closed at {self.clock_at(closes)}: move {ply} was posted "
-                                  f"at {self.clock_at(last.at)} and may be corrected for {self.window_ms // 1000} s",
+            return Verdict(False, say("refusal.window-closed", closed=self.clock_at(closes), ply=ply,
+                                      posted=self.clock_at(last.at), window=self.window_ms // 1000),
                            MatchRule.WINDOW_CLOSED, seat=last.seat)
         try:
             move = self._parse(text)
         except NotationError as exc:
-            return Verdict(False, f"{text.strip()!r} is not a placement: {exc}", MatchRule.NOTATION, seat=last.seat)
+            return Verdict(False, say("refusal.notation", text=text.strip(), why=exc), MatchRule.NOTATION,
+                           seat=last.seat)
         self.state.pop()
         try:
             reason = self._rule_refusal(move)
         finally:
             self.state.push_action(last.move)
         if reason is not None:
-            return Verdict(False, f"{reason.message} (in the position before move {ply})", reason.rule,
+            return Verdict(False, say("refusal.before", message=reason.message, ply=ply), reason.rule,
                            reason.cells, move, last.seat)
         return Verdict(True, self.describe(move, last.seat, ply), move=move, seat=last.seat)
 

@@ -1,8 +1,9 @@
 """The words for match events: one table of sentences, filled in from the event records.
 
-The command line's reply, the status, the Host window's journal list and the post all say an event through the
-functions here, so one event reads alike wherever it is shown and a sentence is changed in one place.  The
-sentences the tests check stand here as they always read.
+The command line's reply, the status, the Host window's journal list and the post say an event through the
+functions here, and the match words its own refusals here too, so one event reads alike wherever it is shown and
+a sentence is changed in one place.  A refusal's words are stored in the journal but not re-judged, so a sentence
+may be worded better without making older journals unreadable.
 """
 
 from __future__ import annotations
@@ -49,6 +50,22 @@ WORDS: dict[str, str] = {
     "post.placement": "Move {ply} | {player} | {action} | {piece} piece | covers {covers}",
     "post.swap": "Move {ply} | {player} swaps (pie rule): {player} now plays {symbol} with the first placement; "
                  "{other} places next",
+    # why a post does not count (the engine's rules are worded by the engine; these are the match's own)
+    "refusal.decided": "the match is decided: {result}",
+    "refusal.game-over": "the game is over: no legal placement is left. {result}",
+    "refusal.paused": "the match is paused (since {since}); moves count again after it is resumed",
+    "refusal.wrong-player": "it is {mover}'s turn, not {poster}'s",
+    "refusal.notation": "{text!r} is not a placement: {why}",
+    "refusal.nothing-to-correct": "there is no move to correct yet",
+    "refusal.replied": "too late to correct move {ply}: {other} has replied with move {reply}, and a move may be "
+                       "corrected only until the reply",
+    "refusal.not-the-mover": "only {mover}, who made move {ply}, may correct it",
+    "refusal.window-closed": "the correction window closed at {closed}: move {ply} was posted at {posted} and may be "
+                             "corrected for {window} s",
+    "refusal.before": "{message} (in the position before move {ply})",
+    # a post entered again exactly as the last one (a command run again after a crash)
+    "repeat.counted": "already counted as move {ply} {when}; nothing more was written",
+    "repeat.refused": "already recorded as not counted ({rule}) {when}; nothing more was written",
     # a rebuild that judges a line otherwise than it was written
     "summary.counted": "{kind} {action} by {player} counted",
     "summary.refused": "{kind} {text!r} refused ({rule})",
