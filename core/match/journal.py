@@ -300,6 +300,7 @@ class Journal:
         self._good_bytes += len(raw) + 1
         self.cut_tail = False
         self.unfinished = None
+        self._unfinished_seq = None
         return entry
 
     def _restore(self, new: bool) -> bool:

@@ -656,6 +656,5 @@ def _check_reveal(source: Source, board: Board) -> None:
         raise EventError("the board is not the one the sealed file holds")
 
 
-__all__ = ["DEFAULT_WINDOW", "MAX_WINDOW", "Action", "EventError", "Implausible", "MatchResult", "MatchRule",
-           "MatchSession", "Outcome", "Refused", "Repeated", "Verdict", "board_dict", "board_from_dict",
-           "start_event"]
+__all__ = ["DEFAULT_WINDOW", "MAX_WINDOW", "Action", "Implausible", "MatchResult", "MatchSession", "Refused",
+           "Repeated", "Verdict", "board_dict", "board_from_dict", "start_event"]

@@ -15,10 +15,9 @@ from core.board.boardfile import load_board
 from core.board.geometry import parse_cell
 from core.board.model import Board, GameParams, Symbol
 from core.engine.rules import GameState
-from core.match.events import End, Event, MatchRule, Outcome, Posted, Refusal, read_event
+from core.match.events import End, Event, EventError, MatchRule, Outcome, Posted, Refusal, read_event
 from core.match.host import Match
 from core.match.post import CHAT_LIMIT, INK, PIECE_COLOURS, figure, make_post, picture_png
-from core.match.session import EventError
 from core.match.times import parse_iso, parse_when
 from tests.match.script import START, STEPS, event_for, play, write_board
 from tests.paths import BOARDS
