@@ -15,13 +15,14 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from core.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNREADABLE, CliError, cannot_write, summary
 
 if TYPE_CHECKING:
     from core.board.model import Board
-    from core.match.host import Match
+    from core.match.events import Event, Source
+    from core.match.host import ChatReading, Match
     from core.match.session import MatchSession
 
 
@@ -148,8 +149,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
+    from core.match.events import EventError
     from core.match.journal import JOURNAL_ADVICE, JournalError
-    from core.match.session import EventError, Refused
+    from core.match.session import Refused
     from core.match.times import TimeError
 
     try:
@@ -193,15 +195,16 @@ def _open(folder: str) -> Match:
     return match
 
 
-def _say(args: argparse.Namespace, report: dict[str, Any], text: str) -> None:
+def _say(args: argparse.Namespace, report: dict[str, object], text: str) -> None:
     if args.json:
         print(json.dumps(report, ensure_ascii=False))
     else:
         print(text)
 
 
-def _board_and_source(args: argparse.Namespace) -> tuple[Board, dict[str, Any]]:
+def _board_and_source(args: argparse.Namespace) -> tuple[Board, Source]:
     from core.cli import load_board_arg
+    from core.match.events import Source
     from core.seal import sealcheck
 
     try:
@@ -216,11 +219,11 @@ def _board_and_source(args: argparse.Namespace) -> tuple[Board, dict[str, Any]]:
                            EXIT_UNREADABLE)
         board = load_board_arg(args.board)
         data = Path(args.board).read_bytes()
-        return board, {"file": args.board, "sha256": hashlib.sha256(data).hexdigest()}
+        return board, Source(file=args.board, sha256=hashlib.sha256(data).hexdigest())
     return _reveal(args)
 
 
-def _reveal(args: argparse.Namespace) -> tuple[Board, dict[str, Any]]:
+def _reveal(args: argparse.Namespace) -> tuple[Board, Source]:
     """A sealed board checked against its published digest, as ``lits unseal`` checks it."""
     from core.match.host import RevealError, reveal_sealed
 
@@ -259,31 +262,42 @@ def _start(args: argparse.Namespace) -> int:
              f"({board.size}x{board.size}); {s.label(0)} places first.",
              f"Clocks: {p.turn_time} s a turn, then a bank of {p.bank} s; corrections within {window} s of a post.",
              f"Started at {s.iso(s.started)}."]
-    if source.get("sealed"):
-        lines.append(f"Sealed board {source['file']} checked against {source['checked_with']}: SHA-256 "
-                     f"{source['sha256']} (recorded as the journal's first event).")
-    _say(args, {"ok": True, "events": [s.start], "status": status_dict(s, None)}, "\n".join(lines))
+    if source.sealed:
+        lines.append(f"Sealed board {source.file} checked against {source.checked_with}: SHA-256 "
+                     f"{source.sha256} (recorded as the journal's first event).")
+    _say(args, {"ok": True, "events": _fields([s.start]), "status": status_dict(s, None)}, "\n".join(lines))
     return EXIT_OK
 
 
-def _write(args: argparse.Namespace, match: Match) -> int:
-    from core.match.session import Implausible, MatchRule, Refused, Repeated
+def _event(args: argparse.Namespace, match: Match, reading: ChatReading | None) -> Event:
+    """The event a command enters (its inputs; the match judges it); ``reading`` is its chat line's."""
+    from core.match.events import Correct, End, Move, Pause, Resign, Resume
 
     command = args.match_command
     at = match.when(args.at)
-    event: dict[str, Any] = {"event": command, "at": at}
-    reading = None
     if command in ("move", "swap", "correct"):
-        event = {"event": "correct" if command == "correct" else "move", "at": at, "text": "swap", "by": args.by}
-        if command != "swap":
-            reading = match.chat_reading(" ".join(args.cells))
-            event = {**event, **reading.fields}
-    elif command == "resign":
-        event["by"] = args.name
-    if command in ("move", "swap", "correct"):
-        problem = match.session.poster_problem(str(event["event"]), args.by)
+        problem = match.session.poster_problem("correct" if command == "correct" else "move", args.by)
         if problem is not None:
             raise CliError(problem, EXIT_UNREADABLE)
+        post = Correct if command == "correct" else Move
+        if reading is None:
+            return post(at, "swap", args.by)
+        return post(at, reading.text, args.by, reading.posted)
+    if command == "resign":
+        return Resign(at, args.name)
+    if command == "pause":
+        return Pause(at)
+    return Resume(at) if command == "resume" else End(at)
+
+
+def _write(args: argparse.Namespace, match: Match) -> int:
+    from core.match.events import Correct, MatchRule, Move
+    from core.match.session import Implausible, Refused, Repeated
+    from core.match.words import reply
+
+    command = args.match_command
+    reading = match.chat_reading(" ".join(args.cells)) if command in ("move", "correct") else None
+    event = _event(args, match, reading)
     before = len(match.journal.entries)
     try:
         written = match.submit(event, confirmed=bool(vars(args).get("yes")))
@@ -301,20 +315,21 @@ def _write(args: argparse.Namespace, match: Match) -> int:
     except Refused as exc:  # a timeout that fell before it is recorded all the same
         s = match.session
         earlier = [e.event for e in match.journal.entries[before:]]
-        lines = [_reply(s, e) for e in earlier] + [f"Refused: {exc}"] + match.notes
-        _say(args, {"ok": False, "refused": str(exc), "events": earlier, "status": status_dict(s, None),
+        lines = [reply(e, s) for e in earlier] + [f"Refused: {exc}"] + match.notes
+        _say(args, {"ok": False, "refused": str(exc), "events": _fields(earlier), "status": status_dict(s, None),
                     "notes": match.notes}, "\n".join(lines))
         return EXIT_PROBLEMS
     s = match.session
     lines = [] if reading is None or reading.quote is None else [reading.quote]
     for e in written:
-        lines.append(_reply(s, e))
-    unread = reading.unread if reading is not None else None
-    if unread is not None and (written[-1].get("refused") or {}).get("rule") == MatchRule.NOTATION:
-        lines.append(unread)
+        lines.append(reply(e, s))
     last = written[-1]
-    ok = last.get("counted", True) and last["event"] == event["event"]
-    if last["event"] in ("move", "correct") or command in ("pause", "resume"):
+    refusal = last.refusal if isinstance(last, Move | Correct) else None
+    unread = reading.unread if reading is not None else None
+    if unread is not None and refusal is not None and refusal.rule is MatchRule.NOTATION:
+        lines.append(unread)
+    ok = refusal is None and last.kind == event.kind
+    if isinstance(last, Move | Correct) or command in ("pause", "resume"):
         lines.append(f"Result: {s.result_text()}" if s.result_text() else _to_move(s))
     elif s.result_text():
         lines.append(f"Result: {s.result_text()}")
@@ -322,23 +337,31 @@ def _write(args: argparse.Namespace, match: Match) -> int:
         lines.append(f"The match is closed; {match.folder / 'record.txt'} holds the record (lits replay "
                      f"{match.folder / 'board.yaml'} {match.folder / 'record.txt'}).")
     lines.extend(match.notes)
-    _say(args, {"ok": bool(ok), "events": written, "status": status_dict(s, None), "notes": match.notes},
+    _say(args, {"ok": ok, "events": _fields(written), "status": status_dict(s, None), "notes": match.notes},
          "\n".join(lines))
     return EXIT_OK if ok else EXIT_PROBLEMS
 
 
+def _fields(events: list[Event]) -> list[dict[str, object]]:
+    """The events as the journal holds them, for ``--json``."""
+    from core.match.events import event_fields
+
+    return [event_fields(e) for e in events]
+
+
 def _undo(args: argparse.Namespace, match: Match) -> int:
     """Show what an undo takes back and the state it returns to; record it only with --yes."""
-    from core.match.session import UNDO
+    from core.match.events import Undo
+    from core.match.words import reply
 
     if args.count < 1:
         raise CliError(f"--count {args.count}: give 1 or more", EXIT_UNREADABLE)
     s = match.session
     lines = s.undo_lines(args.count)
-    taken = [f"  line {seq}: {_reply(s, s.event_at(seq))}" for seq in sorted(lines)]
-    event: dict[str, Any] = {"event": UNDO, "at": match.when(args.at), "count": args.count}
+    taken = [f"  line {seq}: {reply(s.event_at(seq), s)}" for seq in sorted(lines)]
+    event = Undo(match.when(args.at), args.count)
     if not args.yes:
-        s.apply(dict(event), len(match.journal.entries) + 1)  # in memory only, to show where it leads
+        s.apply(event, len(match.journal.entries) + 1)  # in memory only, to show where it leads
         text = "\n".join(["Would take back:", *taken, f"and return to: {_standing(s)}",
                           "Nothing was written; run it again with --yes to take it back."])
         _say(args, {"ok": False, "would_undo": sorted(lines), "status": status_dict(s, None)}, text)
@@ -349,16 +372,17 @@ def _undo(args: argparse.Namespace, match: Match) -> int:
         raise _not_counted(match, exc) from None
     s = match.session
     text = "\n".join(["Taken back:", *taken, f"The match stands again as {_standing(s)}", *match.notes])
-    _say(args, {"ok": True, "events": written, "status": status_dict(s, None), "notes": match.notes}, text)
+    _say(args, {"ok": True, "events": _fields(written), "status": status_dict(s, None), "notes": match.notes}, text)
     return EXIT_OK
 
 
 def _standing(s: MatchSession) -> str:
     """Where the match stands after an undo: the last event that stands, the clocks or result, the score."""
     from core.match.post import clocks_line, score_line
+    from core.match.words import clock_of
 
     seq, last = s.standing()[-1]
-    where = f"after line {seq} ({last.get('event')} at {s.clock_at(_ms(last['at']))}; the clocks as then)" \
+    where = f"after line {seq} ({last.kind} at {clock_of(last, s)}; the clocks as then)" \
         if seq > 1 else f"at its start ({s.clock_at(s.started)})"
     now = f"Result: {s.result_text()}" if s.result_text() else clocks_line(s)
     return f"{where}:\n  {now}\n  {score_line(s)}"
@@ -368,9 +392,10 @@ def _not_counted(match: Match, exc: OSError) -> CliError:
     """A write that failed: say plainly that the event did not count, what did, and in what state the folder is."""
     from core.cli import EXIT_DISK_FULL
     from core.cli.exitcodes import is_disk_full
+    from core.match.words import reply
 
     s = match.session
-    lines = [_reply(s, e) for e in match.counted_before_failure]
+    lines = [reply(e, s) for e in match.counted_before_failure]
     lines.append(match.failure_text(exc))
     lines.extend(match.notes)
     return CliError("\n".join(lines), EXIT_DISK_FULL if is_disk_full(exc) else EXIT_UNREADABLE)
@@ -382,56 +407,13 @@ def _to_move(s: MatchSession) -> str:
     return clocks_line(s)
 
 
-_REPLIES = {
-    "timeout": "Time: {player}'s turn time and bank ran out at {clock}.",
-    "resign": "{by} resigns.",
-    "pause": "Paused at {clock}: both clocks stop.",
-    "resume": "Resumed at {clock}.",
-    "end": "Match closed at {clock}.",
-    "undo": "Undo at {clock}: took back line(s) {taken}.",
-}
-"""The reply to each event that is not a move, ``{clock}`` the event's time on the match's clock."""
-
-
-def _reply(s: MatchSession, e: dict[str, Any]) -> str:
-    from core.match.session import article
-
-    kind = str(e["event"])
-    if kind in ("move", "correct"):
-        word = "Corrected" if kind == "correct" else "Counted"
-        if e["counted"]:
-            ply = e["ply"]
-            if e["action"] == "swap":
-                first = s.board.params.first
-                other = s.names[1 - s.find_seat(e["player"])]
-                text = (f"move {ply}: {e['player']} swaps (pie rule): {e['player']} now plays {first.value} with "
-                        f"the first placement; {other} plays {first.other.value} and places next")
-            else:
-                covers = ", ".join(e["covers"]) or "no symbol"
-                text = (f"move {ply}: {e['player']} places {article(e['piece'])} {e['piece']} at {e['action']}, "
-                        f"covering {covers}")
-            return f"{word}: {text}" + (f" (was {e['replaces']})" if kind == "correct" else "")
-        refused = e["refused"]
-        cells = f" [cells: {' '.join(refused['cells'])}]" if refused["cells"] else ""
-        return f"Not counted ({refused['rule']}): {refused['message']}{cells}"
-    from core.match.post import event_line
-
-    taken = ", ".join(str(n) for n in sorted(e.get("lines") or []))
-    return event_line(e, _REPLIES, clock=s.clock_at(_ms(e["at"])), taken=taken)
-
-
-def _ms(text: object) -> int:
-    from core.match.times import parse_iso
-
-    return parse_iso(str(text))[0]
-
-
-def status_dict(s: MatchSession, at: int | None) -> dict[str, Any]:
+def status_dict(s: MatchSession, at: int | None) -> dict[str, object]:
     from core.board.model import Symbol
     from core.engine.rules import Placement
 
     clocks = s.clocks(at)
     score = s.state.score()
+    result = s.result_record()
     over = s.over
     return {
         "players": {s.symbol_of(seat).value: s.names[seat] for seat in (0, 1)},
@@ -445,14 +427,16 @@ def status_dict(s: MatchSession, at: int | None) -> dict[str, Any]:
         "paused": s.paused_at is not None,
         "over": over,
         "ended": s.ended is not None,
-        "result": s.result_dict(),
+        "result": None if result is None else result.fields(),
         "correction_window": s.window_ms // 1000,
     }
 
 
 def _status(args: argparse.Namespace, match: Match) -> int:
+    from core.match.events import Correct, Move
     from core.match.post import clocks_line, score_line
     from core.match.times import parse_when
+    from core.match.words import status_refused
 
     s = match.session
     at, _zone = parse_when(args.at, (s.now, s.zone))
@@ -463,10 +447,8 @@ def _status(args: argparse.Namespace, match: Match) -> int:
         what = "swap (pie rule)" if isinstance(a.move, str) else f"{a.move.notation()}  ({a.move.ptype})"
         lines.append(f"{i:>3}. {s.clock_at(a.at)}  {s.names[a.seat]:<12} {what}")
     last = s.events[-1][1]
-    if last.get("event") in ("move", "correct") and not last.get("counted"):
-        who = last.get("player") or last.get("by") or "a post"  # no player to move once the match is decided
-        lines.append(f"Last post not counted: {who} {last.get('text')!r} "
-                     f"({last['refused']['rule']})")
+    if isinstance(last, Move | Correct) and not last.counted:
+        lines.append(status_refused(last))
     result = s.result_text()
     if result:
         lines.append(f"Result: {result}")

@@ -12,15 +12,17 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from core.board.model import Board
 from core.engine.record import record_to_text
+from core.match.events import End, Event, EventError, Judged, Posted, Source, Start, Undo
 from core.match.journal import CHECK_NAME, JOURNAL_NAME, LOCK_NAME, Journal, JournalError
-from core.match.session import DEFAULT_WINDOW, UNDO, EventError, Implausible, MatchSession, Refused, start_event
+from core.match.session import DEFAULT_WINDOW, Implausible, MatchSession, Refused, start_event
 from core.match.times import iso, parse_iso, parse_when
+from core.match.words import summary
 from core.seal import PRIVATE_MAP_NAME
 
 if TYPE_CHECKING:
@@ -33,10 +35,11 @@ POSTS_DIR = "posts"
 
 @dataclass(frozen=True)
 class ChatReading:
-    """A post's journal fields (``text``, and ``posted`` when a chat line was read), the reply's quote of what was
-    read, and, for a line that holds no move, what was found in it."""
+    """A post's text as the rules read it (and ``posted``, the chat line, when it differs), the reply's quote of what
+    was read, and, for a line that holds no move, what was found in it."""
 
-    fields: dict[str, str]
+    text: str
+    posted: str | None
     quote: str | None
     unread: str | None
 
@@ -62,7 +65,7 @@ class RevealError(ValueError):
         """The digest given is not one (64 hex digits): the caller names its own field."""
 
 
-def reveal_sealed(path: str, sums: str | None, digest: str | None) -> tuple[Board, dict[str, Any]]:
+def reveal_sealed(path: str, sums: str | None, digest: str | None) -> tuple[Board, Source]:
     """The board of a sealed file checked against its published digest (``sums`` or ``digest``), and the source
     the start event records: the sealed text, its digest and what it was checked with, so the journal itself
     proves the board played is the one committed before the season."""
@@ -88,8 +91,8 @@ def reveal_sealed(path: str, sums: str | None, digest: str | None) -> tuple[Boar
     if not result.ok or result.fields is None:
         raise RevealError(f"not started:\n{sealcheck.describe(result, path)}", False)
     checked = "the digest" if sums is None else os.path.basename(sums)
-    source = {"file": os.path.basename(path), "sealed": read.head.decode("ascii"), "sha256": result.digest,
-              "checked_with": checked}
+    source = Source(file=os.path.basename(path), sealed=read.head.decode("ascii"), sha256=result.digest,
+                    checked_with=checked)
     return board_from_fields(result.fields), source
 
 
@@ -120,7 +123,7 @@ class Match:
         self.folder = Path(folder)
         self.journal = Journal(self.folder)
         self._session: MatchSession | None = None
-        self.counted_before_failure: list[dict[str, Any]] = []
+        self.counted_before_failure: list[Event] = []
         """The events that did count when :meth:`submit` failed to write (a timeout recorded before the event)."""
         self.notes: list[str] = []
         """What the host should know besides the answer: an unfinished append that was cut away, a derived file
@@ -129,7 +132,7 @@ class Match:
     # ------------------------------------------------------------------ creating and opening
     @classmethod
     def create(cls, folder: str | os.PathLike[str], board: Board, o_name: str, x_name: str, at: str | None = None,
-               window: int = DEFAULT_WINDOW, source: dict[str, Any] | None = None) -> Match:
+               window: int = DEFAULT_WINDOW, source: Source | None = None) -> Match:
         """Start a match in ``folder`` (made if missing); MatchExistsError when it already holds one."""
         match = cls(folder)
         problem = start_problem(folder)
@@ -173,8 +176,11 @@ class Match:
         if note is not None and note not in self.notes:
             self.notes.append(note)
         path = self.journal.path
+        start = entries[0].event
+        if not isinstance(start, Start):  # pragma: no cover - the journal's reader checks line 1 is a start
+            raise JournalError(path, 1, "is not the start of a match")
         try:
-            session = MatchSession(entries[0].event)
+            session = MatchSession(start)
         except EventError as exc:
             raise JournalError(path, 1, f"the start does not fit: {exc}") from None
         for entry in entries[1:]:
@@ -183,8 +189,8 @@ class Match:
             except (EventError, Refused) as exc:
                 raise JournalError(path, entry.seq, f"does not fit the match: {exc}") from None
             if _verdict(judged) != _verdict(entry.event):
-                raise JournalError(path, entry.seq, f"says {_summary(entry.event)} but the rules judge it "
-                                   f"{_summary(judged)}: the line was edited")
+                raise JournalError(path, entry.seq, f"says {summary(entry.event)} but the rules judge it "
+                                   f"{summary(judged)}: the line was edited")
         self._session = session
         return session
 
@@ -195,7 +201,7 @@ class Match:
         return self._session
 
     # ------------------------------------------------------------------ writing
-    def submit(self, event: dict[str, Any], confirmed: bool = False) -> list[dict[str, Any]]:
+    def submit(self, event: Event, confirmed: bool = False) -> list[Event]:
         """Judge and record ``event`` (``at`` as ISO; a timeout that fell before it is recorded first).
 
         Returns the journaled events; Refused or EventError when nothing of the event itself was written, and
@@ -206,17 +212,16 @@ class Match:
             self.counted_before_failure = []
             session = self.reload()
             self._repair()
-            at, _zone = parse_iso(str(event.get("at")))
-            written = []
-            kind = event.get("event")
+            at, _zone = parse_iso(event.at)
+            written: list[Event] = []
             repeat = session.repeat_of(event)
             if repeat is not None:
                 raise repeat
-            if not confirmed and kind not in ("end", UNDO):  # an end records only what the clocks decided
+            if not confirmed and not isinstance(event, End | Undo):  # an end records only what the clocks decided
                 problem = session.implausible(at)
                 if problem is not None:
                     raise Implausible(problem)
-            timeout = session.pending_timeout(at) if at >= session.now and kind != UNDO else None
+            timeout = session.pending_timeout(at) if at >= session.now and not isinstance(event, Undo) else None
             try:
                 if timeout is not None:
                     written.append(self._append(session, timeout))
@@ -259,7 +264,7 @@ class Match:
                               f"could not be rewritten ({exc.strerror or exc}); the next command that records an "
                               "event rewrites it.")
 
-    def _append(self, session: MatchSession, event: dict[str, Any]) -> dict[str, Any]:
+    def _append(self, session: MatchSession, event: Event) -> Event:
         seq = len(self.journal.entries) + 1
         judged = session.apply(event, seq)
         self.journal.append(judged)
@@ -275,8 +280,8 @@ class Match:
         if reading.found is None:
             unread = None if not _has_words(line) else \
                 f"(In {line.strip()!r} the move was not found: {found_text(line, size)}; a placement is four cells.)"
-            return ChatReading({"text": line}, None, unread)
-        return ChatReading({"text": reading.text, "posted": line}, f"Read {line.strip()!r} as {reading.found}.", None)
+            return ChatReading(line, None, None, unread)
+        return ChatReading(reading.text, line, f"Read {line.strip()!r} as {reading.found}.", None)
 
     def when(self, text: str | None) -> str:
         """The ISO time the host means by ``--at`` (None: now), read against the last event's day and zone."""
@@ -291,9 +296,9 @@ class Match:
                     f"({b.size}x{b.size}, first {b.params.first.value}), started {s.iso(s.started)}",
                     f"{s.names[0]} started with {b.params.first.value}, {s.names[1]} with "
                     f"{b.params.first.other.value}"]
-        source = s.start.get("source") or {}
-        if source.get("sealed"):
-            comments.append(f"sealed board {source.get('file')}, SHA-256 {source.get('sha256')}")
+        source = s.start.source
+        if source.sealed:
+            comments.append(f"sealed board {source.file}, SHA-256 {source.sha256}")
         result = s.result_text()
         comments.append(f"Result: {result}" if result else "The match goes on.")
         return record_to_text([a.move for a in s.actions], b.size, comments)
@@ -333,28 +338,14 @@ def draw_post(folder: str) -> tuple[str, str]:
     return post.text, str(png_path)
 
 
-def _verdict(event: dict[str, Any]) -> dict[str, Any]:
+def _verdict(event: Event) -> Event:
     """A judged event without the words of its refusal: what a rebuild compares.  Why: the rule, the cells and
     whether it counted are the judgement; the sentence that explains it may be worded better later, and a
     journal written before must still read."""
-    refused = event.get("refused")
-    if not isinstance(refused, dict):
+    if not isinstance(event, Posted) or event.judged is None or event.judged.refused is None:
         return event
-    return {**event, "refused": {k: v for k, v in refused.items() if k != "message"}}
-
-
-def _summary(event: dict[str, Any]) -> str:
-    """A few words for a journal line, to say how a stored line and its re-judgement differ."""
-    kind = event.get("event")
-    if kind in ("move", "correct"):
-        if event.get("counted"):
-            return f"{kind} {event.get('action')} by {event.get('player')} counted"
-        refused = event.get("refused") or {}
-        return f"{kind} {event.get('text')!r} refused ({refused.get('rule')})"
-    if kind == "end":
-        result = event.get("result") or {}
-        return f"end: {result.get('winner')} wins ({result.get('reason')})"
-    return str(kind)
+    judged: Judged = replace(event.judged, refused=replace(event.judged.refused, message=""))
+    return replace(event, judged=judged)
 
 
 __all__ = ["BOARD_NAME", "POSTS_DIR", "RECORD_NAME", "Match", "MatchExistsError", "draw_post", "start_problem"]

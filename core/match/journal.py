@@ -12,7 +12,8 @@ the reader tells apart the three things that can happen to the file:
   was never answered as counted: it is left out (:attr:`Journal.unfinished` says which it was) and cut away by the
   next append, and a failed append cuts its own line away at once (:class:`JournalWriteError`).
 
-Standard library only; what the events mean is :mod:`core.match.session`'s business.
+Each line's object is read into its record by :func:`core.match.events.read_event` and written from it by
+:func:`core.match.events.event_fields`; what the events mean is :mod:`core.match.session`'s business.
 """
 
 from __future__ import annotations
@@ -24,15 +25,13 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from core.board.fileio import atomic_write_text, fsync_dir
+from core.match.events import FORMAT, VERSION, Event, EventError, event_fields, read_event
 
 JOURNAL_NAME = "journal.jsonl"
 CHECK_NAME = "journal.check"
 LOCK_NAME = ".journal.lock"
-FORMAT = "lits-match-journal"
-VERSION = 1
 GENESIS = "0" * 64
 """The ``prev`` of line 1."""
 MAX_JOURNAL_BYTES = 16 * 1024 * 1024
@@ -73,10 +72,19 @@ class JournalError(ValueError):
 
 @dataclass(frozen=True)
 class Entry:
-    """One journal line: its number, the event (without ``seq`` and ``prev``) and the hash of its bytes."""
+    """One journal line: its number, the event and the hash of its bytes."""
 
     seq: int
-    event: dict[str, Any]
+    event: Event
+    digest: str
+
+
+@dataclass(frozen=True)
+class _Line:
+    """A line whose place in the chain is verified, its object not yet read into a record."""
+
+    seq: int
+    value: dict[str, object]
     digest: str
 
 
@@ -84,11 +92,9 @@ def line_digest(raw: bytes) -> str:
     return hashlib.sha256(raw).hexdigest()
 
 
-def encode(seq: int, event: dict[str, Any], prev: str) -> bytes:
+def encode(seq: int, event: Event, prev: str) -> bytes:
     """The bytes of a line (without its line end): ``seq`` first, the event, ``prev`` last."""
-    if "seq" in event or "prev" in event:
-        raise ValueError("an event may not set seq or prev itself")
-    text = json.dumps({"seq": seq, **event, "prev": prev}, ensure_ascii=False, separators=(",", ":"))
+    text = json.dumps({"seq": seq, **event_fields(event), "prev": prev}, ensure_ascii=False, separators=(",", ":"))
     data = text.encode("utf-8")
     if len(data) > MAX_LINE_BYTES:
         raise ValueError(f"a journal line is at most {MAX_LINE_BYTES // 1024} KiB")
@@ -108,6 +114,7 @@ class Journal:
         self.unfinished: Entry | None = None
         """A whole line after the last one ``journal.check`` records, found by the last :meth:`read`: an append that
         stopped before its check file was written (a crash or a failed write), so it never counted."""
+        self._unfinished_seq: int | None = None
         self.cut_tail = False
         """The last :meth:`read` found the journal longer than its counted lines (an unfinished append)."""
 
@@ -148,13 +155,13 @@ class Journal:
         recorded = check[0] if check is not None else 0
         raw_lines = data.split(b"\n")
         tail = raw_lines.pop()  # after the last line end: empty, or a line cut off inside
-        entries: list[Entry] = []
+        entries: list[_Line] = []
         prev = GENESIS
         for number, raw in enumerate(raw_lines, start=1):
             entries.append(self._verify_line(number, raw, prev))
             prev = entries[-1].digest
         complete = len(entries)
-        unfinished: Entry | None = None
+        unfinished: _Line | None = None
         if check is not None and complete == recorded + 1 and not tail:
             unfinished = entries.pop()  # written, but its check file was not: that append never finished
             complete -= 1
@@ -178,26 +185,41 @@ class Journal:
                                f"one in {CHECK_NAME}; it was edited")
         if not entries:
             raise JournalError(self.path, 1, "is missing: the journal is empty")
-        first = entries[0].event
+        first = entries[0].value
         if first.get("event") != "start" or first.get("format") != FORMAT:
             raise JournalError(self.path, 1, f"is not the start of a {FORMAT}")
         if first.get("version") != VERSION:
             raise JournalError(self.path, 1, f"is version {first.get('version')!r}; this program reads version "
                                f"{VERSION}")
-        self._entries = entries
+        self._entries = [self._read_line(line) for line in entries]
         self._good_bytes = sum(len(r) + 1 for r in raw_lines[:complete])
-        self.unfinished = unfinished
+        self.unfinished = None
+        if unfinished is not None:
+            with contextlib.suppress(JournalError):  # never counted: said as well as it can be read
+                self.unfinished = self._read_line(unfinished)
+        self._unfinished_seq = None if unfinished is None else unfinished.seq
         self.cut_tail = len(data) > self._good_bytes
-        return list(entries)
+        return list(self._entries)
+
+    def _read_line(self, line: _Line) -> Entry:
+        """The record of a verified line: the one place a journal object is read (JournalError naming the line)."""
+        try:
+            event = read_event(line.value)
+        except EventError as exc:
+            what = "the start does not fit" if line.seq == 1 else "does not fit the match"
+            raise JournalError(self.path, line.seq, f"{what}: {exc}") from None
+        return Entry(line.seq, event, line.digest)
 
     def unfinished_note(self, repaired: bool) -> str | None:
         """What the host is told about an append that never finished (None when there was none)."""
         if not self.cut_tail:
             return None
         if self.unfinished is not None:
-            e = self.unfinished.event
-            what = f"line {self.unfinished.seq} ({e.get('event')} {e.get('text') or ''} at {e.get('at')})"
-            what = " ".join(what.split())
+            from core.match.words import unfinished_words
+
+            what = f"line {self.unfinished.seq} ({unfinished_words(self.unfinished.event)})"
+        elif self._unfinished_seq is not None:
+            what = f"line {self._unfinished_seq}"
         else:
             what = f"a part of line {len(self._entries) + 1}"
         done = "it was cut away" if repaired else "the next command that records an event cuts it away"
@@ -215,7 +237,7 @@ class Journal:
         self.cut_tail = False
         return True
 
-    def _verify_line(self, number: int, raw: bytes, prev: str) -> Entry:
+    def _verify_line(self, number: int, raw: bytes, prev: str) -> _Line:
         try:
             value = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, ValueError):
@@ -233,7 +255,7 @@ class Journal:
         if not isinstance(value.get("event"), str):
             raise JournalError(self.path, number, "has no event name")
         event = {k: v for k, v in value.items() if k not in ("seq", "prev")}
-        return Entry(number, event, line_digest(raw))
+        return _Line(number, event, line_digest(raw))
 
     @contextlib.contextmanager
     def locked(self) -> Iterator[None]:
@@ -251,7 +273,7 @@ class Journal:
             finally:
                 fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
-    def append(self, event: dict[str, Any]) -> Entry:
+    def append(self, event: Event) -> Entry:
         """Write one event after the lines of the last :meth:`read` (or as line 1), fsynced, then the check file.
 
         Call it holding :meth:`locked`, right after :meth:`read`, so nobody appended in between.
@@ -260,7 +282,7 @@ class Journal:
         prev = self._entries[-1].digest if self._entries else GENESIS
         raw = encode(seq, event, prev)
         new = not self.path.exists()
-        entry = Entry(seq, dict(event), line_digest(raw))
+        entry = Entry(seq, event, line_digest(raw))
         try:
             with open(self.path, "ab") as handle:
                 if handle.tell() != self._good_bytes:
@@ -278,6 +300,7 @@ class Journal:
         self._good_bytes += len(raw) + 1
         self.cut_tail = False
         self.unfinished = None
+        self._unfinished_seq = None
         return entry
 
     def _restore(self, new: bool) -> bool:

@@ -9,17 +9,18 @@ end the result and why.  The picture is drawn with matplotlib's object API (no Q
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from core.board.geometry import COLUMN_LETTERS
 from core.board.model import Symbol
 from core.engine.rules import SWAP, Placement
 from core.match.session import MatchSession
+from core.match.words import covers_text, say
 from core.play.clock import format_seconds
 
 if TYPE_CHECKING:
+    from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
 CHAT_LIMIT = 2000
@@ -53,23 +54,6 @@ def clocks_line(session: MatchSession, at: int | None = None) -> str:
     return line
 
 
-class _Fields(dict[str, Any]):
-    """An event's fields for a template: a field the event lacks reads as ``None``, as ``event.get`` would."""
-
-    def __missing__(self, key: str) -> None:
-        return None
-
-
-def event_line(event: Mapping[str, Any], templates: Mapping[str, str], **extra: object) -> str:
-    """A journal event in one line of words: the template for its kind, filled in from the event's fields and
-    ``extra`` (which win over a field of the same name); a kind without a template reads as the kind itself.
-
-    One table of sentences for each audience (the command line's replies, the Host window's journal list), one
-    way of reading an event."""
-    template = templates.get(str(event.get("event")), "{event}")
-    return template.format_map(_Fields({**event, **extra}))
-
-
 def score_line(session: MatchSession) -> str:
     score = session.state.score()
     holders = {session.symbol_of(s): session.names[s] for s in (0, 1)}
@@ -82,19 +66,16 @@ def move_line(session: MatchSession) -> tuple[str, tuple[int, ...]]:
     last = session.last_action
     if last is None:
         b = session.board
-        return (f"Match start: {session.label(0)} vs {session.label(1)} on {b.name or 'the board'} "
-                f"({b.size}x{b.size}); {session.label(0)} places first", ())
+        return say("post.start", first=session.label(0), second=session.label(1), board=b.name or "the board",
+                   size=b.size), ()
     ply = len(session.actions)
-    name = session.names[last.seat]
     cells = next((a.move.cells for a in reversed(session.actions) if isinstance(a.move, Placement)), ())
     if last.move == SWAP:
-        return (f"Move {ply} | {name} swaps (pie rule): {name} now plays {session.symbol_of(last.seat).value} with the "
-                f"first placement; {session.label(1 - last.seat)} places next", cells)
+        return say("post.swap", ply=ply, player=session.names[last.seat], symbol=session.symbol_of(last.seat).value,
+                   other=session.label(1 - last.seat)), cells
     assert isinstance(last.move, Placement)
-    covered = session.covers(last.move)
-    what = f"covers {', '.join(covered)}" if covered else "covers no symbol"
-    return (f"Move {ply} | {session.label(last.seat)} | {last.move.notation()} | {last.move.ptype} piece | {what}",
-            cells)
+    return say("post.placement", ply=ply, player=session.label(last.seat), action=last.move.notation(),
+               piece=last.move.ptype, covers=covers_text(session.covers(last.move))), cells
 
 
 def board_text(session: MatchSession) -> str:
@@ -191,7 +172,7 @@ def _fit(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
-def _outline(ax: Any, cells: set[int], n: int, colour: str, width: float) -> None:
+def _outline(ax: Axes, cells: set[int], n: int, colour: str, width: float) -> None:
     """Lines along the edges of ``cells`` that no other cell of the set shares."""
     for cell in cells:
         row, col = divmod(cell, n)
@@ -211,5 +192,5 @@ def picture_png(session: MatchSession, post: Post, px: int = PICTURE_PX) -> byte
     return buf.getvalue()
 
 
-__all__ = ["CHAT_LIMIT", "Post", "board_text", "clocks_line", "event_line", "figure", "make_post", "picture_png",
+__all__ = ["CHAT_LIMIT", "Post", "board_text", "clocks_line", "figure", "make_post", "picture_png",
            "score_line"]

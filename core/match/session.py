@@ -14,18 +14,36 @@ Players are seats: seat 0 starts with the board's first symbol; the pie swap exc
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import tzinfo
-from enum import StrEnum
-from typing import Any
 
 from core.board.geometry import cell_name
 from core.board.model import PIECE_TYPES, Board, GameParams, Symbol
 from core.engine.purerules import SWAP_WORDS, PureGameState, symbol_held
 from core.engine.rules import SWAP, GameOutcome, IllegalReason, NotationError, Placement, Rule
-from core.match.journal import FORMAT, VERSION
+from core.match.events import (
+    BoardFields,
+    Correct,
+    End,
+    Event,
+    EventError,
+    Judged,
+    MatchRule,
+    Move,
+    Outcome,
+    Pause,
+    Posted,
+    Refusal,
+    Resign,
+    Result,
+    Resume,
+    Source,
+    Start,
+    Timeout,
+    Undo,
+)
 from core.match.times import AN_HOUR_MS, TimeError, clock_text, iso, parse_iso, span_text
+from core.match.words import article, say
 from core.play.clock import MatchClock
 
 SEATS = (0, 1)
@@ -36,37 +54,8 @@ MAX_WINDOW = 3600
 MAX_NAME = 40
 
 
-
-class MatchRule(StrEnum):
-    """Why the match refuses a post, beside the engine's rules (``core.engine.rules.Rule``); the values are the
-    ``refused.rule`` ids in the journal."""
-
-    WRONG_PLAYER = "wrong-player"
-    NOTATION = "notation"
-    PAUSED = "paused"
-    DECIDED = "decided"
-    WINDOW_CLOSED = "window-closed"
-    NOTHING_TO_CORRECT = "nothing-to-correct"
-
-
-class Outcome(StrEnum):
-    """Why a match was decided; the values are the ``result.reason`` ids in the journal."""
-
-    SCORE = "score"
-    TIE_RULE = "tie-rule"
-    TIME = "time"
-    RESIGNED = "resigned"
-
-
 DECIDED_OFF_THE_BOARD = (Outcome.TIME, Outcome.RESIGNED)
 """Outcomes that end the match while placements could still be made."""
-UNDO = "undo"
-"""The journal event that takes back the last commands' events."""
-
-
-class EventError(ValueError):
-    """An event that does not fit the match (an unknown player, a time before the last event, a malformed
-    field): bad input from a command (exit 2), or an edited journal line when rebuilding."""
 
 
 class Refused(Exception):
@@ -123,25 +112,25 @@ class MatchResult:
     game: GameOutcome | None
 
 
-def board_dict(board: Board) -> dict[str, Any]:
+
+
+def board_dict(board: Board) -> BoardFields:
     """The board as the start event holds it, so the journal alone is the match."""
     p = board.params
     return {"name": board.name, "size": board.size, "rows": board.rows(), "first": p.first.value, "pie": p.pie,
             "supply": dict(zip(PIECE_TYPES, p.supply, strict=True)), "turn": p.turn_time, "bank": p.bank}
 
 
-def board_from_dict(data: object) -> Board:
-    if not isinstance(data, dict):
-        raise EventError("the board is missing")
+def board_from_dict(data: BoardFields) -> Board:
     try:
         supply = data["supply"]
         params = GameParams(supply=tuple(int(supply[t]) for t in PIECE_TYPES),  # type: ignore[arg-type]
-                            first=Symbol(data["first"]), pie=bool(data["pie"]), turn_time=int(data["turn"]),
-                            bank=int(data["bank"]))
-        board = Board.from_rows(list(data["rows"]), params=params, name=str(data.get("name", "")))
+                            first=Symbol(data["first"]), pie=data["pie"], turn_time=data["turn"],
+                            bank=data["bank"])
+        board = Board.from_rows(list(data["rows"]), params=params, name=data["name"])
     except (KeyError, TypeError, ValueError) as exc:
         raise EventError(f"the board cannot be read ({exc})") from None
-    if board.size != data.get("size"):
+    if board.size != data["size"]:
         raise EventError("the board's size does not match its rows")
     return board
 
@@ -155,34 +144,34 @@ def check_name(name: object, what: str) -> str:
     return clean
 
 
+
+
 def start_event(board: Board, o_name: str, x_name: str, at: str, window: int = DEFAULT_WINDOW,
-                source: dict[str, Any] | None = None) -> dict[str, Any]:
+                source: Source | None = None) -> Start:
     """The first line of a journal; :class:`MatchSession` checks it."""
-    return {"event": "start", "format": FORMAT, "version": VERSION, "at": at, "o": o_name, "x": x_name,
-            "correction_window": window, "board": board_dict(board), "source": source or {}}
+    return Start(at, o_name, x_name, window, board_dict(board), source or Source())
 
 
 class MatchSession:
     """A match rebuilt event by event; see the module docstring."""
 
-    def __init__(self, start: dict[str, Any]) -> None:
-        self.start = dict(start)
-        self.board = board_from_dict(start.get("board"))
-        o_name = check_name(start.get("o"), "the player of O")
-        x_name = check_name(start.get("x"), "the player of X")
+    def __init__(self, start: Start) -> None:
+        self.start = start
+        self.board = board_from_dict(start.board)
+        o_name = check_name(start.o, "the player of O")
+        x_name = check_name(start.x, "the player of X")
         if o_name.casefold() == x_name.casefold():
             raise EventError(f"both players are called {o_name!r}; give each a name of their own")
         first = self.board.params.first
         self.names = (o_name, x_name) if first is Symbol.O else (x_name, o_name)
-        window = start.get("correction_window")
-        if isinstance(window, bool) or not isinstance(window, int) or not 0 <= window <= MAX_WINDOW:
+        window = start.correction_window
+        if not 0 <= window <= MAX_WINDOW:
             raise EventError(f"correction window {window!r}: give whole seconds, 0..{MAX_WINDOW}")
         self.window_ms = window * 1000
-        self.started, self.zone = self._time(start.get("at"))
-        source = start.get("source")
-        if isinstance(source, dict) and source.get("sealed") is not None:
-            _check_reveal(source, self.board)
-        self.events: list[tuple[int, dict[str, Any]]] = [(1, self.start)]
+        self.started, self.zone = self._time(start.at)
+        if start.source.sealed is not None:
+            _check_reveal(start.source, self.board)
+        self.events: list[tuple[int, Event]] = [(1, self.start)]
         """Every event so far with its journal line, as judged (undone ones and the undo events too)."""
         self.undone: set[int] = set()
         """Journal lines taken back by an undo event."""
@@ -295,29 +284,30 @@ class MatchSession:
             out[running] = (turn - from_turn, max(0, bank - (elapsed - from_turn)), True)
         return out
 
-    def pending_timeout(self, at: int) -> dict[str, Any] | None:
+
+    def pending_timeout(self, at: int) -> Timeout | None:
         """The timeout event to record before an event at ``at``, when the running bank is empty by then."""
         deadline = self.deadline()
         if deadline is None or at < deadline:
             return None
         seat = self.clock.current
         assert seat is not None
-        return {"event": "timeout", "at": self.iso(deadline), "player": self.names[seat]}
+        return Timeout(self.iso(deadline), self.names[seat])
 
-    def repeat_of(self, event: dict[str, Any]) -> Repeated | None:
-        """Whether ``event`` (a post, ``at`` as ISO) is the last standing event posted again, and how it went."""
-        if event.get("event") not in ("move", "correct") or not isinstance(event.get("at"), str):
+    def repeat_of(self, event: Event) -> Repeated | None:
+        """Whether ``event`` (a post) is the last standing event posted again, and how it went."""
+        if not isinstance(event, Move | Correct):
             return None
         seq, last = self.standing()[-1]
-        same = all(last.get(key) == event.get(key) for key in ("event", "text", "posted", "by"))
-        if not same or self._time(last.get("at"))[0] != self._time(event["at"])[0]:
+        if type(last) is not type(event) or not isinstance(last, Posted) or \
+                (last.text, last.posted, last.by) != (event.text, event.posted, event.by) or \
+                self._time(last.at)[0] != self._time(event.at)[0]:
             return None
-        when = f"at {self.clock_at(self._time(event['at'])[0])} (journal line {seq})"
-        if last.get("counted"):
-            return Repeated(f"already counted as move {last.get('ply')} {when}; nothing more was written", True)
-        refused = last.get("refused") or {}
-        return Repeated(f"already recorded as not counted ({refused.get('rule')}) {when}; nothing more was written",
-                        False)
+        when = f"at {self.clock_at(self._time(event.at)[0])} (journal line {seq})"
+        if last.judged is not None and last.judged.counted:
+            return Repeated(say("repeat.counted", ply=last.judged.ply, when=when), True)
+        refusal = last.refusal
+        return Repeated(say("repeat.refused", rule=None if refusal is None else refusal.rule, when=when), False)
 
     def poster_problem(self, kind: str, by: str | None) -> str | None:
         """Why a post cannot be taken without its poster's name: once a move has counted, a post without one
@@ -376,22 +366,20 @@ class MatchSession:
         poster = self.find_seat(by) if by is not None else None
         result = self.result()
         if result is not None and result.reason in DECIDED_OFF_THE_BOARD:
-            return Verdict(False, f"the match is decided: {self.result_text()}", MatchRule.DECIDED, seat=poster)
+            return Verdict(False, say("refusal.decided", result=self.result_text()), MatchRule.DECIDED, seat=poster)
         if self.state.is_over():
-            return Verdict(False, f"the game is over: no legal placement is left. {self.result_text()}", Rule.GAME_OVER,
-                           seat=poster)
+            return Verdict(False, say("refusal.game-over", result=self.result_text()), Rule.GAME_OVER, seat=poster)
         mover = self.seat_to_move()
         if self.paused_at is not None:
-            return Verdict(False, f"the match is paused (since {self.clock_at(self.paused_at)}); moves count "
-                                  "again after it is resumed", MatchRule.PAUSED,
+            return Verdict(False, say("refusal.paused", since=self.clock_at(self.paused_at)), MatchRule.PAUSED,
                            seat=poster if poster is not None else mover)
         if poster is not None and poster != mover:
-            return Verdict(False, f"it is {self.label(mover)}'s turn, not {self.names[poster]}'s",
+            return Verdict(False, say("refusal.wrong-player", mover=self.label(mover), poster=self.names[poster]),
                            MatchRule.WRONG_PLAYER, seat=poster)
         try:
             move = self._parse(text)
         except NotationError as exc:
-            return Verdict(False, f"{text.strip()!r} is not a placement: {exc}", MatchRule.NOTATION, seat=mover)
+            return Verdict(False, say("refusal.notation", text=text.strip(), why=exc), MatchRule.NOTATION, seat=mover)
         reason = self._rule_refusal(move)
         if reason is not None:
             return Verdict(False, reason.message, reason.rule, reason.cells, move, mover)
@@ -403,34 +391,34 @@ class MatchSession:
         poster = self.find_seat(by) if by is not None else None
         last = self.last_action
         if last is None:
-            return Verdict(False, "there is no move to correct yet", MatchRule.NOTHING_TO_CORRECT, seat=poster)
+            return Verdict(False, say("refusal.nothing-to-correct"), MatchRule.NOTHING_TO_CORRECT, seat=poster)
         result = self.result()
         if result is not None and result.reason in DECIDED_OFF_THE_BOARD:
-            return Verdict(False, f"the match is decided: {self.result_text()}", MatchRule.DECIDED, seat=poster)
+            return Verdict(False, say("refusal.decided", result=self.result_text()), MatchRule.DECIDED, seat=poster)
         ply = len(self.actions)
         if poster is not None and poster != last.seat:
             if ply >= 2 and self.actions[-2].seat == poster:
-                return Verdict(False, f"too late to correct move {ply - 1}: {self.names[last.seat]} has replied "
-                                      f"with move {ply}, and a move may be corrected only until the reply",
+                return Verdict(False, say("refusal.replied", ply=ply - 1, other=self.names[last.seat], reply=ply),
                                MatchRule.WRONG_PLAYER, seat=poster)
-            return Verdict(False, f"only {self.names[last.seat]}, who made move {ply}, may correct it",
+            return Verdict(False, say("refusal.not-the-mover", mover=self.names[last.seat], ply=ply),
                            MatchRule.WRONG_PLAYER, seat=poster)
         closes = last.at + self.window_ms
         if at > closes:
-            return Verdict(False, f"the correction window closed at {self.clock_at(closes)}: move {ply} was posted "
-                                  f"at {self.clock_at(last.at)} and may be corrected for {self.window_ms // 1000} s",
+            return Verdict(False, say("refusal.window-closed", closed=self.clock_at(closes), ply=ply,
+                                      posted=self.clock_at(last.at), window=self.window_ms // 1000),
                            MatchRule.WINDOW_CLOSED, seat=last.seat)
         try:
             move = self._parse(text)
         except NotationError as exc:
-            return Verdict(False, f"{text.strip()!r} is not a placement: {exc}", MatchRule.NOTATION, seat=last.seat)
+            return Verdict(False, say("refusal.notation", text=text.strip(), why=exc), MatchRule.NOTATION,
+                           seat=last.seat)
         self.state.pop()
         try:
             reason = self._rule_refusal(move)
         finally:
             self.state.push_action(last.move)
         if reason is not None:
-            return Verdict(False, f"{reason.message} (in the position before move {ply})", reason.rule,
+            return Verdict(False, say("refusal.before", message=reason.message, ply=ply), reason.rule,
                            reason.cells, move, last.seat)
         return Verdict(True, self.describe(move, last.seat, ply), move=move, seat=last.seat)
 
@@ -439,62 +427,63 @@ class MatchSession:
         return [f"{self.board.cells[c].value} {cell_name(c, self.board.size)}" for c in move.cells
                 if self.board.cells[c] is not Symbol.EMPTY]
 
+
     def describe(self, move: Placement | str, seat: int, ply: int | None = None) -> str:
         """``move 5: Bo (X) places a T at E6 F6 G6 F7, covering O F6`` (the ply defaults to the next one)."""
         number = len(self.actions) + 1 if ply is None else ply
         if isinstance(move, str):
-            return (f"move {number}: {self.names[seat]} swaps (pie rule): {self.names[seat]} takes over "
-                    f"{self.symbol_of(1 - seat).value} and the first placement")
+            return say("judgement.swap", ply=number, player=self.names[seat], symbol=self.symbol_of(1 - seat).value)
         covered = self.covers(move)
-        what = f", covering {', '.join(covered)}" if covered else ", covering no symbol"
-        piece = f"{article(move.ptype)} {move.ptype}"
-        return f"move {number}: {self.label(seat)} places {piece} at {move.notation()}{what}"
+        return say("move.placement", ply=number, player=self.label(seat), article=article(move.ptype),
+                   piece=move.ptype, action=move.notation(), covers=", ".join(covered) or "no symbol")
+
 
     # ------------------------------------------------------------------ events
-    def _time(self, value: object) -> tuple[int, tzinfo]:
-        if not isinstance(value, str):
-            raise EventError("the event has no time")
+    def _time(self, value: str) -> tuple[int, tzinfo]:
         try:
             return parse_iso(value)
         except (TimeError, ValueError) as exc:
             raise EventError(f"time {value!r} cannot be read ({exc})") from None
 
-    def apply(self, event: dict[str, Any], seq: int) -> dict[str, Any]:
+    def apply(self, event: Event, seq: int) -> Event:
         """Judge ``event`` (its inputs) as journal line ``seq``, change the match, return the event as journaled.
 
         Refused (nothing to record) and EventError (input that does not fit) leave the match as it was.
         """
-        judged = self._undo(event, seq) if event.get("event") == UNDO else self._judge(event, seq)
+        judged = self._undo(event) if isinstance(event, Undo) else self._judge(event, seq)
         self.events.append((seq, judged))
         return judged
 
-    def _judge(self, event: dict[str, Any], seq: int) -> dict[str, Any]:
+    def _judge(self, event: Event, seq: int) -> Event:
         """Judge one event that is not an undo, as journal line ``seq``, and change the match by it."""
         self._seq = seq
-        kind = event.get("event")
-        handler: Callable[[dict[str, Any], int], dict[str, Any]] | None = {
-            "move": self._move, "correct": self._correct, "pause": self._pause, "resume": self._resume,
-            "resign": self._resign, "timeout": self._timeout, "end": self._end,
-        }.get(str(kind))
-        if handler is None:
-            raise EventError(f"unknown event {kind!r}")
-        at, _zone = self._time(event.get("at"))
+        if isinstance(event, Start | Undo):
+            raise EventError(f"unknown event {event.kind!r}")  # as line 1 or an undo only
+        at, _zone = self._time(event.at)
         if at < self.now:
             raise EventError(f"{self.clock_at(at)} is before the last event ({self.clock_at(self.now)}): events are "
                              "entered in the order they were posted")
-        if kind != "timeout":
+        if not isinstance(event, Timeout):
             pending = self.pending_timeout(at)
             if pending is not None:
-                raise EventError(f"{pending['player']}'s bank ran out at {self.clock_at(self.deadline() or at)}, "
+                raise EventError(f"{pending.player}'s bank ran out at {self.clock_at(self.deadline() or at)}, "
                                  "before this event, but no timeout is recorded")
-        judged = handler(event, at)
+        judged: Event
+        if isinstance(event, Move | Correct):
+            judged = self._move(event, at) if isinstance(event, Move) else self._correct(event, at)
+        elif isinstance(event, Pause | Resume):
+            judged = self._break(event, at)
+        elif isinstance(event, Resign):
+            judged = self._resign(event, at)
+        else:
+            judged = self._timeout(event, at) if isinstance(event, Timeout) else self._end(event, at)
         self.now = at
         return judged
 
     # ------------------------------------------------------------------ undo
-    def standing(self) -> list[tuple[int, dict[str, Any]]]:
+    def standing(self) -> list[tuple[int, Event]]:
         """The events that stand (not taken back by an undo, and not undo events), with their journal lines."""
-        return [(seq, e) for seq, e in self.events if seq not in self.undone and e.get("event") != UNDO]
+        return [(seq, e) for seq, e in self.events if seq not in self.undone and not isinstance(e, Undo)]
 
     def undo_lines(self, count: int = 1) -> list[int]:
         """The journal lines an undo of the last ``count`` commands takes back, last first: each command's event,
@@ -508,59 +497,47 @@ class MatchSession:
                 raise Refused(f"{done} be taken back: the match stands as at its start")
             seq, event = standing.pop()
             lines.append(seq)
-            if event.get("event") != "timeout" and standing and standing[-1][1].get("event") == "timeout" \
+            if not isinstance(event, Timeout) and standing and isinstance(standing[-1][1], Timeout) \
                     and standing[-1][0] == seq - 1:
                 lines.append(standing.pop()[0])
         return lines
 
-    def _undo(self, event: dict[str, Any], seq: int) -> dict[str, Any]:
+    def _undo(self, event: Undo) -> Undo:
         """Take back the last commands' events: the match is rebuilt from the events that still stand, so its
         clocks, board and result are exactly those after the last of them (the undo's own time charges nothing)."""
-        count = event.get("count")
-        if isinstance(count, bool) or not isinstance(count, int) or count < 1 or \
-                set(event) - {"event", "at", "count", "lines"}:
+        if event.count < 1:
             raise EventError("an undo gives how many commands it takes back (1 or more), and nothing else")
-        self._time(event.get("at"))
-        lines = self.undo_lines(count)
+        self._time(event.at)
+        lines = self.undo_lines(event.count)
         undone = self.undone | set(lines)
         standing = [(s, e) for s, e in self.standing()[1:] if s not in undone]
         self._reset()
         for line, judged in standing:
             self._judge(judged, line)
         self.undone = undone
-        return {"event": UNDO, "at": event["at"], "count": count, "lines": lines}
+        return Undo(event.at, event.count, tuple(lines))
 
-    def event_at(self, seq: int) -> dict[str, Any]:
+    def event_at(self, seq: int) -> Event:
         """The judged event of journal line ``seq``."""
         return next(e for s, e in self.events if s == seq)
 
-    def _text_by(self, event: dict[str, Any]) -> tuple[str, str | None]:
-        text, by, posted = event.get("text"), event.get("by"), event.get("posted", "")
-        if not isinstance(text, str) or not (by is None or isinstance(by, str)) or not isinstance(posted, str):
-            raise EventError("a post needs its text (and the poster's name or nothing)")
-        return text, by
-
-    def _posted(self, event: dict[str, Any], verdict: Verdict, extra: dict[str, Any]) -> dict[str, Any]:
-        text, by = self._text_by(event)
+    def _judged(self, verdict: Verdict, ply: int | None, replaces: str | None = None) -> Judged:
+        """A post's judgement as the journal holds it."""
         move = verdict.move
-        chat = {"posted": event["posted"]} if "posted" in event else {}  # the chat line ``text`` was read from
-        return {
-            "event": event["event"], "at": event["at"], "text": text, **chat, "by": by,
-            "player": None if verdict.seat is None else self.names[verdict.seat],
-            "counted": verdict.counted, **extra,
-            "action": None if move is None else (move if isinstance(move, str) else move.notation()),
-            "piece": move.ptype if isinstance(move, Placement) else None,
-            "covers": self.covers(move) if isinstance(move, Placement) and verdict.counted else [],
-            "refused": None if verdict.counted else {
-                "rule": verdict.rule, "message": verdict.message,
-                "cells": [cell_name(c, self.board.size) for c in sorted(set(verdict.cells))]},
-        }
+        return Judged(
+            player=None if verdict.seat is None else self.names[verdict.seat], ply=ply,
+            action=None if move is None else (move if isinstance(move, str) else move.notation()),
+            piece=move.ptype if isinstance(move, Placement) else None,
+            covers=tuple(self.covers(move)) if isinstance(move, Placement) and verdict.counted else (),
+            refused=None if verdict.counted or verdict.rule is None else Refusal(
+                verdict.rule, verdict.message,
+                tuple(cell_name(c, self.board.size) for c in sorted(set(verdict.cells)))),
+            replaces=replaces)
 
-    def _move(self, event: dict[str, Any], at: int) -> dict[str, Any]:
-        text, by = self._text_by(event)
-        verdict = self.judge_move(text, by)
+    def _move(self, event: Move, at: int) -> Move:
+        verdict = self.judge_move(event.text, event.by)
         ply = len(self.actions) + 1
-        judged = self._posted(event, verdict, {"ply": ply if verdict.counted else None})
+        judged = replace(event, judged=self._judged(verdict, ply if verdict.counted else None))
         if verdict.counted:
             assert verdict.move is not None and verdict.seat is not None
             self.now = at
@@ -580,14 +557,12 @@ class MatchSession:
         else:
             self.clock.start_turn(self.seat_to_move())
 
-    def _correct(self, event: dict[str, Any], at: int) -> dict[str, Any]:
-        text, by = self._text_by(event)
-        verdict = self.judge_correction(text, by, at)
+    def _correct(self, event: Correct, at: int) -> Correct:
+        verdict = self.judge_correction(event.text, event.by, at)
         last = self.last_action
-        extra = {"ply": len(self.actions) if last is not None else None,
-                 "replaces": None if last is None else (last.move if isinstance(last.move, str)
-                                                        else last.move.notation())}
-        judged = self._posted(event, verdict, extra)
+        replaces = None if last is None else (last.move if isinstance(last.move, str) else last.move.notation())
+        judged = replace(event, judged=self._judged(verdict, len(self.actions) if last is not None else None,
+                                                    replaces))
         if verdict.counted:
             assert verdict.move is not None and last is not None
             self.now = at
@@ -600,53 +575,39 @@ class MatchSession:
                 self.clock.start_turn(self.seat_to_move())
         return judged
 
-    def _host(self, event: dict[str, Any]) -> dict[str, Any]:
-        extra = set(event) - {"event", "at"}
-        if extra:
-            raise EventError(f"unexpected field(s) {', '.join(sorted(extra))}")
-        return {"event": event["event"], "at": event["at"]}
-
     def _undecided(self, doing: str) -> None:
         self._stopped()
         if self.over:
             raise Refused(f"cannot {doing}: the match is decided. {self.result_text()}")
 
-    def _pause(self, event: dict[str, Any], at: int) -> dict[str, Any]:
-        judged = self._host(event)
-        self._undecided("pause")
-        if self.paused_at is not None:
+    def _break(self, event: Pause | Resume, at: int) -> Pause | Resume:
+        """A pause stops both clocks for an agreed break; the resume restarts the one that ran."""
+        self._undecided(event.kind)
+        if isinstance(event, Pause) and self.paused_at is not None:
             raise Refused(f"the match is already paused (since {self.clock_at(self.paused_at)})")
-        self.now = at
-        self.clock.pause()
-        self.paused_at = at
-        return judged
-
-    def _resume(self, event: dict[str, Any], at: int) -> dict[str, Any]:
-        judged = self._host(event)
-        self._undecided("resume")
-        if self.paused_at is None:
+        if isinstance(event, Resume) and self.paused_at is None:
             raise Refused("the match is not paused")
         self.now = at
-        self.clock.resume()
-        self.paused_at = None
-        return judged
+        if isinstance(event, Pause):
+            self.clock.pause()
+            self.paused_at = at
+        else:
+            self.clock.resume()
+            self.paused_at = None
+        return event
 
-    def _resign(self, event: dict[str, Any], at: int) -> dict[str, Any]:
-        by = event.get("by")
-        if not isinstance(by, str) or set(event) - {"event", "at", "by"}:
-            raise EventError("a resignation names the player who resigns, and nothing else")
-        seat = self.find_seat(by)
+    def _resign(self, event: Resign, at: int) -> Resign:
+        seat = self.find_seat(event.by)
         self._undecided("resign")
         self.now = at
         self.clock.stop()
         self.resigned = (seat, at)
-        return {"event": "resign", "at": event["at"], "by": self.names[seat]}
+        return Resign(event.at, self.names[seat])
 
-    def _timeout(self, event: dict[str, Any], at: int) -> dict[str, Any]:
+    def _timeout(self, event: Timeout, at: int) -> Timeout:
         deadline = self.deadline()
         seat = self.clock.current
-        if deadline is None or seat is None or deadline != at or event.get("player") != self.names[seat] \
-                or set(event) - {"event", "at", "player"}:
+        if deadline is None or seat is None or deadline != at or event.player != self.names[seat]:
             expected = "no bank was running" if deadline is None or seat is None else \
                 f"{self.names[seat]}'s bank runs out at {self.iso(deadline)}"
             raise EventError(f"the timeout does not fit the clocks: {expected}")
@@ -655,36 +616,34 @@ class MatchSession:
         if self.clock.flagged != seat:  # pragma: no cover - whole milliseconds make the deadline exact
             raise EventError("the clock did not run out at the recorded time")
         self.flag = (seat, at)
-        return {"event": "timeout", "at": event["at"], "player": self.names[seat]}
+        return event
 
-    def _end(self, event: dict[str, Any], at: int) -> dict[str, Any]:
+    def _end(self, event: End, at: int) -> End:
         self._stopped()
-        if set(event) - {"event", "at", "result"}:
-            raise EventError("unexpected fields in the end event")
-        result = self.result()
+        result = self.result_record()
         if result is None:
             raise Refused(f"the game goes on ({self.label(self.seat_to_move())} to move): it ends when no legal "
                           "placement is left, a bank runs out or a player resigns (lits match resign MATCH NAME)")
         self.now = at
         self.clock.stop()
         self.ended = at
-        return {"event": "end", "at": event["at"], "result": self.result_dict()}
+        return End(event.at, result)
 
-    def result_dict(self) -> dict[str, Any] | None:
+    def result_record(self) -> Result | None:
+        """The result as the end event and the status hold it; None while the match goes on."""
         r = self.result()
         if r is None:
             return None
-        return {"winner": self.names[r.winner], "winner_symbol": self.symbol_of(r.winner).value,
-                "loser": self.names[r.loser], "reason": r.reason,
-                "score": {"O": r.score[Symbol.O], "X": r.score[Symbol.X]}, "text": self.result_text()}
+        return Result(self.names[r.winner], self.symbol_of(r.winner).value, self.names[r.loser], r.reason,
+                      r.score[Symbol.O], r.score[Symbol.X], self.result_text())
 
 
-def _check_reveal(source: dict[str, Any], board: Board) -> None:
+def _check_reveal(source: Source, board: Board) -> None:
     """A sealed board's reveal proves itself: the sealed text has the recorded digest and is the board played."""
     from core.seal.sealing import board_from_fields, verify_bytes
 
-    sealed, digest = source.get("sealed"), source.get("sha256")
-    if not isinstance(sealed, str) or not isinstance(digest, str):
+    sealed, digest = source.sealed, source.sha256
+    if sealed is None or digest is None:
         raise EventError("the reveal needs the sealed file's text and its digest")
     try:
         result = verify_bytes(sealed.encode("utf-8"), digest)
@@ -697,11 +656,5 @@ def _check_reveal(source: dict[str, Any], board: Board) -> None:
         raise EventError("the board is not the one the sealed file holds")
 
 
-def article(ptype: str) -> str:
-    """``an L``, ``an I``, ``an S`` but ``a T``: the one place the article of a piece letter is decided."""
-    return "an" if ptype in ("L", "I", "S") else "a"
-
-
-__all__ = ["DEFAULT_WINDOW", "MAX_WINDOW", "UNDO", "Action", "EventError", "Implausible", "MatchResult", "MatchRule",
-           "MatchSession", "Outcome", "Refused", "Repeated", "Verdict", "article", "board_dict", "board_from_dict",
-           "start_event"]
+__all__ = ["DEFAULT_WINDOW", "MAX_WINDOW", "Action", "Implausible", "MatchResult", "MatchSession", "Refused",
+           "Repeated", "Verdict", "board_dict", "board_from_dict", "start_event"]

@@ -17,7 +17,6 @@ import threading
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import QObject, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QFont, QImage, QPixmap, QResizeEvent
@@ -44,20 +43,32 @@ from PySide6.QtWidgets import (
 from core.board.fileio import file_stamp
 from core.board.model import Board
 from core.engine.rules import Placement
+from core.match.events import (
+    Correct,
+    End,
+    Event,
+    EventError,
+    MatchRule,
+    Move,
+    Pause,
+    Refusal,
+    Resign,
+    Resume,
+    Source,
+    Undo,
+)
 from core.match.host import Match, MatchExistsError, RevealError, reveal_sealed, start_problem
 from core.match.journal import JOURNAL_ADVICE, JOURNAL_NAME, JournalError
-from core.match.post import event_line, make_post
+from core.match.post import make_post
 from core.match.session import (
     DEFAULT_WINDOW,
     MAX_WINDOW,
-    UNDO,
-    EventError,
     Implausible,
-    MatchRule,
     MatchSession,
     Refused,
 )
 from core.match.times import AN_HOUR_MS, TimeError, clock_text, now_ms, parse_when, span_text
+from core.match.words import log_line, refused_text
 from core.play.clock import format_seconds
 from core.selfplay.worker import start_helper
 from designer import clipboard
@@ -311,7 +322,7 @@ class HostWindow(QMainWindow):
         self.canvas.set_pieces({c: state.placements[i].ptype for c, i in ids.items()}, ids)
         self.log_list.clear()
         for seq, event in s.events:
-            self.log_list.addItem(f"{seq:>3}  {_log_text(event)}" + ("  (taken back)" if seq in s.undone else ""))
+            self.log_list.addItem(f"{seq:>3}  {log_line(event)}" + ("  (taken back)" if seq in s.undone else ""))
         self.log_list.scrollToBottom()
         ended = s.ended is not None
         for button in (self.record_button, self.correct_button, self.swap_button, self.pause_button,
@@ -426,7 +437,7 @@ class HostWindow(QMainWindow):
             self.canvas.set_marks(highlight=last)
             return
         reading = self.match.chat_reading(text)
-        text = reading.fields["text"]
+        text = reading.text
         try:
             verdict = s.judge_move(text, self._by())
         except (Refused, EventError) as exc:
@@ -438,7 +449,8 @@ class HostWindow(QMainWindow):
             self.canvas.set_marks(highlight=cells)
         else:
             unread = f" {reading.unread}" if reading.unread and verdict.rule is MatchRule.NOTATION else ""
-            self._say(f"Not counted ({verdict.rule}): {verdict.message}{unread}", ok=False)
+            assert verdict.rule is not None
+            self._say(refused_text(Refusal(verdict.rule, verdict.message), cells=False) + unread, ok=False)
             self.canvas.set_marks(highlight=last, problems=verdict.cells)
         self._judge_correction(text, at)
 
@@ -514,14 +526,15 @@ class HostWindow(QMainWindow):
                                       QMessageBox.StandardButton.No)
         return answer == QMessageBox.StandardButton.Yes
 
-    def _submit(self, event: dict[str, Any], confirmed: bool = False) -> list[dict[str, Any]] | None:
-        """Write one event; a refusal or bad input is said in the verdict line and nothing else happens."""
+    def _submit(self, event_at: Callable[[str], Event], confirmed: bool = False) -> list[Event] | None:
+        """Write the event ``event_at`` makes for the time in the Time box (now when empty); a refusal or bad input
+        is said in the verdict line and nothing else happens."""
         try:
-            event["at"] = self.match.when(self.time_edit.text().strip() or None)
-            written = self.match.submit(event, confirmed=confirmed)
+            written = self.match.submit(event_at(self.match.when(self.time_edit.text().strip() or None)),
+                                        confirmed=confirmed)
         except Implausible as exc:
             if self._confirm("Unusual time", f"{exc}.\n\nRecord it at this time anyway?"):
-                return self._submit(event, confirmed=True)
+                return self._submit(event_at, confirmed=True)
             self._say(f"Not recorded: {exc}; give the post's time in the Time box", ok=False)
             return None
         except Refused as exc:
@@ -541,12 +554,13 @@ class HostWindow(QMainWindow):
             return None
         self._journal_seen = self._journal_stamp()
         last = written[-1]
-        if last.get("counted") is not False:  # a refused post is re-entered with the time it was posted at
+        refusal = last.refusal if isinstance(last, Move | Correct) else None
+        if refusal is None:  # a refused post is re-entered with the time it was posted at
             self.time_edit.clear()
         self.by_combo.setCurrentIndex(0)  # each post names its own poster, the one before may have been refused
         self.refresh()
-        if last.get("counted") is False:
-            self._say(f"Not counted ({last['refused']['rule']}): {last['refused']['message']}", ok=False)
+        if refusal is not None:
+            self._say(refused_text(refusal, cells=False), ok=False)
         self.recorded.emit()
         return written
 
@@ -563,8 +577,11 @@ class HostWindow(QMainWindow):
             self.by_combo.setFocus()
             return
         reading = self.match.chat_reading(text)
-        written = self._submit({"event": kind, **reading.fields, "by": self._by()})
-        if written is not None and written[-1].get("counted"):
+        post = Correct if kind == "correct" else Move
+        by = self._by()
+        written = self._submit(lambda at: post(at, reading.text, by, reading.posted))
+        last = None if written is None else written[-1]
+        if isinstance(last, Move | Correct) and last.counted:
             self.paste_edit.clear()
             if reading.quote is not None:
                 self._say(f"{reading.quote} Counted.", ok=True)
@@ -581,7 +598,7 @@ class HostWindow(QMainWindow):
         self._post("move", "swap")
 
     def toggle_pause(self) -> None:
-        self._submit({"event": "resume" if self.session.paused_at is not None else "pause"})
+        self._submit(Resume if self.session.paused_at is not None else Pause)
 
     def resign(self) -> None:
         s = self.session
@@ -597,10 +614,10 @@ class HostWindow(QMainWindow):
                 self.resign_player(name)
 
     def resign_player(self, name: str) -> None:
-        self._submit({"event": "resign", "by": name})
+        self._submit(lambda at: Resign(at, name))
 
     def end_match(self) -> None:
-        self._submit({"event": "end"})
+        self._submit(End)
 
     def undo_last(self) -> None:
         """Take back the last command's events after showing them; the journal keeps them and the undo."""
@@ -610,44 +627,19 @@ class HostWindow(QMainWindow):
         except Refused as exc:
             self._say(f"Refused: {exc}", ok=False)
             return
-        taken = "\n".join(f"line {seq}: {_log_text(s.event_at(seq))}" for seq in sorted(lines))
+        taken = "\n".join(f"line {seq}: {log_line(s.event_at(seq))}" for seq in sorted(lines))
         if not self._confirm("Undo", f"Take back:\n{taken}\n\nThe journal keeps them, marked as taken back."):
             return
-        if self._submit({"event": UNDO, "count": 1}, confirmed=True) is not None:
+        if self._submit(lambda at: Undo(at, 1), confirmed=True) is not None:
             seq, last = self.session.standing()[-1]
             self._say(f"Taken back line(s) {', '.join(map(str, sorted(lines)))}: the match stands as after line "
-                      f"{seq} ({_log_text(last).strip()})", ok=True)
+                      f"{seq} ({log_line(last).strip()})", ok=True)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         match_closed(QSettings(), str(self.match.folder))
         self.timer.stop()
         self.pictures.shutdown()
         super().closeEvent(event)
-
-
-_LOG_LINES = {
-    "start": "start: {o} plays O, {x} plays X",
-    "timeout": "{player}'s bank ran out",
-    "resign": "{by} resigns",
-    "end": "end: {outcome}",
-    "undo": "undo: took back line(s) {taken}",
-}
-"""The journal list's words for each event that is not a move, after its time."""
-
-
-def _log_text(event: dict[str, Any]) -> str:
-    kind = event.get("event")
-    at = str(event.get("at", ""))[11:19]
-    if kind in ("move", "correct"):
-        what = "correction" if kind == "correct" else "post"
-        if event.get("counted"):
-            return f"{at}  {event.get('player')}: {event.get('action')} ({event.get('piece') or 'pie rule'}) counted" \
-                   + (f", replaces {event.get('replaces')}" if kind == "correct" else "")
-        refused = event.get("refused") or {}
-        who = event.get("player") or event.get("by") or "a post after the match was decided"
-        return f"{at}  {who}: {what} {event.get('text')!r} not counted ({refused.get('rule')})"
-    taken = ", ".join(str(n) for n in sorted(event.get("lines") or []))
-    return f"{at}  {event_line(event, _LOG_LINES, outcome=(event.get('result') or {}).get('text', ''), taken=taken)}"
 
 
 class FitPicture(QLabel):
@@ -762,7 +754,7 @@ class HostSetupDialog(QDialog):
         return (f"The clocks would start at {clock_text(start, zone)}, {span_text(abs(gap))} {when} (it is "
                 f"{clock_text(now, zone)}). Start the match with that time?")
 
-    def reveal(self) -> tuple[Board, dict[str, Any]] | None:
+    def reveal(self) -> tuple[Board, Source] | None:
         """The sealed board and the start event's source, checked against its published digest; None when no
         sealed file was given.  RevealError says why it cannot start the match."""
         path = self.sealed_edit.text().strip()

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QFileDialog, QLabel
 
 from core.board.boardfile import load_board
 from core.board.geometry import parse_cell
+from core.match.events import Move
 from core.match.host import Match
 from core.match.times import parse_iso
 from designer.host.window import CHOOSE, TO_MOVE, HostWindow
@@ -157,7 +158,7 @@ def test_closing_and_reopening_resumes_from_the_journal(qtbot, folder: Path) -> 
 def test_a_move_recorded_from_the_command_line_shows_up(qtbot, folder: Path) -> None:  # type: ignore[no-untyped-def]
     window = show(qtbot, folder, Wall())
     other = Match.open(folder)  # as `lits match move` in a terminal
-    other.submit({"event": "move", "at": other.when("14:00:20"), "text": "a2 b2 c2 c3", "by": None})
+    other.submit(Move(other.when("14:00:20"), "a2 b2 c2 c3", None))
     qtbot.waitUntil(lambda: window.canvas.pieces == dict.fromkeys(cells("A2", "B2", "C2", "C3"), "L"))
     assert window.post_text.startswith("Move 1 | Al (O) | A2 B2 C2 C3")
 
@@ -262,15 +263,6 @@ def test_the_setup_keeps_what_was_typed_and_starts_the_clock_when_asked(  # type
     start = events(tmp_path / "new")[0]
     assert "T20:00:00" in str(start["at"]), start["at"]
     host.close()
-
-
-def test_the_journal_list_names_a_post_without_a_player() -> None:
-    from designer.host.window import _log_text
-
-    late = {"event": "move", "at": "2026-05-02T14:30:00+00:00", "text": "a2 b2 c2 c3", "counted": False,
-            "refused": {"rule": "decided"}, "player": None, "by": None}
-    assert _log_text(late) == "14:30:00  a post after the match was decided: post 'a2 b2 c2 c3' not counted (decided)"
-    assert _log_text({**late, "by": "Bo"}).startswith("14:30:00  Bo: post")
 
 
 def test_copying_before_the_picture_is_drawn_says_so(qtbot, folder: Path) -> None:  # type: ignore[no-untyped-def]

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QFileDialog
 
 from core.board.boardfile import load_board
 from core.match.times import clock_text, local_zone, now_ms
-from designer.host.window import HostSetupDialog, _log_text
+from designer.host.window import HostSetupDialog
 from tests.gui.test_host import Wall, ms, show, type_move
 from tests.match.script import write_board
 
@@ -77,8 +77,3 @@ def test_a_post_whose_bank_ran_out_since_is_not_copied(qtbot, folder: Path) -> N
     window.copy_post()
     assert window.verdict_label.text().startswith("Not copied: Al (O)'s bank ran out at 14:06:00")
 
-
-def test_a_post_after_the_match_was_decided_is_named_so_in_the_journal_list() -> None:
-    line = _log_text({"event": "move", "at": "2026-05-02T14:30:00+00:00", "text": "a2 b2 c2 c3", "by": None,
-                      "player": None, "counted": False, "refused": {"rule": "decided"}})
-    assert "a post after the match was decided: post 'a2 b2 c2 c3' not counted (decided)" in line

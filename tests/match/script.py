@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from core.match.events import Source, read_event
 from core.match.host import Match
 
 TINY_ROWS = (".O..O.", ".XX...", "OX....", "....OX", "...OO.", ".X..X.")
@@ -51,7 +52,7 @@ FINAL_RECORD_MOVES = ["A2 B2 C2 C3", "swap", "E1 F1 D2 E2", "E3 D4 E4 E5", "C6 D
 
 
 def event_for(step: tuple[str, ...]) -> dict[str, object]:
-    """The API event a step's arguments stand for (``at`` still as typed)."""
+    """The journal object of the event a step's arguments stand for (``at`` still as typed)."""
     action, rest = step[0], list(step[1:])
     options: dict[str, str] = {}
     words = []
@@ -78,7 +79,7 @@ def play(folder: Path, board_path: Path, steps: tuple[tuple[tuple[str, ...], int
     from core.board.boardfile import load_board
 
     board = load_board(board_path)
-    source = {"file": board_path.name, "sha256": hashlib.sha256(board_path.read_bytes()).hexdigest()}
+    source = Source(file=board_path.name, sha256=hashlib.sha256(board_path.read_bytes()).hexdigest())
     match = Match.create(folder, board, "Al", "Bo", START, 120, source)
     return resume(match, steps, on_step)
 
@@ -92,7 +93,7 @@ def resume(match: Match, steps: tuple[tuple[tuple[str, ...], int, str], ...] = S
             continue
         event = event_for(step)
         event["at"] = match.when(str(event["at"]))
-        match.submit(event)
+        match.submit(read_event(event))
         if on_step is not None:
             on_step(number)
     return match

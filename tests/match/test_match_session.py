@@ -15,9 +15,9 @@ from core.board.boardfile import load_board
 from core.board.geometry import parse_cell
 from core.board.model import Board, GameParams, Symbol
 from core.engine.rules import GameState
+from core.match.events import End, Event, EventError, MatchRule, Outcome, Posted, Refusal, read_event
 from core.match.host import Match
 from core.match.post import CHAT_LIMIT, INK, PIECE_COLOURS, figure, make_post, picture_png
-from core.match.session import EventError
 from core.match.times import parse_iso, parse_when
 from tests.match.script import START, STEPS, event_for, play, write_board
 from tests.paths import BOARDS
@@ -27,9 +27,16 @@ def ms(text: str) -> int:
     return parse_iso(f"2026-05-02T{text}+00:00")[0]
 
 
-def submit(match: Match, **event: object) -> list[dict[str, object]]:
-    event["at"] = match.when(str(event["at"]))
-    return match.submit(dict(event))
+def submit(match: Match, **fields: object) -> list[Event]:
+    """Record the event with these journal fields (``at`` as typed)."""
+    return match.submit(read_event({**fields, "at": match.when(str(fields["at"]))}))
+
+
+def post(match: Match, **fields: object) -> Posted:
+    """Record a post; the post as judged."""
+    judged = submit(match, **fields)[-1]
+    assert isinstance(judged, Posted)
+    return judged
 
 
 @pytest.fixture
@@ -65,11 +72,12 @@ def test_clocks_run_from_the_posts_and_stop_during_a_pause(tmp_path: Path) -> No
 def test_resignation_decides_and_later_posts_are_journaled_as_not_counted(tiny: Match) -> None:
     submit(tiny, event="move", at="14:00:10", text="A2 B2 C2 C3", by=None)
     submit(tiny, event="resign", at="14:00:20", by="bo")
-    late = submit(tiny, event="move", at="14:00:30", text="E1 F1 D2 E2", by="Bo")[-1]
-    assert late["counted"] is False and late["refused"]["rule"] == "decided"
+    late = post(tiny, event="move", at="14:00:30", text="E1 F1 D2 E2", by="Bo")
+    assert late.counted is False and late.refusal is not None and late.refusal.rule is MatchRule.DECIDED
     s = tiny.session
     assert s.result_text() == "Al (O) wins: Bo (X) resigned at 14:00:20."
-    assert submit(tiny, event="end", at="14:00:40")[-1]["result"]["reason"] == "resigned"
+    end = submit(tiny, event="end", at="14:00:40")[-1]
+    assert isinstance(end, End) and end.result is not None and end.result.reason is Outcome.RESIGNED
     from core.match.session import Refused
 
     with pytest.raises(Refused, match="the match ended at 14:00:40"):
@@ -78,9 +86,8 @@ def test_resignation_decides_and_later_posts_are_journaled_as_not_counted(tiny: 
 
 def test_a_correction_by_the_other_player_is_refused(tiny: Match) -> None:
     submit(tiny, event="move", at="14:00:10", text="A2 B2 C2 C3", by=None)
-    judged = submit(tiny, event="correct", at="14:00:20", text="A3 A4 A5 A6", by="Bo")[-1]
-    assert judged["refused"] == {"rule": "wrong-player", "message": "only Al, who made move 1, may correct it",
-                                 "cells": []}
+    judged = post(tiny, event="correct", at="14:00:20", text="A3 A4 A5 A6", by="Bo")
+    assert judged.refusal == Refusal(MatchRule.WRONG_PLAYER, "only Al, who made move 1, may correct it", ())
 
 
 def test_a_board_where_x_starts_gives_the_x_player_the_first_turn(tmp_path: Path) -> None:
@@ -129,7 +136,7 @@ def test_a_time_of_day_far_into_the_next_day_asks_for_the_date() -> None:
 
 def test_an_unknown_event_or_player_is_an_event_error(tiny: Match) -> None:
     with pytest.raises(EventError, match="unknown event 'teleport'"):
-        tiny.submit({"event": "teleport", "at": tiny.when("14:00:10")})
+        submit(tiny, event="teleport", at="14:00:10")
     with pytest.raises(EventError, match="'Cy' does not play in this match: the players are Al \\(O\\) and Bo"):
         submit(tiny, event="move", at="14:00:10", text="A2 B2 C2 C3", by="Cy")
     assert len(tiny.journal.read()) == 1
@@ -199,5 +206,5 @@ def test_the_picture_marks_the_last_piece_and_has_coordinates(tmp_path: Path) ->
 
 
 def test_every_scripted_step_is_an_event() -> None:
-    kinds = {str(event_for(step)["event"]) for step, _code, _words in STEPS}
+    kinds = {read_event({**event_for(step), "at": START}).kind for step, _code, _words in STEPS}
     assert kinds == {"move", "correct", "pause", "resume", "end"}

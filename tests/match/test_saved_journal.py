@@ -16,8 +16,11 @@ from core.match.host import Match
 from core.match.journal import GENESIS, encode, line_digest
 
 DATA = Path(__file__).parent / "data" / "journal-v1"
-OLDER = [Path(__file__).parent / "data" / name for name in ("journal-f2c02a3", "journal-f2c02a3-time")]
-"""Journals written by the code before undo, chat lines and the pure rules (commit f2c02a3)."""
+OLDER = [Path(__file__).parent / "data" / name for name in ("journal-f2c02a3", "journal-f2c02a3-time",
+                                                             "journal-e75d33d")]
+"""Journals written by the code before undo, chat lines and the pure rules (commit f2c02a3), and one by the code at
+e75d33d with every refusal a correction can get, a post while paused, a post after the game is over, a correction
+of the swap and an undo of two commands."""
 
 
 def test_a_saved_journal_replays_identically(tmp_path: Path) -> None:
@@ -42,7 +45,7 @@ def test_a_saved_journal_replays_identically(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("data", OLDER, ids=lambda p: p.name)
-def test_journals_written_before_undo_and_chat_lines_still_replay_identically(tmp_path: Path, data: Path) -> None:
+def test_older_journals_still_replay_identically(tmp_path: Path, data: Path) -> None:
     folder = tmp_path / "m"
     folder.mkdir()
     for name in ("journal.jsonl", "journal.check"):

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from core.cli import main
+from core.match.events import Move
 from core.match.host import Match
 from core.match.journal import JournalError
 from tests.match.script import START, STEPS, play, write_board
@@ -140,7 +141,7 @@ def test_a_post_repeated_after_a_crash_is_answered_already_counted(begun: Path,
     """The command was killed after its line and check file were written, before it answered: run again as it was
     typed, it says the post already counted instead of refusing it as the wrong player's."""
     match = Match.open(begun)
-    match.submit({"event": "move", "at": match.when("14:00:50"), "text": "swap", "by": "Bo"})  # the killed command
+    match.submit(Move(match.when("14:00:50"), "swap", "Bo"))  # the killed command
     before = (begun / "journal.jsonl").read_bytes()
     code, said = lits(capsys, "swap", str(begun), "--by", "Bo", "--at", "14:00:50")
     assert code == 0
