@@ -162,6 +162,7 @@ def verdict_figure(report: AnalysisReport, board: Board, openings: Sequence[Open
     return {
         "verdict": report.verdict, "agent": report.agent, "strength": level.name if level else report.agent,
         "judges": list(report.pie.judges), "fair": len(report.pie.fair), "tested": report.pie.tested,
+        "undisputed": len(report.pie.undisputed), "engines_disagree": report.engines_disagree,
         "drawn": [{"cells": list(o.names), "cell_indices": [int(c) for c in o.cells], "status": o.status,
                    "s1_rate": _r(o.v), "games": o.games} for o in openings],
         "reasons": list(report.reasons),

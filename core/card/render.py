@@ -65,9 +65,13 @@ def card_lines(card: dict[str, Any]) -> list[Line]:
     """The card's figures in a host's words, in the order the picture and the page show them."""
     v = card["verdict"]
     judges = f" (checked by {' and '.join(v['judges'])})" if v["judges"] else ""
-    lines = [Line("Verdict", "verdict",
-                  f"{v['verdict'].upper()} for {v['strength']} play{judges}: "
-                  f"{v['fair']} fair first placement{'s' if v['fair'] != 1 else ''} of {v['tested']} tested")]
+    fair = f"{v['fair']} fair first placement{'s' if v['fair'] != 1 else ''} of {v['tested']} tested"
+    undisputed = v.get("undisputed", v["fair"])
+    if v.get("engines_disagree"):
+        fair = f"strong engines disagree: {fair}, each disputed by a judge"
+    elif v["judges"] and undisputed < v["fair"]:
+        fair += f", {undisputed} undisputed by every judge"
+    lines = [Line("Verdict", "verdict", f"{v['verdict'].upper()} for {v['strength']} play{judges}: {fair}")]
     s = card["skill"]
     weak_one_in = one_in(s["upset_one_in"])
     upset = ("the weaker player never won" if s["upset_one_in"] is None else

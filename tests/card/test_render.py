@@ -42,6 +42,17 @@ def test_every_sentence_says_the_json_figures() -> None:
     assert text["measured"] == "effort standard, seed 1, lits 0.1.0, commit abc1234"
 
 
+def test_the_verdict_line_says_when_judges_dispute_fair_openings() -> None:
+    """A thorough verdict counts disputed openings and needs one undisputed; when the judges dispute every fair
+    opening the engines disagree, which the line says instead of a bare INCONCLUSIVE beside "3 fair"."""
+    card = sample_card(load_board(REPO / "boards" / "default.yaml"))
+    card["verdict"].update(judges=["mcts:8000", "ab:8000"], fair=3, undisputed=1)  # type: ignore[attr-defined]
+    assert by_key(card)["verdict"].endswith("3 fair first placements of 14 tested, 1 undisputed by every judge")
+    card["verdict"].update(verdict="inconclusive", undisputed=0, engines_disagree=True)  # type: ignore[attr-defined]
+    assert by_key(card)["verdict"] == ("INCONCLUSIVE for club play (checked by mcts:8000 and ab:8000): strong engines "
+                                       "disagree: 3 fair first placements of 14 tested, each disputed by a judge")
+
+
 def test_a_perfect_score_says_the_weaker_player_never_won() -> None:
     card = sample_card(load_board(REPO / "boards" / "default.yaml"))
     card["skill"].update(score=1.0, upset_one_in=None, upset_one_in_ci95=[4.2, None])  # type: ignore[attr-defined]
