@@ -197,12 +197,21 @@ def all_placements(size: int) -> tuple[Placement, ...]:
 # ---------------------------------------------------------------------------------- result
 
 
+class EndReason(StrEnum):
+    """How the rules decided a finished game (the values are the ids records and journals write)."""
+
+    SCORE = "score"
+    """More of the winner's symbols are uncovered."""
+    TIE_RULE = "tie-rule"
+    """Equal scores: the side that made the last placement wins."""
+
+
 @dataclass(frozen=True)
 class GameOutcome:
-    """A finished game: ``reason`` is "score" (higher score won) or "tie-rule" (equal, last placer won)."""
+    """A finished game and how the rules decided it."""
 
     winner: Symbol
-    reason: str
+    reason: EndReason
     score: dict[Symbol, int]
     last_mover: Symbol | None
     placements: int
@@ -210,7 +219,7 @@ class GameOutcome:
     def explain(self) -> str:
         o, x = self.score[Symbol.O], self.score[Symbol.X]
         head = f"Game over after {self.placements} placement{'s' if self.placements != 1 else ''}: O {o}, X {x}."
-        if self.reason == "score":
+        if self.reason is EndReason.SCORE:
             return f"{head} {self.winner.value} wins with more uncovered symbols."
         if self.last_mover is None:
             return f"{head} Tie and nobody could place a piece; {self.winner.value} wins because the other side " \
@@ -501,10 +510,10 @@ class GameState:
         o, x = score[Symbol.O], score[Symbol.X]
         last = self.last_mover
         if o != x:
-            return GameOutcome(Symbol.O if o > x else Symbol.X, "score", score, last, len(self.placements))
+            return GameOutcome(Symbol.O if o > x else Symbol.X, EndReason.SCORE, score, last, len(self.placements))
         # Tie: the last placer wins; with no placement at all the side to move (who cannot) loses.
         winner = last if last is not None else self.to_move.other
-        return GameOutcome(winner, "tie-rule", score, last, len(self.placements))
+        return GameOutcome(winner, EndReason.TIE_RULE, score, last, len(self.placements))
 
     def check_consistency(self) -> None:
         """Assert the Python bookkeeping matches the kernel state (used by tests)."""

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import ClassVar, TypedDict, TypeGuard
 
-from core.engine.rules import Rule
+from core.engine.rules import EndReason, Rule
 
 FORMAT = "lits-match-journal"
 VERSION = 1
@@ -38,8 +38,8 @@ class MatchRule(StrEnum):
 class Outcome(StrEnum):
     """Why a match was decided; the values are the ``result.reason`` ids in the journal."""
 
-    SCORE = "score"
-    TIE_RULE = "tie-rule"
+    SCORE = EndReason.SCORE.value
+    TIE_RULE = EndReason.TIE_RULE.value
     TIME = "time"
     RESIGNED = "resigned"
 

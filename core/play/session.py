@@ -25,7 +25,7 @@ from core.agents.spec import parse_agent, with_threads
 from core.board.model import Board, Symbol
 from core.engine.purerules import SWAP_WORDS, symbol_held
 from core.engine.record import RecordError, file_action_line, load_record, replay, save_record
-from core.engine.rules import SWAP, GameOutcome, GameState, IllegalReason, NotationError, Placement
+from core.engine.rules import SWAP, EndReason, GameOutcome, GameState, IllegalReason, NotationError, Placement
 from core.play.clock import MatchClock, TimeSource
 
 Move = Placement | str
@@ -76,6 +76,17 @@ class Refusal:
     reason: IllegalReason | None = None
 
 
+class PlayEnd(enum.StrEnum):
+    """How a play-test game ended: the rules' two ways (:class:`~core.engine.rules.EndReason`) and the table's."""
+
+    SCORE = EndReason.SCORE.value
+    TIE_RULE = EndReason.TIE_RULE.value
+    TIME = "time"
+    """A bank ran out."""
+    NO_PLACEMENT = "no-placement"
+    """Not even the first piece can be placed: the rules' tie rule would name a winner of a game never played."""
+
+
 @dataclass(frozen=True)
 class PlayResult:
     """A finished game seen from the table: who won with which symbol, how, and which symbols scored."""
@@ -83,9 +94,7 @@ class PlayResult:
     winner: SeatInfo | None
     loser: SeatInfo | None
     """Both None only when no placement is possible on the board (``reason`` ``no-placement``)."""
-    reason: str
-    """``score``, ``tie-rule`` (equal score, the last placer won), ``time`` (a bank ran out) or ``no-placement``
-    (not even the first piece can be placed: the rules' tie rule would name a winner of a game never played)."""
+    reason: PlayEnd
     score: dict[Symbol, int]
     swapped: bool
     game: GameOutcome | None
@@ -98,8 +107,8 @@ class PlayResult:
         if self.winner is None or self.loser is None:
             return NO_PLACEMENT
         mine, theirs = self.score[self.winner.symbol], self.score[self.loser.symbol]
-        how = {"score": f", {mine} to {theirs}", "tie-rule": f", {mine} to {theirs} by the tie rule",
-               "time": " on time"}[self.reason]
+        how = {PlayEnd.SCORE: f", {mine} to {theirs}", PlayEnd.TIE_RULE: f", {mine} to {theirs} by the tie rule",
+               PlayEnd.TIME: " on time"}[self.reason]
         return f"{self.winner.name} wins with {self.winner.symbol.value} ({self.winner.kind}){how}"
 
     def explain(self) -> str:
@@ -116,7 +125,7 @@ class PlayResult:
         n = self.game.placements
         lines = [f"No legal placement is left after {n} placement{'s' if n != 1 else ''}.",
                  f"Score (uncovered symbols): O {o}, X {x}."]
-        if self.reason == "score":
+        if self.reason is PlayEnd.SCORE:
             lines.append(f"{w.symbol.value} wins with more uncovered symbols: "
                          f"{w.name} ({w.kind}) beats {lo.name} ({lo.kind}).")
         else:
@@ -292,16 +301,16 @@ class PlaySession:
         flagged = self.clock.flagged
         game = None
         if flagged is not None:
-            winner, loser, reason = self.seat_info(1 - flagged), self.seat_info(flagged), "time"
+            winner, loser, reason = self.seat_info(1 - flagged), self.seat_info(flagged), PlayEnd.TIME
         else:
             game = self._state.result()
             if game is None:
                 return None
             if game.placements == 0:  # over before the first move: the board allows no placement at all
-                return PlayResult(None, None, "no-placement", score, self.swapped, game,
+                return PlayResult(None, None, PlayEnd.NO_PLACEMENT, score, self.swapped, game,
                                   {Symbol.O: (), Symbol.X: ()})
             winner = self.seat_info(self.seat_of(game.winner))
-            loser, reason = self.seat_info(1 - winner.seat), game.reason
+            loser, reason = self.seat_info(1 - winner.seat), PlayEnd(game.reason)
         free = ~self._state.covered
         cells = {}
         for symbol in (Symbol.O, Symbol.X):
