@@ -98,7 +98,7 @@ def summarise(report: AnalysisReport, quick: bool | None = None, games: int | No
             "same engines would not settle it."])
         summary.lines += disputed_lines
         summary.next_step = (f"Adjust the symbols near {fair[0].cells[0]} (where the closest-to-even opening lies) "
-                             "and analyse again, or publish the board saying for whom it is balanced.")
+                             "and analyse again; the report gives each engine's figures for every fair opening.")
         return _finish(summary, report, played_by, pie_rule)
     if verdict == "balanced":
         summary = HostSummary(verdict, f"Balanced{level}", "✔", [
