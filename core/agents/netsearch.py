@@ -1,6 +1,6 @@
 """``net:N``: the ``puct`` search with the learned value (``core.agents.value``) as its leaf evaluation.
 
-At a leaf the search evaluates S1's win chance with the integer model (``k_features`` + ``k_eval``, clamped to
+At a leaf the search evaluates S1's win chance with the integer model (``k_features`` + ``k_eval_into``, clamped to
 [0, 1]) and backs it up as a fractional win, mixed with the playout's result as ``mix * net + (1 - mix) *
 playout`` (``mix`` 1 by default: the net alone; ``mix=0`` is the ``puct`` search exactly, tree for tree).
 Proven and finished positions keep their exact result.  Everything else (priors, lazy children, solver, move
@@ -58,7 +58,7 @@ from core.agents.puct import (
     k_fast_greedy_playout,
 )
 from core.agents.spec import AgentSpec, PuctBudget, parse_net
-from core.agents.value import MAX_ACTIVE, ValueModel, default_model, k_eval, k_features, symbols_of
+from core.agents.value import MAX_ACTIVE, ValueModel, default_model, k_eval_into, k_features, symbols_of
 from core.engine.kernels import (
     H_LAST,
     H_SUPPLY,
@@ -82,12 +82,14 @@ def _cover(kt: KTables, ctype: Any, p: int) -> None:
 
 @njit(cache=True, nogil=True)
 def k_leaf_value(kt: KTables, s: Any, sym: Any, ctype: Any, w1: Any, b1: Any, w2: Any, b2: Any, w3: Any, b3: Any,
-                 q: int, feats: Any, supply: Any, two: Any) -> float:
-    """S1's win chance at position ``s`` by the model, clamped to [0, 1] (an exact division by ``2**(2q)``)."""
+                 q: int, feats: Any, supply: Any, two: Any, acc: Any, h2: Any) -> float:
+    """S1's win chance at position ``s`` by the model, clamped to [0, 1] (an exact division by ``2**(2q)``).
+
+    ``feats``, ``supply``, ``two``, ``acc`` and ``h2`` are the search's scratch: a leaf allocates nothing."""
     for t in range(4):
         supply[t] = int(s[H_SUPPLY + t])
     n = k_features(kt.size, sym, ctype, supply, int(s[H_TO_MOVE]) == kt.first, feats)
-    k_eval(w1, b1, w2, b2, w3, b3, q, feats, n, two)
+    k_eval_into(w1, b1, w2, b2, w3, b3, q, feats, n, two, acc, h2)
     one = 1 << (2 * q)
     raw = two[0]
     if raw < 0:
@@ -115,6 +117,8 @@ def k_net_run(kt: KTables, gain: Any, expg: Any, gmask: Any, root: Any, ti: Any,
     feats = np.empty(MAX_ACTIVE, dtype=np.int64)  # net
     supply = np.zeros(4, dtype=np.int64)  # net
     two = np.zeros(2, dtype=np.int64)  # net
+    acc = np.empty(b1.shape[0], dtype=np.int64)  # net: the model's layer scratch, once per run
+    h2 = np.empty(b2.shape[0], dtype=np.int64)  # net
     first = kt.first  # net
     c_puct = params[P_C]
     tau = params[P_TAU]
@@ -193,7 +197,8 @@ def k_net_run(kt: KTables, gain: Any, expg: Any, gmask: Any, root: Any, ti: Any,
         else:
             exact = False
             if mix > 0.0:  # net: evaluated before the playout moves ``s`` on
-                net_s1 = k_leaf_value(kt, s, sym, ctype, w1, b1, w2, b2, w3, b3, q, feats, supply, two)
+                net_s1 = k_leaf_value(kt, s, sym, ctype, w1, b1, w2, b2, w3, b3, q, feats, supply, two, acc,
+                                      h2)
             winner = -1
             if mix < 1.0:
                 if greedy_playouts:

@@ -15,7 +15,7 @@ import core.agents.netsearch as netsearch
 import core.agents.value as value
 from core.agents.agent import make_agent
 from core.agents.netsearch import NetSearch, net_search
-from core.agents.puct import F_FIRST, F_MOVE, G_WINS, LOSS, PuctSearch, PuctTree
+from core.agents.puct import F_FIRST, F_MOVE, F_NLEGAL, F_NVIS, F_PROOF, F_SIB, G_WINS, LOSS, PuctSearch, PuctTree
 from core.agents.search import gain_for
 from core.agents.spec import AgentSpecError, PuctBudget, parse_agent
 from core.agents.value import ModelError, ValueModel, position_inputs
@@ -123,6 +123,33 @@ def test_leaf_value_is_the_models(plies: int) -> None:
     mover_is_s1 = int(s[H_TO_MOVE]) == kt.first
     assert float(tree.tf[child, G_WINS]) == (s1_chance if mover_is_s1 else 1.0 - s1_chance)
     assert 0.0 < s1_chance < 1.0  # a value the playout's 0 or 1 could not give
+
+
+def test_every_leaf_of_a_search_gets_the_models_value() -> None:
+    """The search's one layer scratch serves every leaf: each leaf visited once holds the model's own chance."""
+    board = Board.random(12, pairs=12, seed=7)
+    kt = kernel_tables(board)
+    game = [p.index for p in random_prefix(board, 12, 5).placements]
+    s = k_new_state(kt)
+    for p in game:
+        k_apply(kt, s, p)
+    tree = searcher(board, "net:60", 4).search(s)
+    checked = 0
+    stack = [(0, game)]
+    while stack:
+        node, moves = stack.pop()
+        child = int(tree.ti[node, F_FIRST])
+        while child >= 0:
+            path = [*moves, int(tree.ti[child, F_MOVE])]
+            stack.append((child, path))
+            if (tree.ti[child, F_NVIS] == 1 and tree.ti[child, F_PROOF] == 0
+                    and tree.ti[child, F_NLEGAL] > 0):
+                s1_chance = reference_chance(board, path, MODEL)
+                mover_is_s1 = len(moves) % 2 == 0
+                assert float(tree.tf[child, G_WINS]) == (s1_chance if mover_is_s1 else 1.0 - s1_chance)
+                checked += 1
+            child = int(tree.ti[child, F_SIB])
+    assert checked >= 30
 
 
 @pytest.mark.parametrize("size", [10, 12, 14])
