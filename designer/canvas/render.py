@@ -630,27 +630,45 @@ class GlyphTiles:
 
     A glyph is the same pixels wherever its cell sits at the same sub-pixel offset, so a tile is keyed by the
     glyph's look, the cell's size and that offset: a repaint for a new heatmap (the live estimate's, several a
-    second) copies each glyph instead of stroking it and its halo again.  ``budget`` bounds the bytes kept: a
-    resize brings new keys and the old tiles age out.
+    second) copies each glyph instead of stroking it and its halo again.  Every raster picture composes its
+    glyphs from tiles, kept or not, so a board looks the same to the pixel however its picture came about.
+    Tiles are kept only at a cell size painted before (:meth:`keeps`): the paints of a resize in progress keep
+    nothing.  ``budget`` bounds the bytes kept, the least recently used tiles going first.
     """
 
-    def __init__(self, budget: int = 24 << 20) -> None:
+    SIZES = 8
+    """How many recent cell sizes :meth:`keeps` remembers."""
+
+    def __init__(self, budget: int = 16 << 20) -> None:
         self.budget = budget
         self.used = 0
         self.drawn = 0
         """How many tiles were drawn (a repaint with nothing new draws none)."""
         self._tiles: OrderedDict[tuple[object, ...], tuple[QImage, int, int]] = OrderedDict()
+        self._sizes: OrderedDict[float, None] = OrderedDict()
 
     def __len__(self) -> int:
         return len(self._tiles)
 
     def clear(self) -> None:
         self._tiles.clear()
+        self._sizes.clear()
         self.used = 0
 
+    def keeps(self, cell: float) -> bool:
+        """Whether to keep the tiles of a picture with cells of this size: only if a picture had them before."""
+        if cell in self._sizes:
+            self._sizes.move_to_end(cell)
+            return True
+        self._sizes[cell] = None
+        while len(self._sizes) > self.SIZES:
+            self._sizes.popitem(last=False)
+        return False
+
     def blit(self, painter: QPainter, r: QRectF, symbol: Symbol, color: QColor, covered: bool,
-             halo: QColor | None) -> None:
-        """Draw the glyph as :func:`_draw_symbol` would, from its tile (drawn first if it is new)."""
+             halo: QColor | None, keep: bool = True) -> None:
+        """Draw the glyph as :func:`_draw_symbol` would, from its tile (drawn first if it is new, and kept if
+        ``keep``)."""
         x, y = math.floor(r.left()), math.floor(r.top())
         fx, fy = r.left() - x, r.top() - y
         key = (symbol.value, color.rgba(), covered, None if halo is None else halo.rgba(), r.width(), r.height(),
@@ -658,9 +676,12 @@ class GlyphTiles:
         found = self._tiles.get(key)
         if found is None:
             found = self._draw(QRectF(fx, fy, r.width(), r.height()), symbol, color, covered, halo)
+            self.drawn += 1
+            if not keep:
+                painter.drawImage(QPoint(x + found[1], y + found[2]), found[0])
+                return
             self._tiles[key] = found
             self.used += found[0].sizeInBytes()
-            self.drawn += 1
             while self.used > self.budget and len(self._tiles) > 1:
                 old, _dx, _dy = self._tiles.popitem(last=False)[1]
                 self.used -= old.sizeInBytes()
@@ -673,7 +694,7 @@ class GlyphTiles:
     def _draw(r: QRectF, symbol: Symbol, color: QColor, covered: bool,
               halo: QColor | None) -> tuple[QImage, int, int]:
         """The glyph of a cell at ``r`` (its offset inside the pixel at the origin), with room for the strokes."""
-        margin = 2 + math.ceil(2.0 * max(1.0, r.width() * 0.11))
+        margin = 2  # the strokes stay inside the cell; this is room for their antialiased edge
         tile = QImage(math.ceil(r.right()) + 2 * margin, math.ceil(r.bottom()) + 2 * margin,
                       QImage.Format.Format_ARGB32_Premultiplied)
         tile.fill(0)
@@ -684,6 +705,9 @@ class GlyphTiles:
         return tile, -margin, -margin
 
 
+TILED_CELL = 16.0
+"""Cells this large (in pixels) or larger have tiled glyphs: smaller ones have strokes of one pixel, which Qt
+draws by another method whose pixels depend on where the line starts, and cost little to draw anyway."""
 GLYPH_TILES = GlyphTiles()
 """The tiles of every raster picture of this process (the canvas, the play-test board, exported images)."""
 
@@ -704,7 +728,8 @@ def tiles_fit(painter: QPainter) -> bool:
 def _paint_symbols(painter: QPainter, geo: BoardGeometry, pal: Palette, board: Board, ov: Overlay) -> None:
     """The O and X glyphs; on a heatmap each gets a halo of the cell colour, under a piece it is muted."""
     halo = QColor(pal.cell) if ov.heat is not None else None
-    tiles = GLYPH_TILES if tiles_fit(painter) else None
+    tiles = GLYPH_TILES if geo.cell >= TILED_CELL and tiles_fit(painter) else None
+    keep = tiles is not None and tiles.keeps(geo.cell)
     for cell, symbol in enumerate(board.cells):
         if symbol is Symbol.EMPTY:
             continue
@@ -714,7 +739,7 @@ def _paint_symbols(painter: QPainter, geo: BoardGeometry, pal: Palette, board: B
             color = QColor(pal.covered_symbol)
             color.setAlpha(170)
         if tiles is not None:
-            tiles.blit(painter, geo.cell_rect(cell), symbol, color, covered, halo)
+            tiles.blit(painter, geo.cell_rect(cell), symbol, color, covered, halo, keep)
         else:
             _draw_symbol(painter, geo.cell_rect(cell), symbol, color, covered, halo)
 
