@@ -168,6 +168,25 @@ def test_the_predicted_balance_layer_shares_the_heatmap_with_the_analysis_maps(q
     assert layer.toggle in win.menuBar().actions()[2].menu().actions()  # View menu
 
 
+def test_a_prediction_equal_to_the_one_shown_does_not_redraw_the_board(qtbot: QtBot, model: ValueModel) -> None:
+    """Many edits leave the prediction as it was; each redraw of a board with a heatmap costs the GUI thread."""
+    win = open_window(qtbot, new_board=12)
+    settle(qtbot, win)
+    win.estimate.toggle.setChecked(True)
+    win.view.grab()
+    paints, computed = win.view.full_paints, win.estimate.source.computations
+    win.estimate.source.changed()  # the same board estimated again: a new map with the same values
+    settle(qtbot, win)
+    win.view.grab()
+    assert win.estimate.source.computations == computed + 1
+    assert win.view.full_paints == paints
+    assert np.array_equal(shown(win), expected(win, model).cells, equal_nan=True)
+    win.document.new_board(12)  # the canvas drops its map with the board: the same map is drawn on the new one
+    settle(qtbot, win)
+    assert win.view.heat_label == LAYER_LABEL
+    assert np.array_equal(shown(win), expected(win, model).cells, equal_nan=True)
+
+
 class Gaps:
     """The longest wait between ticks of a 10 ms timer: how long the event loop was unable to react."""
 
