@@ -12,6 +12,7 @@ import itertools
 import math
 import os
 import re
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
@@ -646,24 +647,28 @@ class GlyphTiles:
         """How many tiles were drawn (a repaint with nothing new draws none)."""
         self._tiles: OrderedDict[tuple[object, ...], tuple[QImage, int, int]] = OrderedDict()
         self._sizes: OrderedDict[float, None] = OrderedDict()
+        self._lock = threading.Lock()
+        """A picture may be rendered off the GUI thread (an export) while the canvas paints."""
 
     def __len__(self) -> int:
         return len(self._tiles)
 
     def clear(self) -> None:
-        self._tiles.clear()
-        self._sizes.clear()
-        self.used = 0
+        with self._lock:
+            self._tiles.clear()
+            self._sizes.clear()
+            self.used = 0
 
     def keeps(self, cell: float) -> bool:
         """Whether to keep the tiles of a picture with cells of this size: only if a picture had them before."""
-        if cell in self._sizes:
-            self._sizes.move_to_end(cell)
-            return True
-        self._sizes[cell] = None
-        while len(self._sizes) > self.SIZES:
-            self._sizes.popitem(last=False)
-        return False
+        with self._lock:
+            if cell in self._sizes:
+                self._sizes.move_to_end(cell)
+                return True
+            self._sizes[cell] = None
+            while len(self._sizes) > self.SIZES:
+                self._sizes.popitem(last=False)
+            return False
 
     def blit(self, painter: QPainter, r: QRectF, symbol: Symbol, color: QColor, covered: bool,
              halo: QColor | None, keep: bool = True) -> None:
@@ -673,20 +678,20 @@ class GlyphTiles:
         fx, fy = r.left() - x, r.top() - y
         key = (symbol.value, color.rgba(), covered, None if halo is None else halo.rgba(), r.width(), r.height(),
                fx, fy)
-        found = self._tiles.get(key)
+        with self._lock:
+            found = self._tiles.get(key)
+            if found is not None:
+                self._tiles.move_to_end(key)
         if found is None:
             found = self._draw(QRectF(fx, fy, r.width(), r.height()), symbol, color, covered, halo)
-            self.drawn += 1
-            if not keep:
-                painter.drawImage(QPoint(x + found[1], y + found[2]), found[0])
-                return
-            self._tiles[key] = found
-            self.used += found[0].sizeInBytes()
-            while self.used > self.budget and len(self._tiles) > 1:
-                old, _dx, _dy = self._tiles.popitem(last=False)[1]
-                self.used -= old.sizeInBytes()
-        else:
-            self._tiles.move_to_end(key)
+            with self._lock:
+                self.drawn += 1
+                if keep and key not in self._tiles:
+                    self._tiles[key] = found
+                    self.used += found[0].sizeInBytes()
+                    while self.used > self.budget and len(self._tiles) > 1:
+                        old, _dx, _dy = self._tiles.popitem(last=False)[1]
+                        self.used -= old.sizeInBytes()
         tile, dx, dy = found
         painter.drawImage(QPoint(x + dx, y + dy), tile)
 
@@ -730,14 +735,14 @@ def _paint_symbols(painter: QPainter, geo: BoardGeometry, pal: Palette, board: B
     halo = QColor(pal.cell) if ov.heat is not None else None
     tiles = GLYPH_TILES if geo.cell >= TILED_CELL and tiles_fit(painter) else None
     keep = tiles is not None and tiles.keeps(geo.cell)
+    o, x = QColor(pal.o), QColor(pal.x)
+    muted = QColor(pal.covered_symbol)
+    muted.setAlpha(170)
     for cell, symbol in enumerate(board.cells):
         if symbol is Symbol.EMPTY:
             continue
         covered = cell in ov.pieces
-        color = QColor(pal.o if symbol is Symbol.O else pal.x)
-        if covered:
-            color = QColor(pal.covered_symbol)
-            color.setAlpha(170)
+        color = muted if covered else o if symbol is Symbol.O else x
         if tiles is not None:
             tiles.blit(painter, geo.cell_rect(cell), symbol, color, covered, halo, keep)
         else:

@@ -48,9 +48,10 @@ WARMUP_POLL_MS = 250
 kernels into the window's process (on the worker thread, but importing holds Python's lock), which must not
 slow the window's opening."""
 INTERVAL_MS = 50
-"""At least this long from one computation's start to the next: each new estimate repaints the board when its
-heatmap is shown (10-20 ms on the GUI thread), so during a drag at most 20 a second; the last edit still shows
-within this interval plus one computation (about 70 ms)."""
+"""At least this long from one computation's start to the next: each new estimate whose map differs from the one
+shown repaints the board when its heatmap is shown (a few milliseconds on the GUI thread, docs/designer.md), so
+during a drag at most 20 a second; the last edit still shows within this interval plus one computation (about
+70 ms)."""
 
 NOT_INSTALLED = "The opening predictor is not installed, so there is no live balance estimate."
 LAYER_LABEL = "Predicted balance (club)"
