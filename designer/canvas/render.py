@@ -8,6 +8,7 @@ alone.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import os
@@ -265,6 +266,13 @@ def fit_caption(text: str, width: float, cell: float) -> tuple[QFont, str]:
     if metrics.horizontalAdvance(text) > width:
         text = metrics.elidedText(text, Qt.TextElideMode.ElideRight, max(0.0, width))
     return font, text
+
+
+@functools.lru_cache(maxsize=32)
+def _fitted_caption(text: str, width: float, cell: float) -> tuple[QFont, str]:
+    """:func:`fit_caption` for the canvas, which redraws the same caption at the same size for each new heatmap
+    (the fitting measures the text at each size it tries).  Only handed to ``QPainter.setFont``, which copies."""
+    return fit_caption(text, width, cell)
 
 
 def _draw_symbol(painter: QPainter, r: QRectF, symbol: Symbol, color: QColor, covered: bool,
@@ -813,7 +821,7 @@ def _paint_heat_caption(painter: QPainter, geo: BoardGeometry, pal: Palette, lab
     bar_left = geo.left + n * c - bar_w
     for i, colour in enumerate(_BAR_COLOURS):
         painter.fillRect(QRectF(bar_left + i * bar_w / 40, y + 0.15 * c, bar_w / 40 + 0.5, 0.4 * c), colour)
-    font, text = fit_caption(label, n * c - bar_w - 0.7 * c, c)
+    font, text = _fitted_caption(label, n * c - bar_w - 0.7 * c, c)
     painter.setFont(font)
     painter.drawText(QRectF(geo.left, y, n * c - bar_w - 0.7 * c, 0.7 * c),
                      int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), text)
