@@ -8,13 +8,18 @@ alone.
 
 from __future__ import annotations
 
+import functools
 import itertools
+import math
 import os
 import re
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPointF, QRectF, QSize, Qt
+import numpy as np
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPoint, QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import (
     QBrush,
     QColor,
@@ -22,9 +27,11 @@ from PySide6.QtGui import (
     QFontMetricsF,
     QGuiApplication,
     QImage,
+    QPaintEngine,
     QPainter,
     QPainterPath,
     QPen,
+    QTransform,
 )
 from PySide6.QtSvg import QSvgGenerator
 
@@ -91,7 +98,11 @@ _HEAT_STOPS: tuple[tuple[float, tuple[int, int, int]], ...] = (
 )
 
 
-def heat_color(value: float, alpha: int = 200) -> QColor:
+HEAT_ALPHA = 200
+"""The heatmap's opacity over the cells: the chequer shows faintly through."""
+
+
+def heat_color(value: float, alpha: int = HEAT_ALPHA) -> QColor:
     """Viridis colour for a value in 0..1 (clamped; NaN counts as 0)."""
     v = 0.0 if value != value else min(1.0, max(0.0, float(value)))
     for (a, ca), (b, cb) in itertools.pairwise(_HEAT_STOPS):
@@ -101,6 +112,46 @@ def heat_color(value: float, alpha: int = 200) -> QColor:
             return QColor(r, g, bl, alpha)
     r, g, bl = _HEAT_STOPS[-1][1]
     return QColor(r, g, bl, alpha)
+
+
+_BAR_COLOURS = tuple(heat_color(i / 39, 255) for i in range(40))
+"""The caption's colour bar from 0 to 1, in 40 steps."""
+
+
+def heat_rgb(values: Any) -> np.ndarray:
+    """:func:`heat_color` of a whole array at once, as 32-bit 0xAARRGGBB values with alpha 0 (the same rounding)."""
+    v = np.nan_to_num(np.clip(np.asarray(values, dtype=float), 0.0, 1.0), nan=0.0)
+    stops = np.array([s for s, _ in _HEAT_STOPS])
+    colours = np.array([c for _, c in _HEAT_STOPS], dtype=float)
+    seg = np.clip(np.searchsorted(stops, v, side="left") - 1, 0, len(stops) - 2)
+    t = (v - stops[seg]) / (stops[seg + 1] - stops[seg])
+    rgb = np.round(colours[seg] + (colours[seg + 1] - colours[seg]) * t[..., None]).astype(np.uint32)
+    out: np.ndarray = (rgb[..., 0] << 16) | (rgb[..., 1] << 8) | rgb[..., 2]
+    return out
+
+
+def cell_colours(size: int, pal: Palette, heat: Any = None) -> list[QColor]:
+    """Each cell's opaque colour: the chequer with the heatmap blended over it exactly as Qt blends a translucent
+    fill (composited on an image of one pixel per cell).
+
+    Filled opaquely, this colour draws inside a cell what a translucent heat fill over the chequer draws, for a
+    fraction of the cost: a translucent antialiased fill per cell was most of a repaint with a heatmap.
+    """
+    n = size
+    rows, cols = np.indices((n, n))
+    light, dark = QColor(pal.cell).rgba(), QColor(pal.cell_alt).rgba()
+    chequer = np.where((rows + cols) % 2 == 0, light, dark).astype(np.uint32)  # 0xAARRGGBB, as QImage keeps them
+    image = QImage(chequer.tobytes(), n, n, 4 * n, QImage.Format.Format_RGB32).copy()
+    if heat is not None:
+        values = np.asarray(heat, dtype=float)
+        alpha = np.where(np.isnan(values), 0, HEAT_ALPHA).astype(np.uint32)  # NaN: no data here, the cell stays plain
+        over = (alpha << 24) | heat_rgb(values)
+        painter = QPainter(image)
+        painter.drawImage(QPoint(0, 0), QImage(over.tobytes(), n, n, 4 * n, QImage.Format.Format_ARGB32))
+        painter.end()
+    line = image.bytesPerLine() // 4
+    rgba = np.frombuffer(image.constBits(), dtype=np.uint32).reshape(n, line)[:, :n].ravel()
+    return [QColor.fromRgba(int(v)) for v in rgba]
 
 
 @dataclass
@@ -215,6 +266,13 @@ def fit_caption(text: str, width: float, cell: float) -> tuple[QFont, str]:
     if metrics.horizontalAdvance(text) > width:
         text = metrics.elidedText(text, Qt.TextElideMode.ElideRight, max(0.0, width))
     return font, text
+
+
+@functools.lru_cache(maxsize=32)
+def _fitted_caption(text: str, width: float, cell: float) -> tuple[QFont, str]:
+    """:func:`fit_caption` for the canvas, which redraws the same caption at the same size for each new heatmap
+    (the fitting measures the text at each size it tries).  Only handed to ``QPainter.setFont``, which copies."""
+    return fit_caption(text, width, cell)
 
 
 def _draw_symbol(painter: QPainter, r: QRectF, symbol: Symbol, color: QColor, covered: bool,
@@ -514,18 +572,22 @@ def paint_board(painter: QPainter, rect: QRectF, board: Board, options: RenderOp
 
 
 def _paint_cells(painter: QPainter, geo: BoardGeometry, pal: Palette, ov: Overlay) -> None:
-    """The chequered cells, the heatmap's colour over them and the placed pieces' colours."""
+    """The chequered cells, the heatmap's colour over them and the placed pieces' colours.
+
+    A cell with a heat value gets a second, opaque fill of its blended colour (:func:`cell_colours`): inside the
+    cell the same pixels as the translucent fill it stands for, on the cell's antialiased border within a few
+    levels of them (the chequer fill under it keeps that border close), at a fraction of the cost.
+    """
     n = geo.size
+    light, dark = QColor(pal.cell), QColor(pal.cell_alt)
     painter.setPen(Qt.PenStyle.NoPen)
-    heat = ov.heat
-    for cell in range(n * n):
+    for cell, colour in enumerate(cell_colours(n, pal, ov.heat)):
         r = geo.cell_rect(cell)
         row, col = divmod(cell, n)
-        painter.fillRect(r, QColor(pal.cell if (row + col) % 2 == 0 else pal.cell_alt))
-        if heat is not None:
-            value = float(heat[row][col])
-            if value == value:  # NaN means "no data here" (e.g. survival of an empty cell): leave it plain
-                painter.fillRect(r, heat_color(value))
+        chequer = light if (row + col) % 2 == 0 else dark
+        painter.fillRect(r, chequer)
+        if colour != chequer:
+            painter.fillRect(r, colour)
         piece = ov.pieces.get(cell)
         if piece is not None:
             painter.fillRect(r, QColor(pal.pieces.get(piece, pal.grid)))
@@ -572,18 +634,127 @@ def _paint_piece_borders(painter: QPainter, geo: BoardGeometry, pal: Palette, ov
                          int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop), ov.pieces[cell])
 
 
+class GlyphTiles:
+    """Glyphs drawn once into small images and copied onto later pictures, least recently used dropped first.
+
+    A glyph is the same pixels wherever its cell sits at the same sub-pixel offset, so a tile is keyed by the
+    glyph's look, the cell's size and that offset: a repaint for a new heatmap (the live estimate's, several a
+    second) copies each glyph instead of stroking it and its halo again.  Every raster picture composes its
+    glyphs from tiles, kept or not, so a board looks the same to the pixel however its picture came about.
+    Tiles are kept only at a cell size painted before (:meth:`keeps`): the paints of a resize in progress keep
+    nothing.  ``budget`` bounds the bytes kept, the least recently used tiles going first.
+    """
+
+    SIZES = 8
+    """How many recent cell sizes :meth:`keeps` remembers."""
+
+    def __init__(self, budget: int = 16 << 20) -> None:
+        self.budget = budget
+        self.used = 0
+        self.drawn = 0
+        """How many tiles were drawn (a repaint with nothing new draws none)."""
+        self._tiles: OrderedDict[tuple[object, ...], tuple[QImage, int, int]] = OrderedDict()
+        self._sizes: OrderedDict[float, None] = OrderedDict()
+        self._lock = threading.Lock()
+        """A picture may be rendered off the GUI thread (an export) while the canvas paints."""
+
+    def __len__(self) -> int:
+        return len(self._tiles)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._tiles.clear()
+            self._sizes.clear()
+            self.used = 0
+
+    def keeps(self, cell: float) -> bool:
+        """Whether to keep the tiles of a picture with cells of this size: only if a picture had them before."""
+        with self._lock:
+            if cell in self._sizes:
+                self._sizes.move_to_end(cell)
+                return True
+            self._sizes[cell] = None
+            while len(self._sizes) > self.SIZES:
+                self._sizes.popitem(last=False)
+            return False
+
+    def blit(self, painter: QPainter, r: QRectF, symbol: Symbol, color: QColor, covered: bool,
+             halo: QColor | None, keep: bool = True) -> None:
+        """Draw the glyph as :func:`_draw_symbol` would, from its tile (drawn first if it is new, and kept if
+        ``keep``)."""
+        x, y = math.floor(r.left()), math.floor(r.top())
+        fx, fy = r.left() - x, r.top() - y
+        key = (symbol.value, color.rgba(), covered, None if halo is None else halo.rgba(), r.width(), r.height(),
+               fx, fy)
+        with self._lock:
+            found = self._tiles.get(key)
+            if found is not None:
+                self._tiles.move_to_end(key)
+        if found is None:
+            found = self._draw(QRectF(fx, fy, r.width(), r.height()), symbol, color, covered, halo)
+            with self._lock:
+                self.drawn += 1
+                if keep and key not in self._tiles:
+                    self._tiles[key] = found
+                    self.used += found[0].sizeInBytes()
+                    while self.used > self.budget and len(self._tiles) > 1:
+                        old, _dx, _dy = self._tiles.popitem(last=False)[1]
+                        self.used -= old.sizeInBytes()
+        tile, dx, dy = found
+        painter.drawImage(QPoint(x + dx, y + dy), tile)
+
+    @staticmethod
+    def _draw(r: QRectF, symbol: Symbol, color: QColor, covered: bool,
+              halo: QColor | None) -> tuple[QImage, int, int]:
+        """The glyph of a cell at ``r`` (its offset inside the pixel at the origin), with room for the strokes."""
+        margin = 2  # the strokes stay inside the cell; this is room for their antialiased edge
+        tile = QImage(math.ceil(r.right()) + 2 * margin, math.ceil(r.bottom()) + 2 * margin,
+                      QImage.Format.Format_ARGB32_Premultiplied)
+        tile.fill(0)
+        painter = QPainter(tile)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        _draw_symbol(painter, r.translated(margin, margin), symbol, color, covered, halo)
+        painter.end()
+        return tile, -margin, -margin
+
+
+TILED_CELL = 16.0
+"""Cells this large (in pixels) or larger have tiled glyphs: smaller ones have strokes of one pixel, which Qt
+draws by another method whose pixels depend on where the line starts, and cost little to draw anyway."""
+GLYPH_TILES = GlyphTiles()
+"""The tiles of every raster picture of this process (the canvas, the play-test board, exported images)."""
+
+
+def tiles_fit(painter: QPainter) -> bool:
+    """Tiles copy the same pixels as drawing only on a raster device at one device pixel per unit, moved by whole
+    pixels, fully opaque and blending normally; anything else (SVG, a scale, high-DPI) draws the glyphs."""
+    engine = painter.paintEngine()
+    device = painter.device()
+    transform = painter.deviceTransform()
+    moved = transform.type().value <= QTransform.TransformationType.TxTranslate.value
+    return (engine is not None and engine.type() == QPaintEngine.Type.Raster and device is not None
+            and device.devicePixelRatioF() == 1.0 and moved
+            and float(transform.dx()).is_integer() and float(transform.dy()).is_integer() and painter.opacity() == 1.0
+            and painter.compositionMode() == QPainter.CompositionMode.CompositionMode_SourceOver)
+
+
 def _paint_symbols(painter: QPainter, geo: BoardGeometry, pal: Palette, board: Board, ov: Overlay) -> None:
     """The O and X glyphs; on a heatmap each gets a halo of the cell colour, under a piece it is muted."""
     halo = QColor(pal.cell) if ov.heat is not None else None
+    tiles = GLYPH_TILES if geo.cell >= TILED_CELL and tiles_fit(painter) else None
+    keep = tiles is not None and tiles.keeps(geo.cell)
+    o, x = QColor(pal.o), QColor(pal.x)
+    muted = QColor(pal.covered_symbol)
+    muted.setAlpha(170)
     for cell, symbol in enumerate(board.cells):
         if symbol is Symbol.EMPTY:
             continue
         covered = cell in ov.pieces
-        color = QColor(pal.o if symbol is Symbol.O else pal.x)
-        if covered:
-            color = QColor(pal.covered_symbol)
-            color.setAlpha(170)
-        _draw_symbol(painter, geo.cell_rect(cell), symbol, color, covered, halo)
+        color = muted if covered else o if symbol is Symbol.O else x
+        if tiles is not None:
+            tiles.blit(painter, geo.cell_rect(cell), symbol, color, covered, halo, keep)
+        else:
+            _draw_symbol(painter, geo.cell_rect(cell), symbol, color, covered, halo)
 
 
 def _paint_preview(painter: QPainter, geo: BoardGeometry, pal: Palette, cells: tuple[int, ...], ok: bool) -> None:
@@ -648,10 +819,9 @@ def _paint_heat_caption(painter: QPainter, geo: BoardGeometry, pal: Palette, lab
     y = geo.top + n * c + 0.1 * c
     bar_w = min(n * c * 0.35, 6 * c)
     bar_left = geo.left + n * c - bar_w
-    for i in range(40):
-        painter.fillRect(QRectF(bar_left + i * bar_w / 40, y + 0.15 * c, bar_w / 40 + 0.5, 0.4 * c),
-                         heat_color(i / 39, 255))
-    font, text = fit_caption(label, n * c - bar_w - 0.7 * c, c)
+    for i, colour in enumerate(_BAR_COLOURS):
+        painter.fillRect(QRectF(bar_left + i * bar_w / 40, y + 0.15 * c, bar_w / 40 + 0.5, 0.4 * c), colour)
+    font, text = _fitted_caption(label, n * c - bar_w - 0.7 * c, c)
     painter.setFont(font)
     painter.drawText(QRectF(geo.left, y, n * c - bar_w - 0.7 * c, 0.7 * c),
                      int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), text)

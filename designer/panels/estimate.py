@@ -48,9 +48,10 @@ WARMUP_POLL_MS = 250
 kernels into the window's process (on the worker thread, but importing holds Python's lock), which must not
 slow the window's opening."""
 INTERVAL_MS = 50
-"""At least this long from one computation's start to the next: each new estimate repaints the board when its
-heatmap is shown (10-20 ms on the GUI thread), so during a drag at most 20 a second; the last edit still shows
-within this interval plus one computation (about 70 ms)."""
+"""At least this long from one computation's start to the next: each new estimate whose map differs from the one
+shown repaints the board when its heatmap is shown (a few milliseconds on the GUI thread, docs/designer.md), so
+during a drag at most 20 a second; the last edit still shows within this interval plus one computation (about
+70 ms)."""
 
 NOT_INSTALLED = "The opening predictor is not installed, so there is no live balance estimate."
 LAYER_LABEL = "Predicted balance (club)"
@@ -288,7 +289,8 @@ class PredictedBalance(QObject):
         self.toggle.setStatusTip(LAYER_TIP)
         self._analysis: tuple[object, str] = (None, "")
         self._shown: tuple[object, str] = (None, "")
-        """What the canvas was last given: an estimate that changes nothing drawn does not repaint the board."""
+        """What the canvas was last given: an estimate whose map equals the one shown does not repaint the board."""
+        document.boardReplaced.connect(self._forget_shown)
         self.toggle.toggled.connect(lambda _on: self._show())
         self.source.estimated.connect(lambda _e: self._show())
         self.source.unavailable.connect(lambda _n: self._show())
@@ -312,10 +314,16 @@ class PredictedBalance(QObject):
     def _show(self) -> None:
         cells = self.heat()
         wanted: tuple[object, str] = (cells, LAYER_LABEL) if cells is not None else self._analysis
-        if wanted[0] is self._shown[0] and wanted[1] == self._shown[1]:
-            return
+        shown, label = self._shown
+        if wanted[1] == label and (wanted[0] is shown or (
+                cells is not None and isinstance(shown, np.ndarray) and np.array_equal(cells, shown, equal_nan=True))):
+            return  # the same map (an edit that left the prediction as it was): the board is not redrawn for it
         self._shown = wanted
         self.set_heat(*wanted)
+
+    def _forget_shown(self) -> None:
+        """The canvas drops its heatmap with the board: the next map is given to it even if it equals the last."""
+        self._shown = (None, "")
 
     def shutdown(self) -> None:
         self.source.shutdown()

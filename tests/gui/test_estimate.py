@@ -16,6 +16,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -168,6 +169,25 @@ def test_the_predicted_balance_layer_shares_the_heatmap_with_the_analysis_maps(q
     assert layer.toggle in win.menuBar().actions()[2].menu().actions()  # View menu
 
 
+def test_a_prediction_equal_to_the_one_shown_does_not_redraw_the_board(qtbot: QtBot, model: ValueModel) -> None:
+    """Many edits leave the prediction as it was; each redraw of a board with a heatmap costs the GUI thread."""
+    win = open_window(qtbot, new_board=12)
+    settle(qtbot, win)
+    win.estimate.toggle.setChecked(True)
+    win.view.grab()
+    paints, computed = win.view.full_paints, win.estimate.source.computations
+    win.estimate.source.changed()  # the same board estimated again: a new map with the same values
+    settle(qtbot, win)
+    win.view.grab()
+    assert win.estimate.source.computations == computed + 1
+    assert win.view.full_paints == paints
+    assert np.array_equal(shown(win), expected(win, model).cells, equal_nan=True)
+    win.document.new_board(12)  # the canvas drops its map with the board: the same map is drawn on the new one
+    settle(qtbot, win)
+    assert win.view.heat_label == LAYER_LABEL
+    assert np.array_equal(shown(win), expected(win, model).cells, equal_nan=True)
+
+
 class Gaps:
     """The longest wait between ticks of a 10 ms timer: how long the event loop was unable to react."""
 
@@ -246,13 +266,15 @@ def test_a_long_session_does_not_grow_workers_or_threads(qtbot: QtBot, model: Va
 
 
 def main() -> None:
-    """Benchmark: the figures of docs/designer.md (a 12x12 board, 300 edits 8 ms apart, a pause every 25).
+    """Benchmark: the figures of docs/designer.md (a 12x12 board, 300 edits 8 ms apart, a pause every 25), with
+    how long each redraw of the board's cached picture took on the GUI thread.
 
     ``ESTIMATE_LAYER=1`` shows the predicted-balance heatmap; ``ESTIMATE_MODEL=0`` runs without a model (the
     baseline: the same edits, no estimate; with ``ESTIMATE_LAYER=1`` a fixed heatmap is shown instead)."""
     from PySide6.QtWidgets import QApplication
 
     from designer.app import create_window
+    from designer.canvas import board_view
 
     scratch = Path(tempfile.mkdtemp(prefix="estimate-benchmark-"))  # the user's settings and autosaves stay out
     os.environ["LITS_BOARD_STUDIO_DATA"] = str(scratch / "app-data")
@@ -290,17 +312,31 @@ def main() -> None:
     if layer and not with_model:
         win.view.set_heat(np.random.default_rng(1).random((12, 12)), "fixed")
     computed = win.estimate.source.computations
+    redraws: list[float] = []  # each redraw of the canvas's cached picture, on the GUI thread
+    paint = board_view.paint_board
+
+    def timed(*args: Any, **kwargs: Any) -> Any:
+        start = time.perf_counter()
+        try:
+            return paint(*args, **kwargs)
+        finally:
+            redraws.append(time.perf_counter() - start)
+
+    board_view.paint_board = timed  # type: ignore[assignment]
     gaps = Gaps()
     bot.wait(100)
     gaps.reset()
+    redraws.clear()
     delays = burst(bot, win, 300)  # type: ignore[arg-type]
+    board_view.paint_board = paint
     if not with_model:
         delays = [0.0]  # nothing is estimated
     print(f"model {with_model}, layer {layer}: edits 300, "
           f"computations {win.estimate.source.computations - computed}, longest event-loop gap "
           f"{gaps.longest * 1000:.0f} ms ({gaps.over_50ms} gaps over 50 ms), edit to estimate shown: "
           f"median {np.median(delays) * 1000:.0f} ms, "
-          f"max {max(delays) * 1000:.0f} ms")
+          f"max {max(delays) * 1000:.0f} ms; board redraws {len(redraws)}: median "
+          f"{np.median(redraws) * 1000:.1f} ms, max {max(redraws) * 1000:.1f} ms")
     win.estimate.shutdown()
     win.document.undo_stack.setClean()
     win.close()
