@@ -363,8 +363,13 @@ def estimate(board: Board, model: ValueModel | None = None) -> Estimate:
     best = int(np.argmin(distance))
     kt = kernel_tables(board)
     cells = np.full(kt.size * kt.size, np.nan)
-    for p in np.argsort(distance, kind="stable")[::-1]:  # nearest to even written last, so it wins each cell
-        for c in kt.cells[p]:
-            cells[int(c)] = chances[p]
+    count = len(chances)
+    covered = np.asarray(kt.cells[:count], dtype=np.int64).ravel()
+    placement = np.repeat(np.arange(count), 4)
+    # per cell the covering placement nearest to even (the lower index on a tie), in numpy: the designer computes
+    # this on a worker thread after every edit, and a Python loop over every placement's cells held the GIL
+    order = np.lexsort((placement, distance[placement], covered))
+    first = np.unique(covered[order], return_index=True)[1]
+    cells[covered[order][first]] = chances[placement[order][first]]
     inside = int(np.sum((chances >= FAIR_BAND[0]) & (chances <= FAIR_BAND[1])))
     return Estimate(chances, best, inside, cells.reshape(kt.size, kt.size), m.digest)

@@ -177,11 +177,15 @@ def test_the_estimate_names_the_opening_nearest_to_even_and_maps_every_covered_c
     assert abs(e.best_chance - 0.5) == np.abs(e.chances - 0.5).min()
     assert e.near_even == int(np.sum((e.chances >= 0.4) & (e.chances <= 0.6)))
     table = placement_table(12)
-    for cell in (0, 50, 143):
+    for cell in range(144):  # every cell: the covering placement nearest to even, the lower index on a tie
         covering = [p for p in range(table.count) if cell in table.cells[p]]
-        nearest = min(abs(e.chances[p] - 0.5) for p in covering)
-        assert abs(e.cells.reshape(-1)[cell] - 0.5) == nearest
+        chosen = min(covering, key=lambda p: (abs(e.chances[p] - 0.5), p))
+        assert e.cells.reshape(-1)[cell] == e.chances[chosen]
     assert e.digest == m.digest
+    flat = {k: np.zeros_like(v) for k, v in random_weights(5).items()}
+    flat["b3"] = np.array([3 << 18, 0], dtype=np.int64)  # every placement's chance 0.75: ties everywhere
+    tied = estimate(board, model_of(flat))
+    assert np.all(tied.chances == 0.75) and np.all(tied.cells == 0.75) and tied.best == 0
 
 
 def test_the_shipped_model_loads_and_names_its_digest() -> None:
