@@ -82,6 +82,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         "games)")
     e.add_argument("--save", action="store_true",
                    help="write the figures into the model's manifest (FILE.json beside it) as held_out")
+    e.add_argument("--cached-only", action="store_true",
+                   help="play no new games: the figures use only the openings already in --cache, so several models "
+                        "are compared on the same openings (the model's own nearest-to-even picks not yet measured "
+                        "are left out)")
     e.add_argument("--baselines", action="store_true",
                    help="also give the correlations of the analysis's own predictors (the screen's short search, the "
                         "refinement's deeper one) with the measured rates, over all openings, within boards, and "
@@ -224,6 +228,11 @@ def run_eval(args: argparse.Namespace, cancel: threading.Event | None = None) ->
         raise CliError(f"--games {args.games}: give 1 to 10,000", EXIT_USAGE)
     if not 0 <= args.heldout <= HELDOUT_BOARDS:
         raise CliError(f"--heldout {args.heldout}: give 0 to {HELDOUT_BOARDS}", EXIT_USAGE)
+    if args.cached_only and not args.cache:
+        raise CliError("--cached-only needs --cache FILE.json: the openings measured before", EXIT_USAGE)
+    if args.cached_only and args.save:
+        raise CliError("--cached-only with --save: a model's held-out figures include its own nearest-to-even "
+                       "openings, so save them from a run that measures those", EXIT_USAGE)
     path = Path(args.model) if args.model else default_model_path()
     try:
         model = load_model(path)
@@ -262,7 +271,8 @@ def run_eval(args: argparse.Namespace, cancel: threading.Event | None = None) ->
     try:
         with cluster_executor(args.cluster) as (executor, executor_workers):
             rows = measure(model, boards, args.games, args.seed, workers=executor_workers or args.workers,
-                           executor=executor, cancel=cancel, progress=tick, known=known)
+                           executor=executor, cancel=cancel, progress=tick, known=known,
+                           play_new=not args.cached_only)
     except ClusterError as exc:
         raise CliError(str(exc), EXIT_USAGE) from None
     except (KeyboardInterrupt, RunCancelled):
@@ -275,7 +285,8 @@ def run_eval(args: argparse.Namespace, cancel: threading.Event | None = None) ->
             bar.close()
     keep()
     result = {"model": str(path), "digest": model.digest, "seed": args.seed, "agent": "club",
-              "command": f"lits learn eval --games {args.games} --heldout {args.heldout} --seed {args.seed}",
+              "command": f"lits learn eval --games {args.games} --heldout {args.heldout} --seed {args.seed}"
+                         + (" --cached-only" if args.cached_only else ""),
               "commit": _commit(), **figures(rows),
               "rows": [{"board": r.board, "opening": r.opening, "predicted": round(r.predicted, 4),
                         "measured": round(r.rate, 4), "games": r.games} for r in rows]}

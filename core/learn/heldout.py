@@ -92,15 +92,16 @@ def key_of(board: Board, opening: int, seed: int, games: int, agent: str = AGENT
 def measure(model: ValueModel, boards: list[Board], games: int, seed: int, near: int = 5, spread: int = 5,
             workers: int = 0, executor: cf.Executor | None = None, cancel: threading.Event | None = None,
             progress: Callable[[int, int], None] | None = None, known: Known | None = None,
-            inline: bool = False, agent: str = AGENT) -> list[Measured]:
+            inline: bool = False, agent: str = AGENT, play_new: bool = True) -> list[Measured]:
     """Measure the chosen openings of each board (those in ``known`` are not played again; new ones are added
-    to it); the rows are every opening of these boards measured so far at this seed and game count, each with
-    this model's prediction, so openings measured for another model count too."""
+    to it; with ``play_new`` False none are played, so models are compared on the same measured openings); the
+    rows are every opening of these boards measured so far at this seed and game count, each with this model's
+    prediction, so openings measured for another model count too."""
     known = {} if known is None else known
     preds = [opening_chances(board, model) for board in boards]
     plan = [(bi, p) for bi, board in enumerate(boards)
             for p in choose_openings(preds[bi], near, spread, Random(derive_seed(seed, _PHASE_EVAL, bi)))]
-    todo = [(bi, p) for bi, p in plan if key_of(boards[bi], p, seed, games, agent) not in known]
+    todo = [(bi, p) for bi, p in plan if play_new and key_of(boards[bi], p, seed, games, agent) not in known]
     items = [[GameTask(BoardSpec.from_board(boards[bi]), derive_seed(seed, _PHASE_EVAL, p, g), agent, agent,
                        opening=p) for g in range(games)] for bi, p in todo]
 

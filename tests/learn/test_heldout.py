@@ -57,6 +57,11 @@ def test_measured_openings_are_reused_and_give_the_same_rows(monkeypatch: pytest
     other = measure(model_of(random_weights(9)), [board], games=4, seed=1, near=2, spread=1, known=known,
                     inline=True, agent="greedy")
     assert {r.opening for r in first} <= {r.opening for r in other}  # the first model's openings count too
+    before = list(played)
+    cached = measure(model_of(random_weights(11)), [board], games=4, seed=1, near=2, spread=1, known=dict(known),
+                     inline=True, agent="greedy", play_new=False)
+    assert played == before  # no game: only what was measured before
+    assert {r.opening for r in cached} == {r.opening for r in other}
     assert all(0 <= r.wins <= 4 for r in first)
 
 
