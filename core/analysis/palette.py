@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from core.analysis.config import FAIR_BAND
-from core.analysis.glossary import FAIR, NOT_SETTLED, ONE_SIDED, outside_band
+from core.analysis.glossary import DISPUTED_COUNTED, FAIR, NOT_SETTLED, ONE_SIDED, outside_band
 
 
 @dataclass(frozen=True)
@@ -67,6 +67,10 @@ def status_explained(status: str, rate: float, band: tuple[float, float] = FAIR_
     explanation starts with the class's own words, so the tooltip never contradicts the mark on the board; an
     opening the run stopped playing says why (``ci``, its likely range, tells one set aside far from even)."""
     where = f"{100 * rate:.0f}%"
+    if disputed and status == "fair":
+        return (f"{DISPUTED_COUNTED.plain}: the deciding engine's games put it within {_band(band)}, so it counts for "
+                "the Thorough verdict, but a judge's games found it one-sided (that verdict also needs one fair "
+                "opening no judge disputes)")
     if disputed:
         return (f"not counted fair: the deciding engine's games put it within {_band(band)}, but the second engine's "
                 "games found it one-sided")

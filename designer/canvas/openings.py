@@ -221,7 +221,8 @@ class OpeningsLayer:
                              "first)")
                 continue
             verdict = ("agrees" if judge.agrees else "was cut short, so it cannot confirm it" if not judge.complete
-                       else "disagrees, so it does not count as fair")
+                       else "disagrees (the opening still counts for the deciding engine's Thorough verdict)"
+                       if view.status == "fair" else "disagrees, so it does not count as fair")
             lines.append(f"Second opinion from {describe_agent(judge.agent)}: the first mover won "
                          f"{pct(judge.rate)} of {judge.games} games; it {verdict}")
         return "\n".join(lines)

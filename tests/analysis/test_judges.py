@@ -7,6 +7,7 @@ import pytest
 
 from core.analysis.config import AB_JUDGE, CHECK_AGENT, JUDGE_SEPARATOR, THOROUGH, AnalysisConfig, EffortChoice
 from core.analysis.openings import legal_openings
+from core.analysis.palette import status_explained
 from core.analysis.results import AnalysisReport, opening_view
 from core.analysis.run import analyze
 from core.board.model import Board
@@ -132,6 +133,11 @@ def test_thorough_counts_disputed_openings_and_needs_one_undisputed(monkeypatch:
             assert [j.agent for j in o.judges] == [CHECK_AGENT, AB_JUDGE]  # both judges, even after a dispute
             assert o.disputed == (o.placement in mc_side | ab_side)
         counted_disputed += sum(o.disputed for o in pie.fair)
+        for o in pie.fair:  # the words shown beside it agree: counted fair for the deciding agent, disputed
+            view = opening_view(o)
+            explained = status_explained(o.status, o.v, disputed=o.disputed)
+            assert explained.startswith("fair for the deciding engine, disputed") == o.disputed
+            assert ("counted fair for the deciding agent only" in view.check) == (not o.judges[0].agrees)
         assert "undisputed by every judge" in report.reasons[0]
         assert sum(r.startswith("fair opening, undisputed:") for r in report.reasons) == min(3, len(pie.undisputed))
         for o in pie.fair:
