@@ -23,29 +23,9 @@ e75d33d with every refusal a correction can get, a post while paused, a post aft
 of the swap and an undo of two commands."""
 
 
-def test_a_saved_journal_replays_identically(tmp_path: Path) -> None:
-    folder = tmp_path / "m"
-    folder.mkdir()
-    for name in ("journal.jsonl", "journal.check"):
-        shutil.copy(DATA / name, folder / name)
-    raw = (folder / "journal.jsonl").read_bytes()
-    match = Match.open(folder)
-    session = match.session
-    lines = raw.split(b"\n")[:-1]
-    assert len(session.events) == len(lines) == 18
-    prev = GENESIS
-    for (seq, judged), line in zip(session.events, lines, strict=True):
-        assert encode(seq, judged, prev) == line, f"line {seq} is judged to other bytes"
-        prev = line_digest(line)
-    assert (folder / "journal.jsonl").read_bytes() == raw, "opening writes nothing"
-    assert match.record_text() == (DATA / "record.txt").read_text(encoding="utf-8")
-    saved = json.loads((DATA / "status.json").read_text(encoding="utf-8"))
-    assert json.loads(json.dumps(status_dict(session, None))) == saved
-    assert session.undone == {12, 13, 15} and session.ended is not None
-
-
-@pytest.mark.parametrize("data", OLDER, ids=lambda p: p.name)
-def test_older_journals_still_replay_identically(tmp_path: Path, data: Path) -> None:
+def replayed(tmp_path: Path, data: Path) -> tuple[Match, bytes]:
+    """Open a copy of a saved journal and check that every event is judged to the very bytes of its line, the record
+    and the status to the saved ones; the match and the journal's bytes."""
     folder = tmp_path / "m"
     folder.mkdir()
     for name in ("journal.jsonl", "journal.check"):
@@ -59,3 +39,17 @@ def test_older_journals_still_replay_identically(tmp_path: Path, data: Path) -> 
     assert match.record_text() == (data / "record.txt").read_text(encoding="utf-8")
     saved = json.loads((data / "status.json").read_text(encoding="utf-8"))
     assert json.loads(json.dumps(status_dict(match.session, None))) == saved
+    return match, raw
+
+
+def test_a_saved_journal_replays_identically(tmp_path: Path) -> None:
+    match, raw = replayed(tmp_path, DATA)
+    session = match.session
+    assert len(session.events) == len(raw.split(b"\n")[:-1]) == 18
+    assert (tmp_path / "m" / "journal.jsonl").read_bytes() == raw, "opening writes nothing"
+    assert session.undone == {12, 13, 15} and session.ended is not None
+
+
+@pytest.mark.parametrize("data", OLDER, ids=lambda p: p.name)
+def test_older_journals_still_replay_identically(tmp_path: Path, data: Path) -> None:
+    replayed(tmp_path, data)
