@@ -92,6 +92,13 @@ SCREEN_TOTAL_SIMS = 400_000
 """Cap on the screen's simulations summed over all openings (the 12x12 default needs 395,200)."""
 SCREEN_MIN_SIMS = 20
 """Fewest simulations per opening in the screen, however many openings a big board has."""
+
+
+def screen_sims_for(screen_sims: int, openings: int) -> int:
+    """The screen's simulations per opening on a board with ``openings`` placements: big boards have many more
+    openings, so the screen's total work stays near that of the 12x12 default (:data:`SCREEN_TOTAL_SIMS`)."""
+    return max(SCREEN_MIN_SIMS, min(screen_sims, SCREEN_TOTAL_SIMS // max(1, openings)))
+
 REFINE_SIMS = 3000
 """Simulations of the deeper search (``puct``) that refines the screen for a search agent's candidates: on
 random-103 its value correlated 0.86 (2,000) to 0.90 (8,000) with ``club``'s S1 rate over 30 games per opening,

@@ -35,13 +35,12 @@ from core.analysis.config import (
     RACE_OPTIMISM,
     REFINE_BATCH,
     REFINE_ROUNDS,
-    SCREEN_MIN_SIMS,
     SCREEN_TASKS,
-    SCREEN_TOTAL_SIMS,
     AnalysisCancelled,
     AnalysisConfig,
     AnalysisProgress,
     SeedPhase,
+    screen_sims_for,
 )
 from core.analysis.results import (
     AgentResult,
@@ -406,8 +405,7 @@ def screen_all(s: Session) -> FloatGrid:
     """Estimated P(S1 wins | opening) for every placement (-1 where illegal), from a short search each."""
     cfg = s.cfg
     count = s.table.count
-    # big boards have many more openings: keep the screen's total work near that of the 12x12 default
-    sims = max(SCREEN_MIN_SIMS, min(cfg.screen_sims, SCREEN_TOTAL_SIMS // max(1, count)))
+    sims = screen_sims_for(cfg.screen_sims, count)
     return _screen_list(s, list(range(count)), sims, 0,
                         f"screening {count} openings with a {sims}-simulation search each")
 

@@ -7,7 +7,16 @@ is given up (:func:`futile`), and the warnings beside the verdict.
 from __future__ import annotations
 
 from core.analysis.config import AnalysisConfig
-from core.analysis.results import AgentResult, PieResult, Verdict, band_text, ci_pct, describe_opening, pct
+from core.analysis.results import (
+    AgentResult,
+    OpeningResult,
+    PieResult,
+    Verdict,
+    band_text,
+    ci_pct,
+    describe_opening,
+    pct,
+)
 from core.analysis.stats import SprtPair, wilson
 
 FUTILITY_CONFIDENCE = 0.99
@@ -108,9 +117,7 @@ def _balanced_undisputed(pie: PieResult, cfg: AnalysisConfig, band: str, firm: s
                f"{_count(len(undisputed), 'of them is', 'of them are')} undisputed by every judge "
                f"({judges}{firm}; needed {cfg.min_undisputed}), so the board is even whichever strong engine plays it"]
     reasons += [f"fair opening, undisputed: {describe_opening(o)}" for o in undisputed[:3]]
-    reasons += [f"fair opening for {pie.agent}, disputed by {' and '.join(j.agent for j in o.disputed_by)}: "
-                f"{describe_opening(o)}" for o in fair if o.disputed][:3]
-    return reasons
+    return reasons + _fair_but_disputed(pie, [o for o in fair if o.disputed][:3])
 
 
 def _engines_disagree(pie: PieResult, cfg: AnalysisConfig, band: str) -> list[str]:
@@ -122,9 +129,13 @@ def _engines_disagree(pie: PieResult, cfg: AnalysisConfig, band: str) -> list[st
                f"{'each' if len(fair) > 1 else 'it'} a judge ({' or '.join(pie.judges)}) finds S1's chance one-sided, "
                f"and at least {cfg.min_undisputed} must be undisputed; more play by the same engines would not "
                "settle it"]
-    reasons += [f"fair opening for {pie.agent}, disputed by {' and '.join(j.agent for j in o.disputed_by)}: "
-                f"{describe_opening(o)}" for o in fair[:3]]
-    return reasons
+    return reasons + _fair_but_disputed(pie, fair[:3])
+
+
+def _fair_but_disputed(pie: PieResult, openings: list[OpeningResult]) -> list[str]:
+    """One reason per opening fair for the deciding agent that a judge disputed, with every judge's figure."""
+    return [f"fair opening for {pie.agent}, disputed by {' and '.join(j.agent for j in o.disputed_by)}: "
+            f"{describe_opening(o)}" for o in openings]
 
 
 def _count(n: int, one: str, many: str) -> str:

@@ -329,13 +329,11 @@ def run_eval(args: argparse.Namespace, cancel: threading.Event | None = None) ->
 
 def _baselines(boards: list[Board], rows: list[Measured], seed: int) -> dict[str, dict[str, float | None]]:
     """The model beside the analysis's screen and refinement at the standard effort's budgets."""
-    from core.analysis.config import REFINE_SIMS, SCREEN_MIN_SIMS, SCREEN_TOTAL_SIMS, STANDARD
+    from core.analysis.config import REFINE_SIMS, STANDARD, screen_sims_for
     from core.learn.heldout import baseline_values, compare_predictors
 
-    def screen_sims(count: int) -> int:  # as core.analysis.run.screen_all sizes it
-        return max(SCREEN_MIN_SIMS, min(STANDARD.screen_sims, SCREEN_TOTAL_SIMS // max(1, count)))
-
-    screened, refined = baseline_values(boards, rows, seed, screen_sims, REFINE_SIMS)
+    screened, refined = baseline_values(boards, rows, seed, lambda count: screen_sims_for(STANDARD.screen_sims, count),
+                                        REFINE_SIMS)
     model = [r.predicted for r in rows]
     return compare_predictors(rows, {"model": model, "screen": screened, "refine": refined,
                                      "model + refine": [a + b for a, b in zip(model, refined, strict=True)]})

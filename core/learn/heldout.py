@@ -179,17 +179,19 @@ def baseline_values(boards: list[Board], rows: list[Measured], seed: int, screen
     from core.engine.pieces import placement_table
     from core.selfplay.game import refine, screen
 
-    by_name = {b.name: b for b in boards}
-    screened: list[float] = []
-    refined: list[float] = []
-    for r in rows:
-        board = by_name[r.board]
+    screened: dict[tuple[str, int], float] = {}
+    refined: dict[tuple[str, int], float] = {}
+    for board in boards:
+        openings = [r.opening for r in rows if r.board == board.name]
+        if not openings:
+            continue
         spec = BoardSpec.from_board(board)
         sims = screen_sims(placement_table(board.size).count)
-        screened.append(float(screen(spec, (r.opening,), sims, derive_seed(seed, _PHASE_BASELINE, 0, r.opening))[0]))
-        refined.append(float(refine(spec, ((r.opening, derive_seed(seed, _PHASE_BASELINE, 1, r.opening)),),
-                                    refine_sims)[0]))
-    return screened, refined
+        for p in openings:  # one screen call per opening: its seed covers the whole call
+            screened[board.name, p] = float(screen(spec, (p,), sims, derive_seed(seed, _PHASE_BASELINE, 0, p))[0])
+        values = refine(spec, tuple((p, derive_seed(seed, _PHASE_BASELINE, 1, p)) for p in openings), refine_sims)
+        refined.update(((board.name, p), float(v)) for p, v in zip(openings, values, strict=True))
+    return [screened[r.board, r.opening] for r in rows], [refined[r.board, r.opening] for r in rows]
 
 
 def compare_predictors(rows: list[Measured], values: dict[str, list[float]]) -> dict[str, dict[str, float | None]]:
