@@ -12,12 +12,14 @@ of its own type, and placing it fills no 2x2 window it has a cell in.  It is *le
 covered cell (or nothing is covered yet): the engine's legal set.  ``count[c]`` is the number of open placements
 covering cell ``c``; a placement's *gain* is its cells holding S1's symbol minus those holding S2's.
 
-How the pass stays fast (about 20 loads per placement, no branch per window): each cell's facts are packed into one
-int64 of the scratch ``count`` (bits 0-7 the running count, then covered, the types covering an edge neighbour,
-the symbol, and per 2x2 window around the cell, as four nibbles, how many of its cells are uncovered).  A placement
-fills a window exactly when the window's uncovered cells are the placement's cells in it, i.e. when the nibble equals
-the number of the placement's cells in that window; the table holds those numbers per placement cell, and a
-zero-nibble test over the XOR finds any match in a few instructions.
+How the pass stays fast (8 loads per placement, no branch per window): each cell's facts are packed into one int64
+of the scratch ``count`` (bits 0-7 the running count, then covered, the types covering an edge neighbour, the symbol,
+and per 2x2 window around the cell, as four nibbles, how many of its cells are uncovered).  A placement fills a
+window exactly when the window's uncovered cells are the placement's cells in it, i.e. when the nibble equals the
+number of the placement's cells in that window; the table holds those numbers per placement cell, and a zero-nibble
+test over the XOR finds any match in a few instructions.  Early in a game, when most placements are open, the counts
+start from every placement of the types in supply and the closed ones are taken off; later they count up.
+``tests/benchmarks/bench_summary.py`` measures it.
 """
 
 from __future__ import annotations
@@ -76,13 +78,14 @@ _CELL_MASK = 0xFFFF
 
 
 @functools.cache
-def summary_tables(size: int) -> tuple[I64, I64]:
-    """(place, tstart) for :func:`k_summary` on a ``size`` x ``size`` board.
+def summary_tables(size: int) -> tuple[I64, I64, I64]:
+    """(place, tstart, full) for :func:`k_summary` on a ``size`` x ``size`` board.
 
     ``place[p, i]``: cell ``i`` of placement ``p`` in bits 0-15 and, in nibble ``q`` of bits 16-31, how many of
     ``p``'s cells lie in the 2x2 window at that cell's quadrant ``q`` (0 when that window is off the board).
     Quadrant q: the window whose top-left (0), top-right (1), bottom-left (2) or bottom-right (3) cell it is.
-    ``tstart[t]:tstart[t + 1]``: the placements of type ``t`` (the placement table's order)."""
+    ``tstart[t]:tstart[t + 1]``: the placements of type ``t`` (the placement table's order).
+    ``full[m, c]``: the placements over cell ``c`` of the types whose bits are set in ``m``."""
     tb = placement_table(size)
     n = tb.size
     place = np.zeros((tb.count, 4), dtype=np.int64)
@@ -98,14 +101,19 @@ def summary_tables(size: int) -> tuple[I64, I64]:
                     entry |= sum(1 for x in quad if x in own) << (_WIN_SHIFT + 4 * q)
             place[p, i] = entry
     tstart = np.array([start for start, _ in tb.type_range] + [tb.type_range[-1][1]], dtype=np.int64)
-    for arr in (place, tstart):
+    full = np.zeros((16, n * n), dtype=np.int64)
+    for p in range(tb.count):
+        for mask in range(16):
+            if mask >> int(tb.ptype[p]) & 1:
+                full[mask, tb.cells[p]] += 1
+    for arr in (place, tstart, full):
         arr.setflags(write=False)
-    return place, tstart
+    return place, tstart, full
 
 
 @njit(cache=True, nogil=True)
-def k_summary(place: Any, tstart: Any, size: int, sym: I8, ctype: I8, supply: I64, s1_to_move: bool, count: I64,
-              out: I64) -> None:
+def k_summary(place: Any, tstart: Any, full: Any, size: int, sym: I8, ctype: I8, supply: I64, s1_to_move: bool,
+              count: I64, out: I64) -> None:
     """The NSUMMARY features of a position into ``out`` (int64[NSUMMARY]); allocates nothing.
 
     ``sym[c]``: 0 none, 1 S1's symbol, 2 S2's; ``ctype[c]``: 0 uncovered, 1-4 covered by L, I, T, S; ``supply``: pieces
@@ -125,9 +133,18 @@ def k_summary(place: Any, tstart: Any, size: int, sym: I8, ctype: I8, supply: I6
         elif s == 2:
             v |= 1 << _SYM2_SHIFT
         count[c] = v
-    # pass 2: the types covering each cell's edge neighbours
-    if ncov > 0:
+    # Counting down from every placement of a type in supply costs less while most placements are open (early in
+    # a game), counting up while most are not.
+    down = ncov * 6 < ncell
+    mask = 0
+    for t in range(4):
+        if supply[t] > 0:
+            mask |= 1 << t
+    # pass 2: the types covering each cell's edge neighbours (and, counting down, the placements over it)
+    if ncov > 0 or down:
         for c in range(ncell):
+            if down:
+                count[c] += full[mask, c]
             ct = np.int64(ctype[c])
             if ct != 0:
                 bit = np.int64(1) << (_TOUCH_SHIFT + ct - 1)
@@ -165,22 +182,36 @@ def k_summary(place: Any, tstart: Any, size: int, sym: I8, ctype: I8, supply: I6
             continue
         bad = _COV | (np.int64(1) << (_TOUCH_SHIFT + t))
         for p in range(tstart[t], tstart[t + 1]):
-            acc = 0
-            hz = 0
-            g = 0
-            for i in range(4):
-                entry = place[p, i]
-                v = count[entry & _CELL_MASK]
-                acc |= v
-                x = ((v ^ entry) >> _WIN_SHIFT) & 0xFFFF
-                hz |= (x - 0x1111) & ~x & 0x8888
-                g += ((v >> _SYM1_SHIFT) & 1) - ((v >> _SYM2_SHIFT) & 1)
-            if (acc & bad) != 0 or hz != 0:
+            e0 = place[p, 0]
+            e1 = place[p, 1]
+            e2 = place[p, 2]
+            e3 = place[p, 3]
+            v0 = count[e0 & _CELL_MASK]
+            v1 = count[e1 & _CELL_MASK]
+            v2 = count[e2 & _CELL_MASK]
+            v3 = count[e3 & _CELL_MASK]
+            acc = v0 | v1 | v2 | v3
+            # the window nibbles of two cells side by side in 32 bits: a zero nibble is a window this fills
+            x01 = (((v0 ^ e0) >> _WIN_SHIFT) & 0xFFFF) | ((v1 ^ e1) & 0xFFFF0000)
+            x23 = (((v2 ^ e2) >> _WIN_SHIFT) & 0xFFFF) | ((v3 ^ e3) & 0xFFFF0000)
+            hz = ((x01 - 0x11111111) & ~x01) | ((x23 - 0x11111111) & ~x23)
+            if (acc & bad) != 0 or (hz & 0x88888888) != 0:
+                if down:
+                    count[e0 & _CELL_MASK] -= 1
+                    count[e1 & _CELL_MASK] -= 1
+                    count[e2 & _CELL_MASK] -= 1
+                    count[e3 & _CELL_MASK] -= 1
                 continue
             n_open += 1
-            for i in range(4):
-                count[place[p, i] & _CELL_MASK] += 1
+            if not down:
+                count[e0 & _CELL_MASK] += 1
+                count[e1 & _CELL_MASK] += 1
+                count[e2 & _CELL_MASK] += 1
+                count[e3 & _CELL_MASK] += 1
             if ncov == 0 or (acc & _TOUCH_ALL) != 0:
+                g = (((v0 >> _SYM1_SHIFT) & 1) + ((v1 >> _SYM1_SHIFT) & 1) + ((v2 >> _SYM1_SHIFT) & 1)
+                     + ((v3 >> _SYM1_SHIFT) & 1) - ((v0 >> _SYM2_SHIFT) & 1) - ((v1 >> _SYM2_SHIFT) & 1)
+                     - ((v2 >> _SYM2_SHIFT) & 1) - ((v3 >> _SYM2_SHIFT) & 1))
                 n_legal += 1
                 gsum += g
                 if g > gmax:

@@ -155,11 +155,11 @@ def test_scratch_on_entry_does_not_matter_and_holds_the_counts_after() -> None:
 
 
 @njit(cache=False, nogil=True)
-def _sum_inside_a_kernel(place: I64, tstart: I64, size: int, sym: I8, ctype: I8, supply: I64, count: I64,
+def _sum_inside_a_kernel(place: I64, tstart: I64, full: I64, size: int, sym: I8, ctype: I8, supply: I64, count: I64,
                          out: I64) -> int:
     total = 0
     for s1 in (True, False):
-        k_summary(place, tstart, size, sym, ctype, supply, s1, count, out)
+        k_summary(place, tstart, full, size, sym, ctype, supply, s1, count, out)
         total += out[17]
     return int(total)
 
