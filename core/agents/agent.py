@@ -133,17 +133,17 @@ def _compiled_count() -> int:
 
 def _warm_predictor(kt: KTables) -> None:
     """The opening predictor's kernels with the argument types of real calls (a model of zeros will do)."""
-    from core.agents.value import FEATURES, k_eval, k_features, k_opening_values, opening_scratch
+    from core.agents.summary import summary_tables
+    from core.agents.value import FEATURES, k_eval, k_opening_values, opening_scratch
 
     def z(*shape: int) -> npt.NDArray[np.int64]:
         return np.zeros(shape, dtype=np.int64)
 
     sym = np.zeros(kt.size * kt.size, dtype=np.int8)
-    left, feats, ctype, two, acc, h2 = opening_scratch(kt.size, kt.supply, 2, 2)
-    k_opening_values(z(FEATURES, 2), z(2), z(2, 2), z(2), z(2, 2), z(2), 10, kt.size, sym, kt.cells, kt.ptype, left,
-                     z(kt.nplace), feats, ctype, two, acc, h2)
-    n = k_features(kt.size, sym, ctype, left, True, feats)
-    k_eval(z(FEATURES, 2), z(2), z(2, 2), z(2), z(2, 2), z(2), 10, feats, n, two)
+    left, x, ctype, count, two, acc, h2 = opening_scratch(kt.size, kt.supply, 2, 2)
+    k_opening_values(z(FEATURES, 2), z(2), z(2, 2), z(2), z(2, 2), z(2), 10, summary_tables(kt.size), kt.size, sym,
+                     kt.cells, kt.ptype, left, z(kt.nplace), x, ctype, count, two, acc, h2)
+    k_eval(z(FEATURES, 2), z(2), z(2, 2), z(2), z(2, 2), z(2), 10, x, two)
 
 
 def warm_up(progress: WarmUpProgress | None = None) -> bool:

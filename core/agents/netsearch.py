@@ -58,7 +58,8 @@ from core.agents.puct import (
     k_fast_greedy_playout,
 )
 from core.agents.spec import AgentSpec, PuctBudget, parse_net
-from core.agents.value import MAX_ACTIVE, ValueModel, default_model, k_eval_into, k_features, symbols_of
+from core.agents.summary import summary_tables
+from core.agents.value import FEATURES, ValueModel, default_model, k_eval_into, k_inputs, symbols_of
 from core.engine.kernels import (
     H_LAST,
     H_SUPPLY,
@@ -81,15 +82,15 @@ def _cover(kt: KTables, ctype: Any, p: int) -> None:
 
 
 @njit(cache=True, nogil=True)
-def k_leaf_value(kt: KTables, s: Any, sym: Any, ctype: Any, w1: Any, b1: Any, w2: Any, b2: Any, w3: Any, b3: Any,
-                 q: int, feats: Any, supply: Any, two: Any, acc: Any, h2: Any) -> float:
+def k_leaf_value(kt: KTables, s: Any, sym: Any, ctype: Any, tabs: Any, w1: Any, b1: Any, w2: Any, b2: Any, w3: Any,
+                 b3: Any, q: int, x: Any, count: Any, supply: Any, two: Any, acc: Any, h2: Any) -> float:
     """S1's win chance at position ``s`` by the model, clamped to [0, 1] (an exact division by ``2**(2q)``).
 
-    ``feats``, ``supply``, ``two``, ``acc`` and ``h2`` are the search's scratch: a leaf allocates nothing."""
+    ``x``, ``count``, ``supply``, ``two``, ``acc`` and ``h2`` are the search's scratch: a leaf allocates nothing."""
     for t in range(4):
         supply[t] = int(s[H_SUPPLY + t])
-    n = k_features(kt.size, sym, ctype, supply, int(s[H_TO_MOVE]) == kt.first, feats)
-    k_eval_into(w1, b1, w2, b2, w3, b3, q, feats, n, two, acc, h2)
+    k_inputs(tabs, kt.size, sym, ctype, supply, int(s[H_TO_MOVE]) == kt.first, count, x)
+    k_eval_into(w1, b1, w2, b2, w3, b3, q, x, two, acc, h2)
     one = 1 << (2 * q)
     raw = two[0]
     if raw < 0:
@@ -101,8 +102,8 @@ def k_leaf_value(kt: KTables, s: Any, sym: Any, ctype: Any, w1: Any, b1: Any, w2
 
 @njit(cache=True, nogil=True)
 def k_net_run(kt: KTables, gain: Any, expg: Any, gmask: Any, root: Any, ti: Any, tf: Any, tb: Any, tk: Any,
-              nnodes: int, sims: int, params: Any, rng: Any, sym: Any, root_ctype: Any, w1: Any, b1: Any, w2: Any,
-              b2: Any, w3: Any, b3: Any, q: int, mix: float) -> int:
+              nnodes: int, sims: int, params: Any, rng: Any, sym: Any, root_ctype: Any, tabs: Any, w1: Any,
+              b1: Any, w2: Any, b2: Any, w3: Any, b3: Any, q: int, mix: float) -> int:
     """``core.agents.puct.k_puct_run`` with the leaf value ``mix * net + (1 - mix) * playout``.
 
     The selection, expansion and solver lines are the puct kernel's; what differs is marked ``# net``.
@@ -114,7 +115,8 @@ def k_net_run(kt: KTables, gain: Any, expg: Any, gmask: Any, root: Any, ti: Any,
     path = np.empty(kt.nplace + 2, dtype=np.int32)
     s = np.empty_like(root)
     ctype = np.empty_like(root_ctype)  # net
-    feats = np.empty(MAX_ACTIVE, dtype=np.int64)  # net
+    x = np.zeros(w1.shape[0], dtype=np.int64)  # net: the model's inputs
+    count = np.zeros(kt.size * kt.size, dtype=np.int64)  # net
     supply = np.zeros(4, dtype=np.int64)  # net
     two = np.zeros(2, dtype=np.int64)  # net
     acc = np.empty(b1.shape[0], dtype=np.int64)  # net: the model's layer scratch, once per run
@@ -197,8 +199,8 @@ def k_net_run(kt: KTables, gain: Any, expg: Any, gmask: Any, root: Any, ti: Any,
         else:
             exact = False
             if mix > 0.0:  # net: evaluated before the playout moves ``s`` on
-                net_s1 = k_leaf_value(kt, s, sym, ctype, w1, b1, w2, b2, w3, b3, q, feats, supply, two, acc,
-                                      h2)
+                net_s1 = k_leaf_value(kt, s, sym, ctype, tabs, w1, b1, w2, b2, w3, b3, q, x, count, supply,
+                                      two, acc, h2)
             winner = -1
             if mix < 1.0:
                 if greedy_playouts:
@@ -342,7 +344,8 @@ class NetSearch(PuctSearch):
         root = self._root if self._root is not None else self.root_ctype(state)
         assert self.model is not None
         return int(k_net_run(self.kt, self.gain, self._expg, self._gmask, state, tree.ti, tree.tf, tree.tb, tree.tk,
-                             tree.nnodes, sims, self._params, self.rng, self._sym, root, *self._arrays,
+                             tree.nnodes, sims, self._params, self.rng, self._sym, root,
+                             summary_tables(self.kt.size), *self._arrays,
                              self.model.q, float(self.mix)))
 
     def search(self, state: npt.NDArray[np.uint64], start: float | None = None) -> PuctTree:
@@ -365,8 +368,6 @@ def net_chooser(spec: AgentSpec, kt: KTables, gain: npt.NDArray[np.int64],
 
 def warm_up_net(kt: KTables, gain: npt.NDArray[np.int64], rng: npt.NDArray[np.uint64]) -> None:
     """Compile (or load) this module's kernels on a small board, with an all-zero model (no file needed)."""
-    from core.agents.value import FEATURES
-
     z2 = np.zeros((FEATURES, 1), dtype=np.int64)
     arrays = (z2, np.zeros(1, np.int64), np.zeros((1, 1), np.int64), np.zeros(1, np.int64),
               np.zeros((1, 2), np.int64), np.zeros(2, np.int64))
@@ -378,7 +379,8 @@ def warm_up_net(kt: KTables, gain: npt.NDArray[np.int64], rng: npt.NDArray[np.ui
 
         tree.nnodes = int(k_puct_init(kt, gain, search._expg, root, tree.ti, tree.tf, rng))
         k_net_run(kt, gain, search._expg, search._gmask, root, tree.ti, tree.tf, tree.tb, tree.tk, tree.nnodes, 8,
-                  search._params, rng, symbols_of(kt), np.zeros(kt.size * kt.size, dtype=np.int8), *arrays, 8, mix)
+                  search._params, rng, symbols_of(kt), np.zeros(kt.size * kt.size, dtype=np.int8),
+                  summary_tables(kt.size), *arrays, 8, mix)
 
 
 __all__ = ["NetSearch", "k_net_run", "net_chooser", "net_search", "tile_covered"]

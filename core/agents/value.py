@@ -5,17 +5,19 @@ Why integers: a verdict must be the same JSON on every machine, and floating-poi
 64-bit integers and shifts, so it is exact on any machine, compiled or not (``tests/agents/value_reference.py``
 repeats it in plain Python and the tests compare them bit for bit).
 
-Position features (binary, S1's point of view) sit on a 14x14 canvas with the board centred in it, so one model
-serves 10x10, 12x12 and 14x14 boards: per canvas cell one of *S1's symbol uncovered*, *S2's symbol uncovered*,
-*covered by an L / I / T / S*, *off the board* (a cell outside a smaller board blocks pieces as a covered one does);
-then the supply left per type (0-5 or more, one-hot) and whether S1 is to move.
+Inputs: the position's 20 integer summary features (:mod:`core.agents.summary`: symbols left, how many placements
+still reach each side's symbols, the gains of the legal placements, the supply).  On boards no one trained on they
+predicted club's rate after an opening far better than one input per cell and piece did (``docs/predictor.md``), and
+they do not change under the square's symmetries, so one model serves every size from 10x10 to 14x14.
 
-The network: features -> H1 (ReLU) -> H2 (ReLU) -> 2 outputs (S1's win chance and the expected score margin S1 - S2
-over ``margin_scale``).  Weights are fixed point with ``q`` fractional bits; the outputs come out with ``2q``.
+The network: inputs -> H1 (ReLU) -> H2 (ReLU) -> 2 outputs (S1's win chance and the expected score margin S1 - S2
+over ``margin_scale``).  Fixed point: layer 1's weights and bias carry ``2q`` fractional bits (the inputs are raw
+counts of very different ranges, so their weights need the finer grid) and its output is shifted down to ``q``; the
+later weights carry ``q`` bits and the biases that add to products ``2q``; the outputs come out with ``2q``.
 
 The model file is a NumPy ``.npz`` read with ``allow_pickle=False`` (nothing is unpickled): arrays ``w1`` [F, H1],
 ``b1`` [H1], ``w2`` [H1, H2], ``b2`` [H2], ``w3`` [H2, 2], ``b3`` [2] (int64), and ``meta``, the UTF-8 bytes of a
-JSON object (:data:`FORMAT`, version, canvas, sizes, q, margin_scale).
+JSON object (:data:`FORMAT`, version, inputs, sizes, q, margin_scale).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import hashlib
 import io
 import json
 import zipfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -33,26 +36,19 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from core.agents.summary import NSUMMARY, SUMMARY_MAX, SUMMARY_NAMES, k_summary, summary_of, summary_tables
 from core.board.model import Board
 from core.engine.kernels import H_SUPPLY, H_TO_MOVE, KTables, k_apply, k_new_state, kernel_tables
 
 FORMAT = "lits-value"
-VERSION = 1
-CANVAS = 14
-NCELL = CANVAS * CANVAS
-KINDS = 7
-"""Per canvas cell: S1 symbol, S2 symbol, covered by L, I, T, S, off the board."""
-K_S1, K_S2, K_COV, K_OFF = 0, 1, 2, 6
-SUPPLY_STATES = 6
-F_SUPPLY = KINDS * NCELL
-F_TO_MOVE = F_SUPPLY + 4 * SUPPLY_STATES
-FEATURES = F_TO_MOVE + 1
-MAX_ACTIVE = FEATURES
-SIZES = (10, 12, 14)
+VERSION = 2
+FEATURES = NSUMMARY
+INPUTS = list(SUMMARY_NAMES)
+SIZES = (10, 11, 12, 13, 14)
 Q_RANGE = (8, 16)
-WEIGHT_LIMIT = 1 << 15
-BIAS_LIMIT = 1 << 40
 MAX_WIDTH = 128
+SUM_LIMIT = 1 << 62
+"""Every partial sum of the evaluation stays below this (checked when a file is read), so int64 never overflows."""
 
 I64 = npt.NDArray[np.int64]
 I8 = npt.NDArray[np.int8]
@@ -113,14 +109,14 @@ def model_from_bytes(data: bytes, path: str) -> ValueModel:
             if meta.get("version") != VERSION:
                 raise ModelError(f"{path}: a model of version {meta.get('version')!r}; this program reads version "
                                  f"{VERSION}: install the model that came with it")
-            if meta.get("canvas") != CANVAS or meta.get("features") != FEATURES:
-                raise ModelError(f"{path}: made for {meta.get('features')} features on a {meta.get('canvas')} "
-                                 f"canvas; this program computes {FEATURES} on {CANVAS}")
+            if meta.get("inputs") != INPUTS:
+                raise ModelError(f"{path}: made for the inputs {meta.get('inputs')}; this program computes "
+                                 f"{', '.join(INPUTS)}")
             arrays = [_need(z, n, path, d) for n, d in (("w1", 2), ("b1", 1), ("w2", 2), ("b2", 1), ("w3", 2),
                                                         ("b3", 1))]
     except ModelError:
         raise
-    except (OSError, ValueError, zipfile.BadZipFile, EOFError, KeyError) as exc:
+    except (OSError, ValueError, zipfile.BadZipFile, zlib.error, EOFError, KeyError) as exc:
         raise ModelError(f"{path}: damaged or not a model file ({exc})") from None
     w1, b1, w2, b2, w3, b3 = arrays
     h1, h2 = w1.shape[1], w2.shape[1]
@@ -133,14 +129,22 @@ def model_from_bytes(data: bytes, path: str) -> ValueModel:
     if not isinstance(q, int) or not Q_RANGE[0] <= q <= Q_RANGE[1] or not isinstance(scale, int) or scale < 1 \
             or not isinstance(sizes, list) or not sizes or not all(s in SIZES for s in sizes):
         raise ModelError(f"{path}: its 'meta' record names no usable q, margin_scale or sizes")
-    # With at most 201 active features, |weights| < 2**15, the biases that add to products < 2**40 and layers of
-    # at most 128, every sum of the evaluation stays below 2**61: int64 never overflows, so the compiled kernel
-    # and exact Python integers agree.
-    small = max(int(np.abs(a).max(initial=0)) for a in (w1, b1, w2, w3))
-    large = max(int(np.abs(a).max(initial=0)) for a in (b2, b3))
-    if small >= WEIGHT_LIMIT or large >= BIAS_LIMIT or max(h1, h2) > MAX_WIDTH:
+    if max(h1, h2) > MAX_WIDTH or sum_bound(w1, b1, w2, b2, w3, b3, q) >= SUM_LIMIT:
         raise ModelError(f"{path}: weights or layers beyond the fixed-point limits (damaged?)")
     return ValueModel(w1, b1, w2, b2, w3, b3, q, scale, tuple(sizes), hashlib.sha256(data).hexdigest(), meta)
+
+
+def sum_bound(w1: I64, b1: I64, w2: I64, b2: I64, w3: I64, b3: I64, q: int) -> int:
+    """The largest magnitude any partial sum of :func:`k_eval_into` can reach, for inputs within
+    :data:`~core.agents.summary.SUMMARY_MAX`, in exact Python integers: below 2**62 the int64 evaluation cannot
+    overflow, so the compiled kernel and the plain reference agree on every position."""
+    xs = [int(v) for v in SUMMARY_MAX]
+    a1 = [abs(int(b1[j])) + sum(x * abs(int(w1[i, j])) for i, x in enumerate(xs)) for j in range(b1.shape[0])]
+    h1 = [v >> q for v in a1]
+    a2 = [abs(int(b2[k])) + sum(h * abs(int(w2[j, k])) for j, h in enumerate(h1)) for k in range(b2.shape[0])]
+    h2 = [v >> q for v in a2]
+    a3 = [abs(int(b3[o])) + sum(h * abs(int(w3[k, o])) for k, h in enumerate(h2)) for o in range(2)]
+    return max(a1 + a2 + a3, default=0)
 
 
 def load_model(path: str | Path) -> ValueModel:
@@ -167,57 +171,14 @@ def default_model() -> ValueModel:
     return load_model(default_model_path())
 
 
-# ------------------------------------------------------------------------------------------ features
+# ------------------------------------------------------------------------------------------ evaluation
 
 
 @njit(cache=True, nogil=True)
-def k_features(size: int, sym: I8, ctype: I8, supply: I64, s1_to_move: bool, out: I64) -> int:
-    """Active feature indices of a position, ascending by kind then canvas cell; returns how many.
-
-    ``sym[c]``: 0 none, 1 S1's symbol, 2 S2's; ``ctype[c]``: 0 uncovered, 1-4 covered by L, I, T, S.
-    """
-    off = (CANVAS - size) // 2
-    n = 0
-    for kind in range(KINDS):
-        for r in range(CANVAS):
-            br = r - off
-            for c in range(CANVAS):
-                bc = c - off
-                inside = 0 <= br < size and 0 <= bc < size
-                if kind == K_OFF:
-                    hit = not inside
-                elif not inside:
-                    hit = False
-                else:
-                    cell = br * size + bc
-                    t = ctype[cell]
-                    if kind == K_S1:
-                        hit = t == 0 and sym[cell] == 1
-                    elif kind == K_S2:
-                        hit = t == 0 and sym[cell] == 2
-                    else:
-                        hit = t == kind - K_COV + 1
-                if hit:
-                    out[n] = kind * NCELL + r * CANVAS + c
-                    n += 1
-    for t in range(4):
-        k = supply[t]
-        if k > SUPPLY_STATES - 1:
-            k = SUPPLY_STATES - 1
-        if k < 0:
-            k = 0
-        out[n] = F_SUPPLY + t * SUPPLY_STATES + k
-        n += 1
-    if s1_to_move:
-        out[n] = F_TO_MOVE
-        n += 1
-    return n
-
-
-@njit(cache=True, nogil=True)
-def k_eval_into(w1: I64, b1: I64, w2: I64, b2: I64, w3: I64, b3: I64, q: int, feats: I64, n: int, out: I64,
-                acc: I64, h2: I64) -> None:
-    """Both outputs, with ``2q`` fractional bits, into ``out[0:2]``: integer adds, multiplies and shifts only.
+def k_eval_into(w1: I64, b1: I64, w2: I64, b2: I64, w3: I64, b3: I64, q: int, x: I64, out: I64, acc: I64,
+                h2: I64) -> None:
+    """Both outputs, with ``2q`` fractional bits, into ``out[0:2]`` from the inputs ``x``: integer adds, multiplies
+    and shifts only.
 
     ``acc`` and ``h2`` are scratch of the two layers' widths: nothing is allocated, so the kernel runs without the
     GIL and without numba's allocator (which, on a thread that released the GIL, crashed a process that traced its
@@ -225,17 +186,19 @@ def k_eval_into(w1: I64, b1: I64, w2: I64, b2: I64, w3: I64, b3: I64, q: int, fe
     h1n = b1.shape[0]
     for j in range(h1n):
         acc[j] = b1[j]
-    for i in range(n):
-        f = feats[i]
-        for j in range(h1n):
-            acc[j] += w1[f, j]
+    for i in range(x.shape[0]):
+        v = x[i]
+        if v != 0:
+            for j in range(h1n):
+                acc[j] += v * w1[i, j]
+    for j in range(h1n):
+        a = acc[j]
+        acc[j] = (a >> q) if a > 0 else 0
     h2n = b2.shape[0]
     for k in range(h2n):
         s = b2[k]
         for j in range(h1n):
-            a = acc[j]
-            if a > 0:
-                s += a * w2[j, k]
+            s += acc[j] * w2[j, k]
         h2[k] = (s >> q) if s > 0 else 0
     for o in range(2):
         s = b3[o]
@@ -245,39 +208,46 @@ def k_eval_into(w1: I64, b1: I64, w2: I64, b2: I64, w3: I64, b3: I64, q: int, fe
 
 
 @njit(cache=True, nogil=True)
-def k_eval(w1: I64, b1: I64, w2: I64, b2: I64, w3: I64, b3: I64, q: int, feats: I64, n: int,
-           out: I64) -> None:
+def k_eval(w1: I64, b1: I64, w2: I64, b2: I64, w3: I64, b3: I64, q: int, x: I64, out: I64) -> None:
     """:func:`k_eval_into` with its own scratch (for callers that evaluate one position now and then)."""
-    k_eval_into(w1, b1, w2, b2, w3, b3, q, feats, n, out, np.empty(b1.shape[0], dtype=np.int64),
+    k_eval_into(w1, b1, w2, b2, w3, b3, q, x, out, np.empty(b1.shape[0], dtype=np.int64),
                 np.empty(b2.shape[0], dtype=np.int64))
 
 
 @njit(cache=True, nogil=True)
-def k_opening_values(w1: I64, b1: I64, w2: I64, b2: I64, w3: I64, b3: I64, q: int, size: int, sym: I8,
-                     cells: Any, ptype: Any, left: I64, out: I64, feats: I64, ctype: I8, two: I64, acc: I64,
-                     h2: I64) -> None:
+def k_inputs(tabs: Any, size: int, sym: I8, ctype: I8, supply: I64, s1_to_move: bool, count: I64, x: I64) -> None:
+    """The model's inputs of a position into ``x`` (``tabs``: :func:`~core.agents.summary.summary_tables` of the
+    size; ``count`` scratch of a cell per board cell)."""
+    k_summary(*tabs, size, sym, ctype, supply, s1_to_move, count, x)  # type: ignore[call-arg]  # numba's stub
+
+
+@njit(cache=True, nogil=True)
+def k_opening_values(w1: I64, b1: I64, w2: I64, b2: I64, w3: I64, b3: I64, q: int, tabs: Any, size: int, sym: I8,
+                     cells: Any, ptype: Any, left: I64, out: I64, x: I64, ctype: I8, count: I64, two: I64,
+                     acc: I64, h2: I64) -> None:
     """``out[p]`` = S1's win chance (``2q`` bits) after each first placement ``p``, S2 to move.
 
-    ``left`` holds the starting supply and ``ctype`` zeros on entry (both are restored); ``feats``, ``two``, ``acc``
-    and ``h2`` are scratch (see :func:`opening_scratch`): the kernel allocates nothing."""
+    ``tabs`` is :func:`~core.agents.summary.summary_tables` of the size; ``left`` holds the starting supply and
+    ``ctype`` zeros on entry (both are restored); ``x``, ``count``, ``two``, ``acc`` and ``h2`` are scratch (see
+    :func:`opening_scratch`): the kernel allocates nothing."""
     for p in range(cells.shape[0]):
         t = ptype[p]
         for i in range(4):
             ctype[cells[p, i]] = t + 1
         left[t] -= 1
-        n = k_features(size, sym, ctype, left, False, feats)
-        k_eval_into(w1, b1, w2, b2, w3, b3, q, feats, n, two, acc, h2)
+        k_inputs(tabs, size, sym, ctype, left, False, count, x)
+        k_eval_into(w1, b1, w2, b2, w3, b3, q, x, two, acc, h2)
         out[p] = two[0]
         left[t] += 1
         for i in range(4):
             ctype[cells[p, i]] = 0
 
 
-def opening_scratch(size: int, supply: I64, h1: int, h2: int) -> tuple[I64, I64, I8, I64, I64, I64]:
-    """(left, feats, ctype, two, acc, h2) for :func:`k_opening_values`."""
-    return (np.array(supply, dtype=np.int64), np.empty(MAX_ACTIVE, dtype=np.int64),
-            np.zeros(size * size, dtype=np.int8), np.zeros(2, dtype=np.int64), np.empty(h1, dtype=np.int64),
-            np.empty(h2, dtype=np.int64))
+def opening_scratch(size: int, supply: I64, h1: int, h2: int) -> tuple[I64, I64, I8, I64, I64, I64, I64]:
+    """(left, x, ctype, count, two, acc, h2) for :func:`k_opening_values`."""
+    return (np.array(supply, dtype=np.int64), np.zeros(FEATURES, dtype=np.int64),
+            np.zeros(size * size, dtype=np.int8), np.zeros(size * size, dtype=np.int64),
+            np.zeros(2, dtype=np.int64), np.empty(h1, dtype=np.int64), np.empty(h2, dtype=np.int64))
 
 
 def symbols_of(kt: KTables) -> I8:
@@ -301,9 +271,9 @@ def opening_chances(board: Board, model: ValueModel | None = None) -> npt.NDArra
     m.check_size(board.size)
     kt = kernel_tables(board)
     out = np.zeros(kt.nplace, dtype=np.int64)
-    left, feats, ctype, two, acc, h2 = opening_scratch(kt.size, kt.supply, m.w1.shape[1], m.w2.shape[1])
-    k_opening_values(*m.arrays(), m.q, kt.size, symbols_of(kt), kt.cells, kt.ptype, left, out, feats, ctype, two,
-                     acc, h2)
+    left, x, ctype, count, two, acc, h2 = opening_scratch(kt.size, kt.supply, m.w1.shape[1], m.w2.shape[1])
+    k_opening_values(*m.arrays(), m.q, summary_tables(kt.size), kt.size, symbols_of(kt), kt.cells, kt.ptype, left,
+                     out, x, ctype, count, two, acc, h2)
     return np.asarray(to_chance(m, out), dtype=np.float64)
 
 
@@ -325,10 +295,8 @@ def position_value(board: Board, moves: list[int], model: ValueModel | None = No
     m = model or default_model()
     m.check_size(board.size)
     sym, ctype, supply, s1 = position_inputs(board, moves)
-    feats = np.empty(MAX_ACTIVE, dtype=np.int64)
-    n = k_features(board.size, sym, ctype, supply, s1, feats)
     out = np.zeros(2, dtype=np.int64)
-    k_eval(*m.arrays(), m.q, feats, n, out)
+    k_eval(*m.arrays(), m.q, summary_of(board.size, sym, ctype, supply, s1), out)
     return int(out[0]), int(out[1])
 
 

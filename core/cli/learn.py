@@ -54,10 +54,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     t.add_argument("--seed", type=int, default=1, metavar="S", help="training seed (default 1)")
     t.add_argument("--extra", type=int, default=3, metavar="N",
                    help="positions per game besides the one after the opening (default 3)")
-    t.add_argument("--max-iter", type=int, default=40, metavar="N", help="training epochs at most (default 40)")
-    t.add_argument("--all-symmetries", action="store_true",
-                   help="train on the position after each opening under all 8 symmetries of the square (else one "
-                        "drawn at random, like every other position)")
+    t.add_argument("--max-iter", type=int, default=60, metavar="N", help="training epochs at most (default 60)")
     t.add_argument("--outcome-weight", type=float, default=1.0, metavar="W",
                    help="weight of the game's result in the win label; the rest is the search's own value of the "
                         "position (default 1: results only)")
@@ -191,17 +188,16 @@ def run_train(args: argparse.Namespace) -> int:
         raise CliError(str(exc), EXIT_USAGE) from None
     try:
         fitted = fit(games, args.seed, extra=args.extra, max_iter=args.max_iter, outcome_weight=args.outcome_weight,
-                     opening_symmetries=args.all_symmetries, progress=lambda m: print(m, file=sys.stderr, flush=True))
+                     progress=lambda m: print(m, file=sys.stderr, flush=True))
     except TrainError as exc:
         raise CliError(str(exc), EXIT_USAGE) from None
     command = (f"lits learn data --out DATA --seed {data_manifest.get('seed')} --shards "
                f"{len(list(folder.glob('shard-*.npz')))} && lits learn train --data DATA --out {out.name} "
                f"--seed {args.seed} --extra {args.extra} --max-iter {args.max_iter} "
-               f"--outcome-weight {args.outcome_weight}" + (" --all-symmetries" if args.all_symmetries else ""))
+               f"--outcome-weight {args.outcome_weight}")
     data = model_bytes(fitted.weights, {"train_seed": args.seed, "data_seed": data_manifest.get("seed")})
     manifest = {"model": out.name, "digest": digest(data), "command": command, "data": data_manifest,
                 "games": len(games), "train_seed": args.seed, "outcome_weight": args.outcome_weight,
-                "all_symmetries": args.all_symmetries,
                 "commit": _commit(), "validation": fitted.figures,
                 "held_out": None}
     try:

@@ -24,6 +24,7 @@ from core.board.model import Board
 from core.engine.kernels import H_TO_MOVE, k_apply, k_is_legal, k_new_state, k_seed, kernel_tables
 from core.engine.rules import GameState
 from core.learn.train import Q, model_bytes
+from tests.agents import summary_reference
 from tests.agents import value_reference as ref
 from tests.agents.test_solver_exact import check_tree, random_prefix
 from tests.agents.test_value import model_of, random_weights
@@ -35,7 +36,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 def tame_weights(seed: int) -> dict[str, np.ndarray]:
     """Random weights whose win output stays inside (0, 1) on most positions, so the values are not all clamped."""
-    w = random_weights(seed, scale=1 << 8)
+    w = random_weights(seed, shrink=3)
     w["b3"][0] = 1 << (2 * Q - 1)
     return w
 
@@ -99,9 +100,9 @@ def test_mix_zero_is_the_puct_search_exactly() -> None:
 
 def reference_chance(board: Board, moves: list[int], m: ValueModel) -> float:
     sym, ctype, supply, s1 = position_inputs(board, moves)
-    active = ref.features(board.size, sym.tolist(), ctype.tolist(), supply.tolist(), s1)
+    x = summary_reference.summary(board.size, sym.tolist(), ctype.tolist(), supply.tolist(), s1)
     win, _ = ref.evaluate(m.w1.tolist(), m.b1.tolist(), m.w2.tolist(), m.b2.tolist(), m.w3.tolist(),
-                          m.b3.tolist(), m.q, active)
+                          m.b3.tolist(), m.q, x)
     one = 1 << (2 * m.q)
     return min(max(win, 0), one) / one
 

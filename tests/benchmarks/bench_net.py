@@ -36,10 +36,11 @@ def random_model() -> ValueModel:
     rng = np.random.default_rng(45)
     h1, h2 = HIDDEN
 
-    def w(*shape: int) -> np.ndarray:
-        return rng.integers(-(1 << 8), 1 << 8, size=shape, dtype=np.int64)
+    def w(s: int, *shape: int) -> np.ndarray:
+        return rng.integers(-s, s, size=shape, dtype=np.int64)
 
-    weights = {"w1": w(FEATURES, h1), "b1": w(h1), "w2": w(h1, h2), "b2": w(h2), "w3": w(h2, 2), "b3": w(2)}
+    weights = {"w1": w(1 << 15, FEATURES, h1), "b1": w(1 << 23, h1), "w2": w(1 << 12, h1, h2), "b2": w(1 << 23, h2),
+               "w3": w(1 << 12, h2, 2), "b3": w(1 << 23, 2)}
     return model_from_bytes(model_bytes(weights, {}), "random-weights")
 
 

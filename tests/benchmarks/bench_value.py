@@ -15,11 +15,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from core.agents.summary import summary_of
 from core.agents.value import (
-    MAX_ACTIVE,
     default_model_path,
     k_eval,
-    k_features,
     load_model,
     opening_chances,
     position_inputs,
@@ -45,15 +44,19 @@ def main() -> None:
               f"{best / len(v) * 1e6:.2f} us an opening with its features")
     board = Board.random(12, pairs=30, seed=3)
     sym, ctype, supply, s1 = position_inputs(board, playout_moves(board, seed=1)[:10])
-    feats = np.empty(MAX_ACTIVE, dtype=np.int64)
+    x = summary_of(12, sym, ctype, supply, s1)
     out = np.zeros(2, dtype=np.int64)
-    n = k_features(12, sym, ctype, supply, s1, feats)
-    k_eval(*model.arrays(), model.q, feats, n, out)
+    k_eval(*model.arrays(), model.q, x, out)
     reps = 20000
     t = time.perf_counter()
     for _ in range(reps):
-        k_eval(*model.arrays(), model.q, feats, n, out)
-    print(f"one evaluation ({n} active features), called from Python: {(time.perf_counter() - t) / reps * 1e6:.2f} us")
+        k_eval(*model.arrays(), model.q, x, out)
+    print(f"one evaluation of the network ({len(x)} inputs), called from Python: "
+          f"{(time.perf_counter() - t) / reps * 1e6:.2f} us")
+    t = time.perf_counter()
+    for _ in range(reps // 10):
+        summary_of(12, sym, ctype, supply, s1)
+    print(f"the inputs of one position, called from Python: {(time.perf_counter() - t) / (reps // 10) * 1e6:.2f} us")
 
 
 if __name__ == "__main__":

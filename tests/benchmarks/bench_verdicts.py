@@ -2,7 +2,8 @@
 
 Run ``python tests/benchmarks/bench_verdicts.py OUT_DIR [--seeds=1,2,3] [--effort=NAME] [--time=SECONDS]
 [--check-rule=RULE] [--check=SPEC ...] [--busy=N] [--compare=OTHER_OUT_DIR] [--replay] [--replay-seeds=1]
-[--replay-agents=mcts:8000] [--replay-games=60] [--second-look] [--boards=NAME,...]`` (``--effort``, ``--time``,
+[--replay-agents=mcts:8000] [--replay-games=60] [--second-look] [--set=ten|dense] [--boards=NAME,...]``
+(``--set=dense``: the five boards of :data:`DENSE_BOARDS` instead of the ten; ``--effort``, ``--time``,
 ``--check-rule`` and each ``--check`` are passed to ``lits analyze``; ``--boards`` keeps only the named boards, e.g.
 ``--boards=default,dense`` for a first look at a slow effort).  Normal test runs skip this folder.
 
@@ -55,6 +56,9 @@ from tests.lits_process import run_lits  # noqa: E402
 BUNDLED = ("default", "dense", "sparse", "clustered", "original-10x10")
 RANDOM_BOARDS = ((101, 12), (102, 16), (103, 20), (104, 24), (105, 28))
 """(seed, symbol pairs) of the five random 12x12 boards."""
+DENSE_BOARDS = ((10, 201, 30), (10, 202, 30), (12, 203, 40), (12, 204, 42), (12, 205, 44))
+"""(size, seed, symbol pairs) of the five boards at the real game's density (``--set=dense``): Board Game Arena's
+10x10 boards hold 30 symbols per player (60% of the cells), so two 10x10 with 30 pairs and three 12x12 with 40-44."""
 REPLAY_AGENT = "mcts:8000"
 REPLAY_GAMES = 60
 CLEARLY_ONE_SIDED = (0.35, 0.65)
@@ -66,17 +70,20 @@ def reaches_band(lo: float, hi: float) -> bool:
     return hi >= FAIR_BAND[0] and lo <= FAIR_BAND[1]
 
 
-def boards(out: Path) -> dict[str, Path]:
+def boards(out: Path, which: str = "ten") -> dict[str, Path]:
+    """The benchmark's boards: ``ten`` (the bundled five and five random 12x12) or ``dense`` (:data:`DENSE_BOARDS`)."""
     from core.board.boardfile import save_board
     from core.board.model import Board
 
-    found = {name: ROOT / "boards" / f"{name}.yaml" for name in BUNDLED}
     folder = out / "boards"
     folder.mkdir(parents=True, exist_ok=True)
-    for seed, pairs in RANDOM_BOARDS:
-        path = folder / f"random-{seed}-{pairs}p.yaml"
+    made = ([(12, seed, pairs, f"random-{seed}-{pairs}p") for seed, pairs in RANDOM_BOARDS] if which == "ten" else
+            [(size, seed, pairs, f"dense-{size}-{seed}-{pairs}p") for size, seed, pairs in DENSE_BOARDS])
+    found = {name: ROOT / "boards" / f"{name}.yaml" for name in BUNDLED} if which == "ten" else {}
+    for size, seed, pairs, name in made:
+        path = folder / f"{name}.yaml"
         if not path.exists():
-            board = Board.random(12, pairs=pairs, seed=seed)
+            board = Board.random(size, pairs=pairs, seed=seed)
             board.name = path.stem
             save_board(board, path)
         found[path.stem] = path
@@ -214,7 +221,12 @@ def main(argv: list[str]) -> int:
     hogs = [multiprocessing.Process(target=_spin, daemon=True) for _ in range(busy)]
     for h in hogs:
         h.start()
-    found = boards(out)
+    which = text("set", "ten")
+    if which not in ("ten", "dense"):
+        print(f"--set={which}: give ten (the bundled and five random boards) or dense (five at the real game's "
+              "density)")
+        return 2
+    found = boards(out, which)
     wanted = [n for n in text("boards", "").split(",") if n]
     unknown = [n for n in wanted if n not in found]
     if unknown:

@@ -31,17 +31,8 @@ from core.learn.train import model_bytes
 from designer.main_window import MainWindow
 from designer.panels.estimate import LAYER_LABEL, NOT_INSTALLED, describe
 from designer.workers import Worker
+from tests.agents.test_value import random_weights
 from tests.gui.windows import open_window
-
-
-def random_weights(seed: int, h1: int = 16, h2: int = 8, scale: int = 1 << 11) -> dict[str, np.ndarray]:
-    rng = np.random.default_rng(seed)
-
-    def w(*shape: int, s: int = scale) -> np.ndarray:
-        return rng.integers(-s, s, size=shape, dtype=np.int64)
-
-    return {"w1": w(value.FEATURES, h1), "b1": w(h1), "w2": w(h1, h2), "b2": w(h2, s=scale << 10),
-            "w3": w(h2, 2), "b3": w(2, s=scale << 10)}
 
 
 @pytest.fixture(scope="module")

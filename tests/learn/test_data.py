@@ -12,7 +12,7 @@ from core.board.boardfile import load_board
 from core.engine.rules import GameState, Placement
 from core.learn import data as d
 from core.learn.play import play_data
-from core.learn.train import fit, position_arrays, samples, transform_grid
+from core.learn.train import fit, position_arrays, samples
 
 REPO = Path(__file__).resolve().parents[2]
 TINY = d.Plan(seed=3, shards=2, agent="greedy", games_per_board=2, boards_per_shard=2)
@@ -102,20 +102,21 @@ def test_boards_cover_the_sizes_and_densities_hosts_use() -> None:
         assert not [p for p in validate(b) if p.severity is Severity.ERROR]
 
 
-def test_symmetries_keep_positions_legal_and_are_eight(tmp_path: Path) -> None:
+def test_a_game_position_is_rebuilt_from_its_moves(tmp_path: Path) -> None:
+    """The training position after k plies: k pieces on the board, their supply spent, S1 to move after an even k."""
     folder = tmp_path / "data"
     play_data(folder, TINY, inline=True)
     games = d.load_games(folder)
-    sym, ctype, _, _ = position_arrays(games, 0, 3)
-    n = int(games.size[0])
-    images = {transform_grid(ctype, n, k).tobytes() for k in range(8)}
-    assert len(images) == 8
-    assert sorted(transform_grid(sym, n, 5).tolist()) == sorted(sym.tolist())
+    sym, ctype, supply, s1 = position_arrays(games, 0, 3)
+    assert int((ctype > 0).sum()) == 12
+    assert int(supply.sum()) == int(games.supply[0].sum()) - 3
+    assert s1 is False
+    assert set(sym.tolist()) <= {0, 1, 2}
 
 
 def test_training_fits_and_writes_a_model_the_loader_accepts(tmp_path: Path) -> None:
     pytest.importorskip("sklearn")
-    from core.agents.value import model_from_bytes
+    from core.agents.value import FEATURES, model_from_bytes
     from core.learn.train import model_bytes
 
     folder = tmp_path / "data"
@@ -124,13 +125,10 @@ def test_training_fits_and_writes_a_model_the_loader_accepts(tmp_path: Path) -> 
     games = d.load_games(folder)
     s = samples(games, np.ones(len(games), dtype=bool), extra=2, seed=1)
     assert s.opening.sum() == len(games)
-    eight = samples(games, np.ones(len(games), dtype=bool), extra=0, seed=1, opening_symmetries=True)
-    assert eight.opening.all() and len(eight.rows) == 8 * len(games)
-    first = [tuple(r) for r in eight.rows[:8]]
-    assert len(set(first)) > 1 and len({len(r) for r in first}) == 1  # the same position, turned and mirrored
+    assert s.x.shape[1] == FEATURES and len({tuple(r) for r in s.x}) > len(games)
     fitted = fit(games, seed=1, extra=2, max_iter=3)
     m = model_from_bytes(model_bytes(fitted.weights, {}), "fitted.npz")
-    assert m.w1.shape[1] == 64
+    assert m.w1.shape == (FEATURES, 32)
     assert 0.0 <= fitted.figures["brier"] <= 1.0
     json.dumps(fitted.figures)
 
