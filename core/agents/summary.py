@@ -53,7 +53,8 @@ MAX_SUPPLY = 5
 FEW = 3
 """A symbol open to 1..FEW placements counts as *few*."""
 EXPO_CAP = 8
-"""A symbol's exposure is the open placements over it, capped here (one cell can lie under up to 76)."""
+"""A symbol's exposure is the open placements over it, capped here (one cell can lie under up to 72: 18 orientations
+times 4 cells)."""
 
 SUMMARY_MAX = (
     MAX_CELLS, MAX_CELLS, MAX_CELLS,  # score_diff, s1_unc, s2_unc
@@ -122,7 +123,8 @@ def k_summary(place: Any, fstart: Any, full: Any, size: int, sym: I8, ctype: I8,
     """The NSUMMARY features of a position into ``out`` (int64[NSUMMARY]); allocates nothing.
 
     ``sym[c]``: 0 none, 1 S1's symbol, 2 S2's; ``ctype[c]``: 0 uncovered, 1-4 covered by L, I, T, S; ``supply``: pieces
-    left per type.  ``count`` is int64 scratch of ``size * size`` cells (overwritten)."""
+    left per type.  ``count`` is int64 scratch of ``size * size`` cells, any contents on entry; on return it holds the
+    open placements over each cell."""
     n = size
     ncell = n * n
     # pass 1: covered, symbol; every window nibble starts as "off the board"
