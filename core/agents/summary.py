@@ -1,10 +1,10 @@
 """Twenty hand-made integer features of a LITS position, for the opening predictor's input.
 
-Why summaries instead of one-hot cells: a small network learns far faster from "how many placements are still open
-over each side's uncovered symbols" than from 1,400 cell bits, and the numbers mean the same on every board size.
-The features are counts and sums of integers, computed by one compiled pass over the placements, so they are exact
-on every machine; ``tests/agents/summary_reference.py`` computes them the obvious way and the tests compare the two
-feature for feature.
+Why summaries instead of one-hot cells: twenty numbers such as "how many placements are still open over each side's
+uncovered symbols" say what matters to the score in a form that means the same on every board size, where the cell
+encoding takes about 1,400 bits that a small network must learn to combine.  The features are counts and sums of
+integers, computed by one compiled pass over the placements, so they are exact on every machine;
+``tests/agents/summary_reference.py`` computes them the obvious way and the tests compare the two feature for feature.
 
 Definitions (``tests/agents/summary_reference.py`` spells them out in plain Python).  A placement is *open* when none
 of its cells is covered, its type has supply left, no cell outside it sharing an edge with it is covered by a piece
@@ -18,7 +18,8 @@ and per 2x2 window around the cell, as four nibbles, how many of its cells are u
 window exactly when the window's uncovered cells are the placement's cells in it, i.e. when the nibble equals the
 number of the placement's cells in that window; the table holds those numbers per placement cell, and a zero-nibble
 test over the XOR finds any match in a few instructions.  Early in a game, when most placements are open, the counts
-start from every placement of the types in supply and the closed ones are taken off; later they count up.
+start from every placement of the types in supply, only placements near the covered cells are looked at, and the
+closed ones are taken off; later the counts count up over every placement.
 ``tests/benchmarks/bench_summary.py`` measures it.
 """
 
@@ -52,7 +53,8 @@ MAX_SUPPLY = 5
 FEW = 3
 """A symbol open to 1..FEW placements counts as *few*."""
 EXPO_CAP = 8
-"""A symbol's exposure is the open placements over it, capped here (one cell can lie under up to 76)."""
+"""A symbol's exposure is the open placements over it, capped here (one cell can lie under up to 72: 18 orientations
+times 4 cells)."""
 
 SUMMARY_MAX = (
     MAX_CELLS, MAX_CELLS, MAX_CELLS,  # score_diff, s1_unc, s2_unc
@@ -79,12 +81,13 @@ _CELL_MASK = 0xFFFF
 
 @functools.cache
 def summary_tables(size: int) -> tuple[I64, I64, I64]:
-    """(place, tstart, full) for :func:`k_summary` on a ``size`` x ``size`` board.
+    """(place, fstart, full) for :func:`k_summary` on a ``size`` x ``size`` board.
 
     ``place[p, i]``: cell ``i`` of placement ``p`` in bits 0-15 and, in nibble ``q`` of bits 16-31, how many of
     ``p``'s cells lie in the 2x2 window at that cell's quadrant ``q`` (0 when that window is off the board).
     Quadrant q: the window whose top-left (0), top-right (1), bottom-left (2) or bottom-right (3) cell it is.
-    ``tstart[t]:tstart[t + 1]``: the placements of type ``t`` (the placement table's order).
+    ``fstart[t, f]``: the first placement of type ``t`` whose first cell is ``f`` or later (the placement table's
+    order), so ``fstart[t, 0]:fstart[t, size * size]`` are all of type ``t``.
     ``full[m, c]``: the placements over cell ``c`` of the types whose bits are set in ``m``."""
     tb = placement_table(size)
     n = tb.size
@@ -100,33 +103,47 @@ def summary_tables(size: int) -> tuple[I64, I64, I64]:
                     quad = (wr * n + wc, wr * n + wc + 1, (wr + 1) * n + wc, (wr + 1) * n + wc + 1)
                     entry |= sum(1 for x in quad if x in own) << (_WIN_SHIFT + 4 * q)
             place[p, i] = entry
-    tstart = np.array([start for start, _ in tb.type_range] + [tb.type_range[-1][1]], dtype=np.int64)
+    fstart = np.zeros((4, n * n + 1), dtype=np.int64)
+    for t, (start, stop) in enumerate(tb.type_range):
+        firsts = tb.cells[start:stop, 0].astype(np.int64)  # ascending: the table sorts by type, then cells
+        fstart[t] = start + np.searchsorted(firsts, np.arange(n * n + 1), side="left")
     full = np.zeros((16, n * n), dtype=np.int64)
     for p in range(tb.count):
         for mask in range(16):
             if mask >> int(tb.ptype[p]) & 1:
                 full[mask, tb.cells[p]] += 1
-    for arr in (place, tstart, full):
+    for arr in (place, fstart, full):
         arr.setflags(write=False)
-    return place, tstart, full
+    return place, fstart, full
 
 
 @njit(cache=True, nogil=True)
-def k_summary(place: Any, tstart: Any, full: Any, size: int, sym: I8, ctype: I8, supply: I64, s1_to_move: bool,
+def k_summary(place: Any, fstart: Any, full: Any, size: int, sym: I8, ctype: I8, supply: I64, s1_to_move: bool,
               count: I64, out: I64) -> None:
     """The NSUMMARY features of a position into ``out`` (int64[NSUMMARY]); allocates nothing.
 
     ``sym[c]``: 0 none, 1 S1's symbol, 2 S2's; ``ctype[c]``: 0 uncovered, 1-4 covered by L, I, T, S; ``supply``: pieces
-    left per type.  ``count`` is int64 scratch of ``size * size`` cells (overwritten)."""
+    left per type.  ``count`` is int64 scratch of ``size * size`` cells, any contents on entry; on return it holds the
+    open placements over each cell."""
     n = size
     ncell = n * n
     # pass 1: covered, symbol; every window nibble starts as "off the board"
     ncov = 0
+    rmin = n
+    rmax = -1
+    cmin = n
+    cmax = -1
     for c in range(ncell):
         v = 0xFFFF << _WIN_SHIFT
         if ctype[c] != 0:
             v |= _COV
             ncov += 1
+            r = c // n
+            col = c - r * n
+            rmin = min(rmin, r)
+            rmax = max(rmax, r)
+            cmin = min(cmin, col)
+            cmax = max(cmax, col)
         s = sym[c]
         if s == 1:
             v |= 1 << _SYM1_SHIFT
@@ -136,6 +153,15 @@ def k_summary(place: Any, tstart: Any, full: Any, size: int, sym: I8, ctype: I8,
     # Counting down from every placement of a type in supply costs less while most placements are open (early in
     # a game), counting up while most are not.
     down = ncov * 6 < ncell
+    # Counting down with something covered, a placement with no cell within one step (diagonals too) of a covered
+    # cell is open and not legal: nothing to do.  Only placements that may reach the covered cells' bounding box
+    # grown by one are visited; a placement starting at (r, c) (its top row's leftmost cell) lies in rows r..r+3 and
+    # columns c-2..c+3, so per row of starts that is one run of placements (``fstart``).
+    box = down and ncov > 0
+    r_lo = max(rmin - 4, 0)
+    r_hi = min(rmax + 1, n - 1)
+    c_lo = max(cmin - 4, 0)
+    c_hi = min(cmax + 3, n - 1)
     mask = 0
     for t in range(4):
         if supply[t] > 0:
@@ -181,43 +207,58 @@ def k_summary(place: Any, tstart: Any, full: Any, size: int, sym: I8, ctype: I8,
         if supply[t] <= 0:
             continue
         bad = _COV | (np.int64(1) << (_TOUCH_SHIFT + t))
-        for p in range(tstart[t], tstart[t + 1]):
-            e0 = place[p, 0]
-            e1 = place[p, 1]
-            e2 = place[p, 2]
-            e3 = place[p, 3]
-            v0 = count[e0 & _CELL_MASK]
-            v1 = count[e1 & _CELL_MASK]
-            v2 = count[e2 & _CELL_MASK]
-            v3 = count[e3 & _CELL_MASK]
-            acc = v0 | v1 | v2 | v3
-            # the window nibbles of two cells side by side in 32 bits: a zero nibble is a window this fills
-            x01 = (((v0 ^ e0) >> _WIN_SHIFT) & 0xFFFF) | ((v1 ^ e1) & 0xFFFF0000)
-            x23 = (((v2 ^ e2) >> _WIN_SHIFT) & 0xFFFF) | ((v3 ^ e3) & 0xFFFF0000)
-            hz = ((x01 - 0x11111111) & ~x01) | ((x23 - 0x11111111) & ~x23)
-            if (acc & bad) != 0 or (hz & 0x88888888) != 0:
-                if down:
-                    count[e0 & _CELL_MASK] -= 1
-                    count[e1 & _CELL_MASK] -= 1
-                    count[e2 & _CELL_MASK] -= 1
-                    count[e3 & _CELL_MASK] -= 1
-                continue
-            n_open += 1
-            if not down:
-                count[e0 & _CELL_MASK] += 1
-                count[e1 & _CELL_MASK] += 1
-                count[e2 & _CELL_MASK] += 1
-                count[e3 & _CELL_MASK] += 1
-            if ncov == 0 or (acc & _TOUCH_ALL) != 0:
-                g = (((v0 >> _SYM1_SHIFT) & 1) + ((v1 >> _SYM1_SHIFT) & 1) + ((v2 >> _SYM1_SHIFT) & 1)
-                     + ((v3 >> _SYM1_SHIFT) & 1) - ((v0 >> _SYM2_SHIFT) & 1) - ((v1 >> _SYM2_SHIFT) & 1)
-                     - ((v2 >> _SYM2_SHIFT) & 1) - ((v3 >> _SYM2_SHIFT) & 1))
-                n_legal += 1
-                gsum += g
-                if g > gmax:
-                    gmax = g
-                if g < gmin:
-                    gmin = g
+        runs = 1
+        if box:
+            n_open += fstart[t, ncell] - fstart[t, 0]
+            runs = r_hi - r_lo + 1
+        for run in range(runs):
+            if box:
+                f = (r_lo + run) * n
+                lo = fstart[t, f + c_lo]
+                hi = fstart[t, f + c_hi + 1]
+            else:
+                lo = fstart[t, 0]
+                hi = fstart[t, ncell]
+            for p in range(lo, hi):
+                e0 = place[p, 0]
+                e1 = place[p, 1]
+                e2 = place[p, 2]
+                e3 = place[p, 3]
+                v0 = count[e0 & _CELL_MASK]
+                v1 = count[e1 & _CELL_MASK]
+                v2 = count[e2 & _CELL_MASK]
+                v3 = count[e3 & _CELL_MASK]
+                acc = v0 | v1 | v2 | v3
+                # the window nibbles of two cells side by side in 32 bits: a zero nibble is a window this fills
+                x01 = (((v0 ^ e0) >> _WIN_SHIFT) & 0xFFFF) | ((v1 ^ e1) & 0xFFFF0000)
+                x23 = (((v2 ^ e2) >> _WIN_SHIFT) & 0xFFFF) | ((v3 ^ e3) & 0xFFFF0000)
+                hz = ((x01 - 0x11111111) & ~x01) | ((x23 - 0x11111111) & ~x23)
+                if (acc & bad) != 0 or (hz & 0x88888888) != 0:
+                    if down:
+                        count[e0 & _CELL_MASK] -= 1
+                        count[e1 & _CELL_MASK] -= 1
+                        count[e2 & _CELL_MASK] -= 1
+                        count[e3 & _CELL_MASK] -= 1
+                    if box:
+                        n_open -= 1
+                    continue
+                if not box:
+                    n_open += 1
+                if not down:
+                    count[e0 & _CELL_MASK] += 1
+                    count[e1 & _CELL_MASK] += 1
+                    count[e2 & _CELL_MASK] += 1
+                    count[e3 & _CELL_MASK] += 1
+                if ncov == 0 or (acc & _TOUCH_ALL) != 0:
+                    g = (((v0 >> _SYM1_SHIFT) & 1) + ((v1 >> _SYM1_SHIFT) & 1) + ((v2 >> _SYM1_SHIFT) & 1)
+                         + ((v3 >> _SYM1_SHIFT) & 1) - ((v0 >> _SYM2_SHIFT) & 1) - ((v1 >> _SYM2_SHIFT) & 1)
+                         - ((v2 >> _SYM2_SHIFT) & 1) - ((v3 >> _SYM2_SHIFT) & 1))
+                    n_legal += 1
+                    gsum += g
+                    if g > gmax:
+                        gmax = g
+                    if g < gmin:
+                        gmin = g
     # the cells
     s1_unc = 0
     s2_unc = 0
@@ -294,6 +335,12 @@ def summary_of(size: int, sym: npt.ArrayLike, ctype: npt.ArrayLike, supply: npt.
                          f"not {sym_a.shape} and {ctype_a.shape}")
     if supply_a.shape != (4,):
         raise ValueError(f"the supply holds 4 counts (L, I, T, S), not {supply_a.shape}")
+    for name, arr, top in (("symbol", sym_a, 2), ("cover type", ctype_a, 4)):
+        wrong = np.flatnonzero((arr < 0) | (arr > top))
+        if len(wrong):
+            c = int(wrong[0])
+            raise ValueError(f"cell {c} (row {c // size + 1}, column {c % size + 1}) has {name} {int(arr[c])}; "
+                             f"a {name} is 0..{top}")
     out = np.zeros(NSUMMARY, dtype=np.int64)
     count = np.empty(ncell, dtype=np.int64)
     k_summary(*summary_tables(size), size, sym_a, ctype_a, supply_a, bool(s1_to_move), count, out)

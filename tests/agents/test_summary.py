@@ -98,6 +98,21 @@ def test_kernel_equals_reference_feature_for_feature(size: int) -> None:
             pytest.fail(f"position {i} on {size}x{size}: kernel vs reference {diff}")
 
 
+@pytest.mark.parametrize("size", [10, 14])
+def test_first_placements_equal_the_reference(size: int) -> None:
+    """Openings are where the kernel visits only the placements near the one piece."""
+    board = Board.random(size, pairs=size * 2, seed=5)
+    sym = symbols(board)
+    tb = placement_table(size)
+    for p in range(0, tb.count, 37):
+        ctype = np.zeros(size * size, dtype=np.int8)
+        ctype[tb.cells[p]] = tb.ptype[p] + 1
+        supply = np.array([5, 5, 5, 5], dtype=np.int64)
+        supply[tb.ptype[p]] -= 1
+        pos = Position(size, sym, ctype, supply, False, ())
+        assert kernel(pos) == reference(pos), p
+
+
 @pytest.mark.parametrize("size", [10, 12, 14])
 def test_legal_is_the_engines_legal_set(size: int) -> None:
     positions = game_positions(size, GAMES[size], seed=size)
@@ -118,7 +133,7 @@ def test_summary_max_derivation() -> None:
     assert len(SUMMARY_MAX) == len(SUMMARY_NAMES) == NSUMMARY == 20
     counts = [placement_table(n).count for n in (10, 12, 14)]
     assert max(counts) == counts[-1] == MAX_PLACEMENTS
-    assert max(len(placement_table(14).covering[c]) for c in range(14 * 14)) == 72  # under the exposure cap x 9
+    assert max(len(placement_table(14).covering[c]) for c in range(14 * 14)) == 72  # the packed count's 8 bits hold it
 
 
 def transforms(grid: npt.NDArray[np.int8]) -> list[npt.NDArray[np.int8]]:
@@ -155,11 +170,11 @@ def test_scratch_on_entry_does_not_matter_and_holds_the_counts_after() -> None:
 
 
 @njit(cache=False, nogil=True)
-def _sum_inside_a_kernel(place: I64, tstart: I64, full: I64, size: int, sym: I8, ctype: I8, supply: I64, count: I64,
+def _sum_inside_a_kernel(place: I64, fstart: I64, full: I64, size: int, sym: I8, ctype: I8, supply: I64, count: I64,
                          out: I64) -> int:
     total = 0
     for s1 in (True, False):
-        k_summary(place, tstart, full, size, sym, ctype, supply, s1, count, out)
+        k_summary(place, fstart, full, size, sym, ctype, supply, s1, count, out)
         total += out[17]
     return int(total)
 
@@ -227,3 +242,6 @@ def test_bad_input_is_named() -> None:
         summary_of(10, sym[:50], ctype, [5, 5, 5, 5], True)
     with pytest.raises(ValueError, match="4 counts"):
         summary_of(10, sym, ctype, [5, 5, 5], True)
+    ctype[23] = 5
+    with pytest.raises(ValueError, match=r"cell 23 \(row 3, column 4\) has cover type 5; a cover type is 0..4"):
+        summary_of(10, sym, ctype, [5, 5, 5, 5], True)

@@ -30,7 +30,7 @@ I8 = npt.NDArray[np.int8]
 
 
 @njit(cache=False, nogil=True)
-def openings(place: I64, tstart: I64, full: I64, size: int, sym: I8, cells: I64, ptype: I64, supply: I64, ctype: I8,
+def openings(place: I64, fstart: I64, full: I64, size: int, sym: I8, cells: I64, ptype: I64, supply: I64, ctype: I8,
              count: I64, out: I64) -> int:
     """The features after each first placement (S2 to move); returns a checksum so nothing is optimised away."""
     total = 0
@@ -39,7 +39,7 @@ def openings(place: I64, tstart: I64, full: I64, size: int, sym: I8, cells: I64,
         for i in range(4):
             ctype[cells[p, i]] = t + 1
         supply[t] -= 1
-        k_summary(place, tstart, full, size, sym, ctype, supply, False, count, out)
+        k_summary(place, fstart, full, size, sym, ctype, supply, False, count, out)
         total += out[3] + out[11]
         supply[t] += 1
         for i in range(4):
@@ -48,11 +48,11 @@ def openings(place: I64, tstart: I64, full: I64, size: int, sym: I8, cells: I64,
 
 
 @njit(cache=False, nogil=True)
-def batch(place: I64, tstart: I64, full: I64, size: int, sym: I8, ctypes: I8, supplies: I64,
+def batch(place: I64, fstart: I64, full: I64, size: int, sym: I8, ctypes: I8, supplies: I64,
           movers: npt.NDArray[np.bool_], count: I64, out: I64) -> int:
     total = 0
     for k in range(ctypes.shape[0]):
-        k_summary(place, tstart, full, size, sym, ctypes[k], supplies[k], movers[k], count, out)
+        k_summary(place, fstart, full, size, sym, ctypes[k], supplies[k], movers[k], count, out)
         total += out[3] + out[11]
     return total
 
