@@ -32,6 +32,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from core.board.model import MAX_SUPPLY as BOARD_MAX_SUPPLY
 from core.engine.pieces import placement_table
 
 I64 = npt.NDArray[np.int64]
@@ -48,8 +49,8 @@ MAX_CELLS = 14 * 14
 MAX_PLACEMENTS = 2804
 """Placements on a 14x14 board (the most of any size; ``tests/agents/test_summary.py`` checks the figure): an L has
 8 orientations of 12x13 positions, an I 2 of 11x14, a T and an S 4 of 12x13 each."""
-MAX_SUPPLY = 5
-"""Pieces per type the bounds below allow for."""
+MAX_SUPPLY = BOARD_MAX_SUPPLY
+"""Pieces per type the bounds below allow for: as many as a board file may give."""
 FEW = 3
 """A symbol open to 1..FEW placements counts as *few*."""
 EXPO_CAP = 8

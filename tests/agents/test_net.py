@@ -23,22 +23,15 @@ from core.board.boardfile import load_board
 from core.board.model import Board
 from core.engine.kernels import H_TO_MOVE, k_apply, k_is_legal, k_new_state, k_seed, kernel_tables
 from core.engine.rules import GameState
-from core.learn.train import Q, model_bytes
+from core.learn.train import model_bytes
 from tests.agents import summary_reference
 from tests.agents import value_reference as ref
 from tests.agents.test_solver_exact import check_tree, random_prefix
-from tests.agents.test_value import model_of, random_weights
+from tests.agents.test_value import model_of, tame_weights
 from tests.minimax import side_to_move_wins
 from tests.paths import BOARDS
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-def tame_weights(seed: int) -> dict[str, np.ndarray]:
-    """Random weights whose win output stays inside (0, 1) on most positions, so the values are not all clamped."""
-    w = random_weights(seed, shrink=3)
-    w["b3"][0] = 1 << (2 * Q - 1)
-    return w
 
 
 MODEL = model_of(tame_weights(45))

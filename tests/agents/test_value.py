@@ -45,6 +45,15 @@ def random_weights(seed: int, h1: int = 16, h2: int = 8, shrink: int = 0) -> dic
             "w3": w(1 << 12, h2, 2), "b3": w(1 << 23, 2)}
 
 
+def tame_weights(seed: int) -> dict[str, np.ndarray]:
+    """Random weights whose win output stays inside (0, 1) on most positions, so the values are not all clamped."""
+    from core.learn.train import Q
+
+    w = random_weights(seed, shrink=3)
+    w["b3"][0] = 1 << (2 * Q - 1)
+    return w
+
+
 def model_of(weights: dict[str, np.ndarray]) -> ValueModel:
     return model_from_bytes(model_bytes(weights, {}), "test-model.npz")
 

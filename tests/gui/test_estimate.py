@@ -31,13 +31,13 @@ from core.learn.train import model_bytes
 from designer.main_window import MainWindow
 from designer.panels.estimate import LAYER_LABEL, NOT_INSTALLED, describe
 from designer.workers import Worker
-from tests.agents.test_value import random_weights
+from tests.agents.test_value import tame_weights
 from tests.gui.windows import open_window
 
 
 @pytest.fixture(scope="module")
 def model_data() -> bytes:
-    data = model_bytes(random_weights(40), {})
+    data = model_bytes(tame_weights(40), {})
     value.estimate(Board.random(12, pairs=20, seed=1), model_from_bytes(data, "warm"))  # compile outside tests
     return data
 
@@ -272,7 +272,7 @@ def main() -> None:
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(scratch))
     app = QApplication.instance() or QApplication([])
-    data = model_bytes(random_weights(40), {})
+    data = model_bytes(tame_weights(40), {})
     path = scratch / "opening-predictor.npz"
     path.write_bytes(data)
     with_model = os.environ.get("ESTIMATE_MODEL", "1") == "1"
