@@ -46,18 +46,11 @@ class CandidatePicker:
     the picker chooses among those by their own calibration.  On a board whose short screen predicts the deciding
     agent poorly (random-103: correlation 0.65 over 30 openings) a 2,000-8,000 simulation ``puct`` search predicts it
     at 0.86-0.90, so fewer candidates far from even are played out.
-
-    With the opening predictor's values (``predicted``, the learned model's S1 chance per placement) every value the
-    picker orders by is the mean of the search's and the model's: on 275 openings of boards the model never saw the
-    two together followed club's measured rate more closely than either alone (``docs/predictor.md``).  The model
-    only orders the candidates; what counts as fair does not change.
     """
 
-    def __init__(self, screen: npt.NDArray[np.float64], seed: int,
-                 predicted: npt.NDArray[np.float64] | None = None) -> None:
-        self.predicted = predicted
+    def __init__(self, screen: npt.NDArray[np.float64], seed: int) -> None:
+        self.screen = screen
         self.legal = [p for p in range(len(screen)) if screen[p] >= 0]
-        self.screen = screen if predicted is None else np.where(screen >= 0, (screen + predicted) / 2, screen)
         self.tie = {p: derive_seed(seed, SeedPhase.SCREEN, 99, p) for p in self.legal}
         self.target = 0.5
         self.tested: set[int] = set()
@@ -67,14 +60,12 @@ class CandidatePicker:
         """Per cross-checked opening: the check agent's rate minus the deciding agent's, and the check's games."""
         self.refined: dict[int, float] = {}
         """The deeper search's S1 share per refined opening."""
-        self.ordered: dict[int, float] = {}
-        """What the picker orders the refined openings by: the deeper search's share, blended with the model's."""
         self.refined_target = 0.5
         self.refined_slope = PRIOR_SLOPE
 
     def next(self) -> int | None:
-        pool = [p for p in self.ordered if p not in self.tested]
-        values = self.ordered
+        pool = [p for p in self.refined if p not in self.tested]
+        values = self.refined
         target = self.refined_target
         if not pool:  # no refinement (or all refined openings tried): the screen alone
             pool = [p for p in self.legal if p not in self.tested]
@@ -93,16 +84,12 @@ class CandidatePicker:
         return pool[:k]
 
     def add_refined(self, values: dict[int, float]) -> None:
-        """Record the deeper search's values (an illegal opening's negative value is dropped), each blended with the
-        model's where there is one."""
-        kept = {p: v for p, v in values.items() if v >= 0}
-        self.refined.update(kept)
-        blend = self.predicted
-        self.ordered.update(kept if blend is None else {p: (v + float(blend[p])) / 2 for p, v in kept.items()})
+        """Record the deeper search's values (an illegal opening's negative value is dropped)."""
+        self.refined.update({p: v for p, v in values.items() if v >= 0})
 
     def wants_refined(self) -> bool:
         """Whether no untested refined opening is predicted within :data:`REFINE_NEAR` of 50% yet."""
-        pool = [self.ordered[p] for p in self.ordered if p not in self.tested]
+        pool = [self.refined[p] for p in self.refined if p not in self.tested]
         if not pool:
             return True
         gap = min(abs(v - self.refined_target) for v in pool)
@@ -114,8 +101,8 @@ class CandidatePicker:
         if games <= 0 or math.isnan(v):
             return
         self.points.append((float(self.screen[p]), v, games))
-        if p in self.ordered:
-            self.refined_points.append((self.ordered[p], v, games))
+        if p in self.refined:
+            self.refined_points.append((self.refined[p], v, games))
         if check_v is not None and check_games > 0 and not math.isnan(check_v):
             self.offsets.append((check_v - v, check_games))
         self._aim()

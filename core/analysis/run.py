@@ -479,7 +479,7 @@ def _pie(s: Session, spec: AgentSpec, screen: FloatGrid, deciding: bool = False)
     budget = _pie_budget(cfg, spec, deciding)
     per_opening = cfg.opening_cap if deciding else cfg.games
     candidates = cfg.candidate_limit if deciding else cfg.max_candidates
-    picker = CandidatePicker(screen, cfg.seed, s.predicted)
+    picker = CandidatePicker(screen, cfg.seed)
     refining = cfg.refine_sims > 0 and not spec.cheap
     fair_games = pair_expected_remaining(sprt_pair(cfg), 0.5)
     key = f"pie:{spec.text}"
@@ -605,7 +605,7 @@ class _Race:
         self.screen = screen
         self.pie = pie
         self.budget = self.cfg.pie_budget
-        self.picker = CandidatePicker(screen, self.cfg.seed, self.s.predicted)
+        self.picker = CandidatePicker(screen, self.cfg.seed)
         self.key = f"pie:{spec.text}"
         self.active: list[_Entry] = []
         self.aside: list[_Entry] = []

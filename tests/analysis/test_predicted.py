@@ -54,32 +54,20 @@ def test_a_board_the_model_was_not_trained_for_says_why_and_predicts_nothing(mod
     assert report.to_json()["model"]["note"] == report.model.note
 
 
-def test_the_model_orders_the_candidates_and_the_run_stays_reproducible(model: value.ValueModel,
-                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    """The candidate picker gets the model's chance for every placement (none without a model), and the same
-    board, settings, seed and model give the same JSON."""
-    import core.analysis.run as run
-    from core.analysis.candidates import CandidatePicker
-
-    given: list[np.ndarray | None] = []
-
-    class Recording(CandidatePicker):
-        def __init__(self, screen: np.ndarray, seed: int, predicted: np.ndarray | None = None) -> None:
-            given.append(predicted)
-            super().__init__(screen, seed, predicted)
-
-    monkeypatch.setattr(run, "CandidatePicker", Recording)
+def test_the_predictions_do_not_change_the_verdict(model: value.ValueModel, monkeypatch: pytest.MonkeyPatch) -> None:
     board = ten_by_ten()
-    cfg = small_config(max_candidates=2)
-    with_model = analyze(board, cfg)
-    again = analyze(board, cfg)
-    assert with_model.to_json() | {"elapsed_s": 0} == again.to_json() | {"elapsed_s": 0}
-    assert given and all(g is not None and np.array_equal(g, value.opening_chances(board, model)) for g in given)
-    given.clear()
+    with_model = analyze(board, small_config(max_candidates=2)).to_json()
     monkeypatch.setattr(value, "default_model", lambda: value.load_model("/nonexistent/model.npz"))
-    without = analyze(board, cfg)
-    assert without.model.digest is None
-    assert given and all(g is None for g in given)
+    without = analyze(board, small_config(max_candidates=2)).to_json()
+    def strip(data: object) -> object:
+        if isinstance(data, dict):
+            return {k: strip(v) for k, v in data.items() if k not in ("predicted", "model", "elapsed_s")}
+        if isinstance(data, list):
+            return [strip(v) for v in data]
+        return data
+
+    assert strip(with_model) == strip(without)
+    assert with_model != without
 
 
 def test_lits_openings_json_gives_predicted_beside_the_measured_rate(model: value.ValueModel, tmp_path: Path,

@@ -65,50 +65,6 @@ def test_an_illegal_openings_refined_value_is_dropped() -> None:
     assert picker.refined == {0: 0.4}
 
 
-def test_with_the_model_the_picker_orders_by_the_mean_of_search_and_model() -> None:
-    screen = np.array([0.5, 0.45, 0.6, -1.0])
-    predicted = np.array([0.9, 0.55, 0.4, 0.5])
-    plain = CandidatePicker(screen, seed=0)
-    both = CandidatePicker(screen, seed=0, predicted=predicted)
-    assert plain.to_refine(3) == [0, 1, 2]
-    assert both.to_refine(3) == [1, 2, 0]  # means 0.5, 0.5 (tie: by the seed's order), 0.7
-    assert both.to_refine(3)[2] == 0 and set(both.to_refine(2)) == {1, 2}
-    both.add_refined({0: 0.5, 1: 0.3, 2: 0.52, 3: -1.0})
-    assert both.refined == {0: 0.5, 1: 0.3, 2: 0.52}  # what the report shows: the search's own values
-    assert both.ordered == pytest.approx({0: 0.7, 1: 0.425, 2: 0.46})
-    assert both.next() == 2  # 0.46 nearest to even; the search alone would take 0
-    plain.add_refined({0: 0.5, 1: 0.3, 2: 0.52})
-    assert plain.next() == 0
-    assert plain.ordered == plain.refined
-
-
-def test_a_sharper_predictor_in_the_blend_finds_even_openings_with_fewer_candidates() -> None:
-    """What the model is for: blended with a screen that sees the rate with noise, a model that sees it with
-    independent noise of its own puts even openings first more often, so fewer candidates are played out."""
-    rng = random.Random(11)
-
-    def tried(model_noise: float | None) -> int:
-        n = 300
-        truth = np.array([rng.uniform(0.0, 1.0) for _ in range(n)])
-        screen = np.clip(0.5 + (truth - 0.5) / PRIOR_SLOPE + np.array([rng.gauss(0, 0.12) for _ in range(n)]), 0, 1)
-        model = None if model_noise is None else np.clip(
-            0.5 + (truth - 0.5) / PRIOR_SLOPE + np.array([rng.gauss(0, model_noise) for _ in range(n)]), 0, 1)
-        picker = CandidatePicker(screen, seed=rng.randrange(1000), predicted=model)
-        even = 0
-        for k in range(1, n + 1):
-            p = picker.next()
-            assert p is not None
-            picker.feedback(p, float(truth[p]), 100)
-            even += abs(truth[p] - 0.5) <= 0.05
-            if even == 3:
-                return k
-        return n
-
-    alone = [tried(None) for _ in range(30)]
-    blended = [tried(0.12) for _ in range(30)]
-    assert np.mean(blended) < 0.85 * np.mean(alone), (np.mean(blended), np.mean(alone))
-
-
 def _candidates_until_three_even(rng: random.Random, refined_noise: float | None) -> int:
     """Candidates a picker tries before three openings with a true rate within 45-55% were played, on a simulated
     board whose screen sees each opening's rate with noise 0.15 and whose deeper search sees it with
