@@ -8,7 +8,8 @@ repeats it in plain Python and the tests compare them bit for bit).
 Inputs: the position's 20 integer summary features (:mod:`core.agents.summary`: symbols left, how many placements
 still reach each side's symbols, the gains of the legal placements, the supply).  On boards no one trained on they
 predicted club's rate after an opening far better than one input per cell and piece did (``docs/predictor.md``), and
-they do not change under the square's symmetries, so one model serves every size from 10x10 to 14x14.
+they do not change under the square's symmetries, so one model serves 10x10, 12x12 and 14x14 boards (the sizes it
+was trained on; other sizes are refused).
 
 The network: inputs -> H1 (ReLU) -> H2 (ReLU) -> 2 outputs (S1's win chance and the expected score margin S1 - S2
 over ``margin_scale``).  Fixed point: layer 1's weights and bias carry ``2q`` fractional bits (the inputs are raw
