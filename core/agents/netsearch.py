@@ -1,12 +1,12 @@
 """``net:N``: the ``puct`` search with the learned value (``core.agents.value``) as its leaf evaluation.
 
-At a leaf the search evaluates S1's win chance with the integer model (``k_features`` + ``k_eval_into``, clamped to
+At a leaf the search evaluates S1's win chance with the integer model (``k_inputs`` + ``k_eval_into``, clamped to
 [0, 1]) and backs it up as a fractional win, mixed with the playout's result as ``mix * net + (1 - mix) *
 playout`` (``mix`` 1 by default: the net alone; ``mix=0`` is the ``puct`` search exactly, tree for tree).
 Proven and finished positions keep their exact result.  Everything else (priors, lazy children, solver, move
 pick) is ``core.agents.puct``'s, imported, so the two searches differ only in the leaf value.
 
-The features need the piece type covering each cell, which the kernel state does not hold: the searcher keeps
+The inputs need the piece type covering each cell, which the kernel state does not hold: the searcher keeps
 it for the root (the placements since its last call are read from the covered cells, the pieces of a position
 it meets first are found by tiling its covered cells with the placements the supply allows) and each simulation
 carries a copy along its path.  The evaluation is integer arithmetic, so a seed gives the same moves everywhere.
