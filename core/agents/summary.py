@@ -260,15 +260,9 @@ def k_summary(place: Any, fstart: Any, full: Any, size: int, sym: I8, ctype: I8,
                         gmax = g
                     if g < gmin:
                         gmin = g
-    # the cells
-    s1_unc = 0
-    s2_unc = 0
-    safe1 = 0
-    safe2 = 0
-    few1 = 0
-    few2 = 0
-    expo1 = 0
-    expo2 = 0
+    # the cells: each side's counts go straight to their pair of features (S1's at i, S2's at i + 1)
+    for i in (1, 2, 4, 5, 6, 7, 8, 9):
+        out[i] = 0
     dead = 0
     for c in range(ncell):
         v = count[c]
@@ -278,21 +272,15 @@ def k_summary(place: Any, fstart: Any, full: Any, size: int, sym: I8, ctype: I8,
             continue
         if k == 0:
             dead += 1
-        capped = k if k < EXPO_CAP else EXPO_CAP
-        if (v >> _SYM1_SHIFT) & 1:
-            s1_unc += 1
-            if k == 0:
-                safe1 += 1
-            elif k <= FEW:
-                few1 += 1
-            expo1 += capped
-        elif (v >> _SYM2_SHIFT) & 1:
-            s2_unc += 1
-            if k == 0:
-                safe2 += 1
-            elif k <= FEW:
-                few2 += 1
-            expo2 += capped
+        side = 0 if (v >> _SYM1_SHIFT) & 1 else 1 if (v >> _SYM2_SHIFT) & 1 else -1
+        if side < 0:
+            continue
+        out[1 + side] += 1
+        if k == 0:
+            out[4 + side] += 1
+        elif k <= FEW:
+            out[6 + side] += 1
+        out[8 + side] += k if k < EXPO_CAP else EXPO_CAP
     left = 0
     kinds = 0
     for t in range(4):
@@ -302,16 +290,8 @@ def k_summary(place: Any, fstart: Any, full: Any, size: int, sym: I8, ctype: I8,
     if n_legal == 0:
         gmax = 0
         gmin = 0
-    out[0] = s1_unc - s2_unc
-    out[1] = s1_unc
-    out[2] = s2_unc
+    out[0] = out[1] - out[2]
     out[3] = n_open
-    out[4] = safe1
-    out[5] = safe2
-    out[6] = few1
-    out[7] = few2
-    out[8] = expo1
-    out[9] = expo2
     out[10] = dead
     out[11] = n_legal
     out[12] = gmax
