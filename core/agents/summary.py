@@ -92,27 +92,25 @@ def summary_tables(size: int) -> tuple[I64, I64, I64]:
     ``full[m, c]``: the placements over cell ``c`` of the types whose bits are set in ``m``."""
     tb = placement_table(size)
     n = tb.size
-    place = np.zeros((tb.count, 4), dtype=np.int64)
-    for p in range(tb.count):
-        own = {int(c) for c in tb.cells[p]}
-        for i in range(4):
-            cell = int(tb.cells[p, i])
-            r, c = divmod(cell, n)
-            entry = cell
-            for q, (wr, wc) in enumerate(((r, c), (r, c - 1), (r - 1, c), (r - 1, c - 1))):
-                if 0 <= wr < n - 1 and 0 <= wc < n - 1:
-                    quad = (wr * n + wc, wr * n + wc + 1, (wr + 1) * n + wc, (wr + 1) * n + wc + 1)
-                    entry |= sum(1 for x in quad if x in own) << (_WIN_SHIFT + 4 * q)
-            place[p, i] = entry
+    cells = tb.cells.astype(np.int64)
+    rows, cols = cells // n, cells % n
+    place = cells.copy()
+    for q, (dr, dc) in enumerate(((0, 0), (0, -1), (-1, 0), (-1, -1))):
+        wr = rows + dr  # the window's top-left corner, per placement cell
+        wc = cols + dc
+        on_board = (wr >= 0) & (wr < n - 1) & (wc >= 0) & (wc < n - 1)
+        # per placement cell, how many of the placement's four cells lie in that window
+        inside = ((rows[:, None, :] - wr[:, :, None]) & ~1) == 0
+        inside &= ((cols[:, None, :] - wc[:, :, None]) & ~1) == 0
+        place |= np.where(on_board, inside.sum(axis=2), 0) << (_WIN_SHIFT + 4 * q)
     fstart = np.zeros((4, n * n + 1), dtype=np.int64)
     for t, (start, stop) in enumerate(tb.type_range):
-        firsts = tb.cells[start:stop, 0].astype(np.int64)  # ascending: the table sorts by type, then cells
+        firsts = cells[start:stop, 0]  # ascending: the table sorts by type, then cells
         fstart[t] = start + np.searchsorted(firsts, np.arange(n * n + 1), side="left")
-    full = np.zeros((16, n * n), dtype=np.int64)
-    for p in range(tb.count):
-        for mask in range(16):
-            if mask >> int(tb.ptype[p]) & 1:
-                full[mask, tb.cells[p]] += 1
+    per_type = np.zeros((4, n * n), dtype=np.int64)
+    np.add.at(per_type, (np.repeat(tb.ptype.astype(np.int64), 4), cells.ravel()), 1)
+    types = (np.arange(16)[:, None] >> np.arange(4)) & 1  # [mask, type]: the types whose bits are set
+    full = types @ per_type
     for arr in (place, fstart, full):
         arr.setflags(write=False)
     return place, fstart, full
