@@ -45,7 +45,8 @@ FORMAT = "lits-value"
 VERSION = 2
 FEATURES = NSUMMARY
 INPUTS = list(SUMMARY_NAMES)
-SIZES = (10, 11, 12, 13, 14)
+SIZES = (10, 12, 14)
+"""The board sizes a model file may name (boards have even sizes; `lits learn data` plays these)."""
 Q_RANGE = (8, 16)
 MAX_WIDTH = 128
 SUM_LIMIT = 1 << 62
