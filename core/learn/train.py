@@ -177,16 +177,19 @@ def integer_outputs(weights: dict[str, Any], s: Samples) -> npt.NDArray[np.int64
 
 def validation_figures(weights: dict[str, Any], val: Samples) -> dict[str, Any]:
     """Brier score and log-loss of the integer model on the validation boards' opening positions."""
+    y = val.win
+    if not len(y):
+        return {"validation_positions": 0, "brier": None, "brier_of_base_rate": None, "log_loss": None,
+                "s1_win_rate": 0.0}
     raw = integer_outputs(weights, val)
     p = np.clip(raw[:, 0], 0, 1 << (2 * Q)) / (1 << (2 * Q))
-    y = val.win
-    base = float(np.mean(y)) if len(y) else 0.0
+    base = float(np.mean(y))
     pc = np.clip(p, 1e-3, 1 - 1e-3)
     return {
         "validation_positions": len(y),
-        "brier": round(float(np.mean((p - y) ** 2)), 5) if len(y) else None,
-        "brier_of_base_rate": round(float(np.mean((base - y) ** 2)), 5) if len(y) else None,
-        "log_loss": round(float(-np.mean(y * np.log(pc) + (1 - y) * np.log(1 - pc))), 5) if len(y) else None,
+        "brier": round(float(np.mean((p - y) ** 2)), 5),
+        "brier_of_base_rate": round(float(np.mean((base - y) ** 2)), 5),
+        "log_loss": round(float(-np.mean(y * np.log(pc) + (1 - y) * np.log(1 - pc))), 5),
         "s1_win_rate": round(base, 4),
     }
 
