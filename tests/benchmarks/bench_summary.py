@@ -19,11 +19,11 @@ from numba import njit
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from core.agents.summary import NSUMMARY, k_summary, summary_of, summary_tables
+from core.agents.value import position_inputs, symbols_of
 from core.board.boardfile import bundled_boards_dir, load_board
 from core.board.model import Board
-from core.engine.kernels import playout_moves
-from core.engine.pieces import PIECE_TYPES, placement_table
-from core.engine.rules import GameState, Placement
+from core.engine.kernels import kernel_tables, playout_moves
+from core.engine.pieces import placement_table
 
 I64 = npt.NDArray[np.int64]
 I8 = npt.NDArray[np.int8]
@@ -57,27 +57,17 @@ def batch(place: I64, fstart: I64, full: I64, size: int, sym: I8, ctypes: I8, su
     return total
 
 
-def symbols(board: Board) -> I8:
-    first = board.params.first
-    return np.array([1 if s is first else 2 if s is first.other else 0 for s in board.cells], dtype=np.int8)
-
-
 def mid_game(board: Board, games: int, plies: range) -> tuple[I8, I64, npt.NDArray[np.bool_]]:
     """(ctype, supply, S1 to move) per position at ``plies`` of ``games`` random games."""
-    n = board.size
     ctypes, supplies, movers = [], [], []
     for g in range(games):
-        state = GameState(board)
-        ctype = np.zeros(n * n, dtype=np.int8)
-        for k, m in enumerate(playout_moves(board, seed=7, game=g)):
-            if k in plies:
-                ctypes.append(ctype.copy())
-                supplies.append([state.supply_left(t) for t in PIECE_TYPES])
-                movers.append(state.to_move is board.params.first)
-            p = Placement.from_index(m, n)
-            state.push(p)
-            for c in p.cells:
-                ctype[c] = PIECE_TYPES.index(p.ptype) + 1
+        moves = playout_moves(board, seed=7, game=g)
+        for k in plies:
+            if k < len(moves):
+                _, ctype, supply, s1 = position_inputs(board, moves[:k])
+                ctypes.append(ctype)
+                supplies.append(supply)
+                movers.append(s1)
     return np.array(ctypes, dtype=np.int8), np.array(supplies, dtype=np.int64), np.array(movers, dtype=np.bool_)
 
 
@@ -96,7 +86,7 @@ def measure(path: Path) -> str:
     n = board.size
     tables = summary_tables(n)
     tb = placement_table(n)
-    sym = symbols(board)
+    sym = symbols_of(kernel_tables(board))
     cells = tb.cells.astype(np.int64)
     ptype = tb.ptype.astype(np.int64)
     supply = np.array(board.params.supply, dtype=np.int64)
