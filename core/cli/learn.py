@@ -30,9 +30,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                     "them; `lits learn eval` measures it on boards it never saw.")
     sub = p.add_subparsers(dest="action", metavar="ACTION", required=True)
     d = sub.add_parser("data", help="play training games into a folder (resumable: run it again to go on)",
-                       description="Play club's games on random anti-symmetric boards (10x10, 12x12 and 14x14, "
-                                   "8-62%% of the cells holding a symbol), each after a sampled first placement, "
-                                   "into --out. "
+                       description="Play club's (or --agent's) games on random anti-symmetric boards (10x10, 12x12 "
+                                   "and 14x14, 8-62%% of the cells holding a symbol), each after a sampled first "
+                                   "placement, into --out. "
                                    "Shard K holds boards 32K..32K+31, 8 games each, and depends only on --seed and "
                                    "K: the same seed gives the same bytes on any machine and any number of "
                                    "workers. Ctrl-C keeps every finished shard; run the same command again to go "
@@ -43,6 +43,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     d.add_argument("--shards", type=int, default=400, metavar="N",
                    help="shards to have when done, 256 games each (default 400)")
     d.add_argument("--workers", type=int, default=0, metavar="K", help="worker processes (default 0 = all cores)")
+    d.add_argument("--agent", metavar="SPEC",
+                   help="the agent whose games are played, both sides (default club, the standard verdict's "
+                        "deciding agent; a net agent here makes the data of the search's next generation); "
+                        "fixed work only")
     d.add_argument("--cluster", metavar="ADDRESS", help=CLUSTER_HELP)
     t = sub.add_parser("train", help="fit the opening predictor to a data folder and write the model file",
                        description="Fit the opening predictor (scikit-learn; pip install -e '.[train]') to the games "
@@ -103,13 +107,22 @@ def run_data(args: argparse.Namespace, cancel: threading.Event | None = None) ->
         raise CliError(f"--shards {args.shards}: give 1 to {MAX_SHARDS:,}", EXIT_USAGE)
     if args.workers < 0:
         raise CliError(f"--workers {args.workers}: give 0 (all cores) or more", EXIT_USAGE)
-    from core.learn.data import DataError, Plan, open_folder
+    from core.agents.levels import level_of
+    from core.agents.spec import AgentSpecError, reproducible
+    from core.learn.data import AGENT, DataError, Plan, open_folder
     from core.learn.play import play_data
     from core.selfplay.cluster import ClusterError, cluster_executor
     from core.selfplay.runner import RunCancelled
 
+    try:
+        agent = AGENT if args.agent is None else reproducible(args.agent)
+    except AgentSpecError as exc:
+        raise CliError(f"--agent {args.agent}: {exc}", EXIT_USAGE) from None
+    level = level_of(agent)
+    if level is not None:  # a level is written as the spec it stands for, so `--agent club` is the default's data
+        agent = reproducible(level.spec)
     folder = Path(args.out)
-    plan = Plan(seed=args.seed, shards=args.shards)
+    plan = Plan(seed=args.seed, shards=args.shards, agent=agent)
     per_shard = plan.boards_per_shard * plan.games_per_board
     try:
         todo = open_folder(folder, plan)

@@ -252,6 +252,8 @@ CASES: dict[tuple[str, str], list[Case]] = {
     ("learn", "OK"): [Case(("learn", "train", "--data", "{tmp}/d", "--out", "{tmp}/m.npz", "--max-iter", "2"),
                            setup=tiny_learn_data)],
     ("learn", "USAGE"): [Case(("learn", "data", "--out", "{tmp}/d", "--shards", "0")),
+                         Case(("learn", "data", "--out", "{tmp}/d", "--agent", "puct:t=1")),
+                         Case(("learn", "data", "--out", "{tmp}/d", "--agent", "grandmaster")),
                          Case(("learn", "train", "--data", "{tmp}/d", "--out", "{tmp}/m.npz", "--extra", "99")),
                          Case(("learn", "eval", "--cached-only")),
                          Case(("learn", "eval", "--cached-only", "--cache", "{tmp}/c.json", "--save"))],

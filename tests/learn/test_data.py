@@ -142,3 +142,29 @@ def test_a_searching_agent_records_its_value_for_every_placement_but_the_opening
         v = g.values[i]
         assert np.isnan(v[0]) and np.isnan(v[n:]).all()
         assert ((v[1:n] >= 0) & (v[1:n] <= 1)).all()
+
+
+
+def test_the_data_command_plays_the_agent_it_is_given(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """``--agent`` makes the next generation's data; a level is recorded as the spec it stands for, so the default
+    (club) and ``--agent club`` name the same data, and a folder of one agent refuses another."""
+    import core.learn.play
+    from core.cli import EXIT_OK, EXIT_USAGE, main
+
+    played: list[str] = []
+
+    def play(_folder: Path, plan: d.Plan, **_: object) -> int:
+        played.append(plan.agent)
+        return 0
+
+    monkeypatch.setattr(core.learn.play, "play_data", play)
+    net = "net:50:mix=0.5"
+    for folder, agent, want in (("a", None, d.AGENT), ("b", "club", d.AGENT), ("c", net, net)):
+        argv = ["learn", "data", "--out", str(tmp_path / folder), "--shards", "1"]
+        assert main(argv + (["--agent", agent] if agent else [])) == EXIT_OK
+        assert json.loads((tmp_path / folder / "data.json").read_text(encoding="utf-8"))["agent"] == want
+    assert played == [d.AGENT, d.AGENT, net]
+    capsys.readouterr()
+    assert main(["learn", "data", "--out", str(tmp_path / "a"), "--shards", "1", "--agent", "net:50"]) == EXIT_USAGE
+    assert "other settings (agent: 'puct:2000')" in capsys.readouterr().err
