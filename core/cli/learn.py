@@ -53,7 +53,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                                    "in --data and write the integer model file --out with its manifest "
                                    "(--out with .json: command, seeds, commit, figures, digest). Boards whose index "
                                    "is a multiple of 10 are kept out of the fit and give the validation figures.")
-    t.add_argument("--data", required=True, metavar="DIR", help="a folder written by `lits learn data`")
+    t.add_argument("--data", required=True, action="append", metavar="DIR",
+                   help="a folder written by `lits learn data`; give it more than once to fit to several (e.g. "
+                        "club's games and a net agent's)")
     t.add_argument("--out", required=True, metavar="FILE.npz", help="model file to write")
     t.add_argument("--seed", type=int, default=1, metavar="S", help="training seed (default 1)")
     t.add_argument("--extra", type=int, default=3, metavar="N",
@@ -188,28 +190,38 @@ def run_train(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if out.suffix != ".npz":
         raise CliError(f"--out {out}: a model file ends in .npz", EXIT_USAGE)
-    from core.learn.data import DataError, load_games
+    from core.learn.data import AGENT, DataError, Games, load_games
     from core.learn.train import TrainError, digest, fit, model_bytes
 
-    folder = Path(args.data)
-    try:
-        data_manifest = json.loads((folder / "data.json").read_text(encoding="utf-8"))
-        games = load_games(folder)
-    except (OSError, ValueError) as exc:
-        raise CliError(f"{folder}: not a data folder of `lits learn data` ({exc})", EXIT_USAGE) from None
-    except DataError as exc:
-        raise CliError(str(exc), EXIT_USAGE) from None
+    folders = [Path(f) for f in args.data]
+    manifests: list[dict[str, Any]] = []
+    parts = []
+    for folder in folders:
+        try:
+            manifests.append(json.loads((folder / "data.json").read_text(encoding="utf-8")))
+            parts.append(load_games(folder))
+        except (OSError, ValueError) as exc:
+            raise CliError(f"{folder}: not a data folder of `lits learn data` ({exc})", EXIT_USAGE) from None
+        except DataError as exc:
+            raise CliError(str(exc), EXIT_USAGE) from None
+    games = Games.concat(parts)
     try:
         fitted = fit(games, args.seed, extra=args.extra, max_iter=args.max_iter, outcome_weight=args.outcome_weight,
                      progress=lambda m: print(m, file=sys.stderr, flush=True))
     except TrainError as exc:
         raise CliError(str(exc), EXIT_USAGE) from None
-    command = (f"lits learn data --out DATA --seed {data_manifest.get('seed')} --shards "
-               f"{len(list(folder.glob('shard-*.npz')))} && lits learn train --data DATA --out {out.name} "
-               f"--seed {args.seed} --extra {args.extra} --max-iter {args.max_iter} "
+    names = ["DATA"] if len(folders) == 1 else [f"DATA{k + 1}" for k in range(len(folders))]
+    plays = [f"lits learn data --out {name} --seed {m.get('seed')} --shards {len(list(f.glob('shard-*.npz')))}"
+             + ("" if m.get("agent", AGENT) == AGENT else f" --agent {m.get('agent')}")
+             for name, m, f in zip(names, manifests, folders, strict=True)]
+    command = (" && ".join(plays) + " && lits learn train " + " ".join(f"--data {n}" for n in names)
+               + f" --out {out.name} --seed {args.seed} --extra {args.extra} --max-iter {args.max_iter} "
                f"--outcome-weight {args.outcome_weight}")
-    data = model_bytes(fitted.weights, {"train_seed": args.seed, "data_seed": data_manifest.get("seed")})
-    manifest = {"model": out.name, "digest": digest(data), "command": command, "data": data_manifest,
+    one = len(manifests) == 1
+    seeds = manifests[0].get("seed") if one else [m.get("seed") for m in manifests]
+    data = model_bytes(fitted.weights, {"train_seed": args.seed, "data_seed": seeds})
+    manifest = {"model": out.name, "digest": digest(data), "command": command,
+                "data": manifests[0] if one else manifests,
                 "games": len(games), "train_seed": args.seed, "outcome_weight": args.outcome_weight,
                 "commit": _commit(), "validation": fitted.figures,
                 "held_out": None}

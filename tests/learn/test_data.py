@@ -168,3 +168,28 @@ def test_the_data_command_plays_the_agent_it_is_given(tmp_path: Path, monkeypatc
     capsys.readouterr()
     assert main(["learn", "data", "--out", str(tmp_path / "a"), "--shards", "1", "--agent", "net:50"]) == EXIT_USAGE
     assert "other settings (agent: 'puct:2000')" in capsys.readouterr().err
+
+
+def test_training_on_several_folders_fits_their_games_and_names_each(tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """A next generation trains on club's games and a net agent's together; the manifest says how to remake both."""
+    pytest.importorskip("sklearn")
+    from core.cli import EXIT_OK, main
+
+    one = d.Plan(seed=5, shards=2, agent="greedy", games_per_board=4, boards_per_shard=4)
+    two = d.Plan(seed=6, shards=1, agent="puct:20", games_per_board=4, boards_per_shard=4)
+    play_data(tmp_path / "a", one, inline=True)
+    play_data(tmp_path / "b", two, inline=True)
+    out = tmp_path / "m.npz"
+    argv = ["learn", "train", "--data", str(tmp_path / "a"), "--data", str(tmp_path / "b"), "--out", str(out),
+            "--max-iter", "2"]
+    assert main(argv) == EXIT_OK
+    manifest = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))
+    assert manifest["games"] == 2 * 16 + 16
+    assert [m["agent"] for m in manifest["data"]] == ["greedy", "puct:20"]
+    assert manifest["command"].startswith("lits learn data --out DATA1 --seed 5 --shards 2 --agent greedy && "
+                                          "lits learn data --out DATA2 --seed 6 --shards 1 --agent puct:20 && "
+                                          "lits learn train --data DATA1 --data DATA2 --out m.npz --seed 1")
+    capsys.readouterr()
+    assert main([*argv[:4], "--data", str(tmp_path / "missing"), *argv[6:]]) != EXIT_OK
+    assert "missing" in capsys.readouterr().err
