@@ -11,6 +11,12 @@
   it through the rules: a type out of supply rules its placements out, so the symbols only they could cover
   turn safe.  Finished positions are exact wins and losses (higher score wins, a tie goes to the last placer),
   so near the end the search solves the game;
+* **learned evaluation** (``eval=net``, ``eval=mix``): the model of ``core.agents.value`` (``k_inputs`` +
+  ``k_eval_into``, integer arithmetic) gives S1's win chance p at a leaf, turned into the mover's chance p' and
+  the score ``(2p' - 1) * NET_SCALE`` (floored, exact integers); ``eval=mix`` adds ``(2p' - 1) * MIX_SCALE`` to
+  the hand-made evaluation.  The piece type covering each cell, which the model's inputs need and the kernel state
+  does not hold, is kept for the root between moves (tiled from the covered cells as ``core.agents.netsearch``
+  does) and for each ply of the search stack;
 * **budget**: nodes per move (every position the search visits counts one), so a seed gives the same game on
   any machine; ``t=S`` adds seconds per move (between depths and within one by the measured node rate, not
   reproducible); ``d=D`` caps the depth.  The search never visits more nodes than its budget: when the budget
@@ -38,8 +44,12 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from core.agents.netsearch import _cov_cells, _cover, tile_covered
 from core.agents.spec import AbSpec, AgentSpec, parse_ab
+from core.agents.summary import summary_tables
+from core.agents.value import ValueModel, default_model, k_eval_into, k_inputs, symbols_of
 from core.engine.kernels import (
+    H_LAST,
     H_NPLACED,
     H_SUPPLY,
     H_TO_MOVE,
@@ -67,6 +77,18 @@ W_MOBILITY = 2
 """Value of each legal placement covering an opponent's symbol, less each covering one of the mover's own."""
 VALUE_SCALE = 150.0
 """Evaluation units per e-fold of the odds, turning a search value into the mover's expected share."""
+NET_SCALE = 300
+"""``eval=net``: the mover's chance p scores ``(2p - 1) * NET_SCALE``.  Near an even game the logit of p is about
+``2 * (2p - 1)``, so 300 gives the model's chance the slope :data:`VALUE_SCALE` gives the hand-made evaluation
+(150 units per e-fold of the odds): the noise margin and :func:`share` read both alike."""
+MIX_SCALE = 1150
+"""``eval=mix``: the hand-made evaluation plus ``(2p - 1) * MIX_SCALE``.  Measured: a logistic fit of the mover's
+win on the two terms, over 17,730 positions (every third placement) of the 3,384 ``club`` games on the boards the
+model's training kept out (``.learn-data/club-s1``, ``board % VALIDATE_EVERY == 0``), weighs one unit of the
+hand-made value 0.00256 and one of ``(2p - 1) * 300`` 0.00989 in log-odds: 300 * 0.00989 / 0.00256 = 1157,
+rounded (docs/agents.md, "``ab`` with the learned evaluation")."""
+HAND, NET, MIX = 0, 1, 2
+EVAL_MODES = {"hand": HAND, "net": NET, "mix": MIX}
 NOISE_MARGIN = 30
 """In the first placements of a game, moves within this much of the best are drawn at random."""
 TT_MAX_BITS = 20
@@ -152,6 +174,40 @@ def k_evaluate(kt: KTables, s: Any, gain: Any, tabs: AbTables, legal: Any, n: in
     return W_SAFE * safe + W_RISK * risk + W_GAIN * best + W_MOBILITY * mob
 
 
+@njit(cache=True, nogil=True)
+def k_leaf(kt: KTables, s: Any, gain: Any, tabs: AbTables, legal: Any, n: int, mode: int, ctype: Any, model: Any,
+           q: int, scratch: Any) -> int:
+    """The leaf value of ``s`` for the side to move by the evaluation ``mode`` (HAND, NET or MIX).
+
+    ``ctype`` is the piece type covering each cell of ``s``; ``model`` is (symbols, summary tables, w1, b1, w2, b2,
+    w3, b3) and ``scratch`` (x, count, supply, two, acc, h2): a leaf allocates nothing."""
+    v = 0
+    if mode != NET:
+        v = k_evaluate(kt, s, gain, tabs, legal, n)
+    if mode != HAND:
+        sym, stabs, w1, b1, w2, b2, w3, b3 = model
+        x, count, supply, two, acc, h2 = scratch
+        for t in range(4):
+            supply[t] = int(s[H_SUPPLY + t])
+        s1 = int(s[H_TO_MOVE]) == kt.first
+        k_inputs(stabs, kt.size, sym, ctype, supply, s1, count, x)
+        k_eval_into(w1, b1, w2, b2, w3, b3, q, x, two, acc, h2)
+        one = 1 << (2 * q)
+        raw = min(max(two[0], 0), one)
+        mine = raw if s1 else one - raw
+        v += ((2 * mine - one) * (NET_SCALE if mode == NET else MIX_SCALE)) >> (2 * q)
+    return v
+
+
+@njit(cache=True, inline="always")
+def _typed(kt: KTables, src: Any, dst: Any, p: int) -> None:
+    """``dst`` = the piece types of ``src`` with placement ``p`` added."""
+    dst[:] = src
+    t = kt.ptype[p] + 1
+    for i in range(4):
+        dst[kt.cells[p, i]] = t
+
+
 @njit(cache=True, inline="always")
 def _finished(kt: KTables, s: Any) -> int:
     return MATE if k_winner(kt, s) == int(s[H_TO_MOVE]) else -MATE
@@ -162,12 +218,15 @@ ENTER, RETURN, NEXT = 0, 1, 2
 
 @njit(cache=True, nogil=True)
 def k_ab_node(kt: KTables, gain: Any, tabs: AbTables, st: Any, mv: Any, sc: Any, depth: int, alpha: int, beta: int,
-              h: Any, tt_key: Any, tt: Any, hist: Any, ctr: Any, salt: Any) -> int:
+              h: Any, tt_key: Any, tt: Any, hist: Any, ctr: Any, salt: Any, emode: int, ct: Any, model: Any, q: int,
+              scratch: Any) -> int:
     """Negamax value of ``st[1]`` for its side to move, searched ``depth`` placements deep within (alpha, beta),
     fail-soft; 0 with ``ctr[C_ABORT]`` set when the node budget ran out.
 
     Iterative with an explicit stack (numba's disk cache cannot hold a recursive function): row ``ply`` of
-    ``st``/``mv``/``sc`` is the position, its legal placements and their ordering keys at that ply.
+    ``st``/``mv``/``sc``/``ct`` is the position, its legal placements, their ordering keys and (learned
+    evaluations only) its piece types at that ply; ``emode``, ``model``, ``q`` and ``scratch`` are
+    :func:`k_leaf`'s.
     """
     rows = st.shape[0]
     lo = np.empty(rows, dtype=np.int64)
@@ -201,7 +260,7 @@ def k_ab_node(kt: KTables, gain: Any, tabs: AbTables, st: Any, mv: Any, sc: Any,
                 mode = RETURN
                 continue
             if left[ply] <= 0:
-                v = k_evaluate(kt, s, gain, tabs, moves, n)
+                v = k_leaf(kt, s, gain, tabs, moves, n, emode, ct[ply], model, q, scratch)
                 mode = RETURN
                 continue
             slot = int(key[ply] & mask)
@@ -275,6 +334,8 @@ def k_ab_node(kt: KTables, gain: Any, tabs: AbTables, st: Any, mv: Any, sc: Any,
         tried[ply] = i + 1
         k_copy_state(st[ply], st[ply + 1])
         k_apply(kt, st[ply + 1], p)
+        if emode != HAND:
+            _typed(kt, ct[ply], ct[ply + 1], p)
         lo[ply + 1] = -hi[ply]
         hi[ply + 1] = -lo[ply]
         left[ply + 1] = left[ply] - 1
@@ -285,22 +346,32 @@ def k_ab_node(kt: KTables, gain: Any, tabs: AbTables, st: Any, mv: Any, sc: Any,
 
 @njit(cache=True, nogil=True)
 def k_ab_root(kt: KTables, gain: Any, tabs: AbTables, root: Any, h0: Any, order: Any, depth: int, margin: int,
-              vals: Any, exact: Any, tt_key: Any, tt: Any, hist: Any, ctr: Any, salt: Any) -> int:
+              vals: Any, exact: Any, tt_key: Any, tt: Any, hist: Any, ctr: Any, salt: Any, mode: int, rct: Any,
+              model: Any, q: int) -> int:
     """Search every root move of ``order`` in turn ``depth`` placements deep (the move itself included); a move's
     value is exact when it beats the best so far less ``margin``.  Returns how many moves were searched before
-    the node budget ran out (all of them when it did not)."""
+    the node budget ran out (all of them when it did not).  ``rct`` is the root's piece types (see
+    :func:`k_leaf` for ``mode``, ``model`` and ``q``)."""
     st = np.empty((depth + 2, kt.state_len), dtype=np.uint64)  # row 0 the root, row 1 the move searched
     mv = np.empty((depth + 2, kt.nplace), dtype=np.int32)
     sc = np.empty((depth + 2, kt.nplace), dtype=np.int64)
+    ct = np.empty((depth + 2, rct.shape[0]), dtype=np.int8)
+    ct[0] = rct
+    w1, b1, b2 = model[2], model[3], model[5]
+    scratch = (np.zeros(w1.shape[0], dtype=np.int64), np.zeros(kt.size * kt.size, dtype=np.int64),
+               np.zeros(4, dtype=np.int64), np.zeros(2, dtype=np.int64), np.zeros(b1.shape[0], dtype=np.int64),
+               np.zeros(b2.shape[0], dtype=np.int64))
     k_copy_state(root, st[0])
     best = -INF
     for i in range(order.shape[0]):
         p = order[i]
         k_copy_state(st[0], st[1])
         k_apply(kt, st[1], p)
+        if mode != HAND:
+            _typed(kt, ct[0], ct[1], p)
         lo = -INF if best == -INF else best - margin
         v = -k_ab_node(kt, gain, tabs, st, mv, sc, depth - 1, -INF, -lo, h0 ^ tabs.zobrist[p], tt_key, tt, hist, ctr,
-                       salt)
+                       salt, mode, ct, model, q, scratch)
         if ctr[C_ABORT]:
             return int(i)
         vals[i] = v
@@ -357,9 +428,27 @@ class AlphaBeta:
     clock: Clock = time.perf_counter
     last_value: float = 0.5
     last: AbResult | None = None
+    model: ValueModel | None = None
+    """The learned evaluation's model (``eval=net`` or ``mix``; the shipped one when None)."""
 
     def __post_init__(self) -> None:
         self.tabs = ab_tables(self.kt)
+        kt = self.kt
+        self._mode = EVAL_MODES[self.budget.evaluation]
+        cells = kt.size * kt.size
+        self._ctype: npt.NDArray[np.int8] = np.zeros(cells, dtype=np.int8)
+        self._cov: set[int] = set()
+        if self._mode == HAND:  # arrays of the same types, never read: one compiled kernel serves every mode
+            zero2, zero1 = np.zeros((1, 1), dtype=np.int64), np.zeros(1, dtype=np.int64)
+            self._model: tuple[Any, ...] = (np.zeros(cells, dtype=np.int8), summary_tables(kt.size),
+                                            zero2, zero1, zero2, zero1, zero2, zero1)
+            self._q = 0
+        else:
+            if self.model is None:
+                self.model = default_model()
+            self.model.check_size(kt.size)
+            self._model = (symbols_of(kt), summary_tables(kt.size), *self.model.arrays())
+            self._q = self.model.q
         nodes = self.budget.nodes or 1 << TT_MAX_BITS
         bits = min(TT_MAX_BITS, max(TT_MIN_BITS, int(nodes).bit_length() + 1))
         self.tt_key = np.zeros(1 << bits, dtype=np.uint64)
@@ -367,17 +456,45 @@ class AlphaBeta:
         self.hist = np.zeros(self.kt.nplace, dtype=np.int64)
         self._legal = np.empty(self.kt.nplace, dtype=np.int32)
 
+    def root_ctype(self, state: npt.NDArray[np.uint64]) -> npt.NDArray[np.int8]:
+        """The piece type covering each cell of ``state`` (0 uncovered, 1-4 L I T S), kept between calls: the
+        placements since the last call are tiled from the newly covered cells, a position met first as a whole
+        (``core.agents.netsearch.NetSearch.root_ctype``'s way, with its tiling)."""
+        kt = self.kt
+        cov = _cov_cells(kt, state)
+        used = [int(kt.supply[t]) - int(state[H_SUPPLY + t]) for t in range(4)]
+        hint = int(state[H_LAST])
+        found: list[int] | None = None
+        base = self._ctype
+        if self._cov <= cov and len(cov - self._cov) <= 8:
+            have = [int(np.count_nonzero(base == t + 1)) // 4 for t in range(4)]
+            found = tile_covered(kt, cov - self._cov, [u - h for u, h in zip(used, have, strict=True)], hint, base)
+            base = base.copy()
+        if found is None:
+            base = np.zeros(kt.size * kt.size, dtype=np.int8)
+            found = tile_covered(kt, cov, used, hint)
+            if found is None:
+                raise ValueError("the covered cells of this position are not placements the supply allows")
+        for p in found:
+            _cover(kt, base, int(p))
+        self._ctype, self._cov = base, cov
+        return base
+
     def choose(self, state: npt.NDArray[np.uint64]) -> int:
         """A legal placement for the side to move, or -1 when the game is over."""
         noise = int(state[H_NPLACED]) < self.budget.noise
         res = self.search(state, margin=NOISE_MARGIN if noise else 0)
         self.last = res
         self.last_value = share(res.value) if res.move >= 0 else 0.0
+        move = res.move
         if noise and len(res.values) > 1:
             top = res.values[res.move]
             near = sorted(m for m, v in res.values.items() if v >= top - NOISE_MARGIN)
-            return int(near[k_rand_below(self.rng, len(near))])
-        return res.move
+            move = int(near[k_rand_below(self.rng, len(near))])
+        if move >= 0 and self._mode != HAND:  # our own placement is known: the next call tiles only the reply
+            _cover(self.kt, self._ctype, move)
+            self._cov = self._cov | {int(c) for c in self.kt.cells[move]}
+        return move
 
     def search(self, state: npt.NDArray[np.uint64], margin: int = 0, depth: int = 0) -> AbResult:
         """Iterative deepening from ``state`` within the budget (``depth`` > 0: exactly that deep, no budget)."""
@@ -394,6 +511,7 @@ class AlphaBeta:
         if n == 1 and not depth:
             return AbResult(int(order[0]), 0, 0, 0, {int(order[0]): 0})
         h0 = root_key(state)
+        rct = self.root_ctype(state) if self._mode != HAND else self._ctype
         ctr = np.zeros(3, dtype=np.int64)
         b = self.budget
         ctr[C_BUDGET] = b.nodes if (b.nodes and not depth) else 1 << 62
@@ -414,7 +532,7 @@ class AlphaBeta:
                     ctr[C_BUDGET] = min(cap, b.nodes) if b.nodes else cap
             t0, n0 = self.clock(), int(ctr[C_NODES])
             done = int(k_ab_root(kt, self.gain, self.tabs, state, h0, order, d, margin, vals, exact, self.tt_key,
-                                 self.tt, self.hist, ctr, salt))
+                                 self.tt, self.hist, ctr, salt, self._mode, rct, self._model, self._q))
             spent = self.clock() - t0
             if spent > 0:
                 rate = (int(ctr[C_NODES]) - n0) / spent
@@ -438,9 +556,11 @@ class AlphaBeta:
         return best
 
 
-def ab_chooser(spec: AgentSpec, kt: KTables, gain: npt.NDArray[np.int64], rng: npt.NDArray[np.uint64]) -> AlphaBeta:
-    """The move choice of an ``ab`` spec (a row of the table in ``core.agents.spec``)."""
-    return AlphaBeta(kt, gain, rng, parse_ab(spec.text))
+def ab_chooser(spec: AgentSpec, kt: KTables, gain: npt.NDArray[np.int64], rng: npt.NDArray[np.uint64],
+               model: ValueModel | None = None) -> AlphaBeta:
+    """The move choice of an ``ab`` spec (a row of the table in ``core.agents.spec``; the shipped model for a
+    learned evaluation unless ``model`` is given)."""
+    return AlphaBeta(kt, gain, rng, parse_ab(spec.text), model=model)
 
 
 def warm_up_ab(kt: KTables, gain: npt.NDArray[np.int64], rng: npt.NDArray[np.uint64]) -> None:
@@ -448,4 +568,4 @@ def warm_up_ab(kt: KTables, gain: npt.NDArray[np.int64], rng: npt.NDArray[np.uin
     AlphaBeta(kt, gain, rng, AbSpec(nodes=200)).choose(k_new_state(kt))
 
 
-__all__ = ["AbResult", "AlphaBeta", "ab_chooser", "ab_tables", "k_evaluate", "share", "warm_up_ab"]
+__all__ = ["AbResult", "AlphaBeta", "ab_chooser", "ab_tables", "k_evaluate", "k_leaf", "share", "warm_up_ab"]

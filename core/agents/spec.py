@@ -202,6 +202,8 @@ def parse_net(text: str) -> NetSpec:
 MAX_AB_NODES = 100_000_000
 MAX_AB_DEPTH = 64
 MAX_AB_NOISE = 64
+AB_EVALS = ("hand", "net", "mix")
+"""``ab``'s leaf evaluations: the hand-made one, the learned model's, or their sum (``core.agents.alphabeta``)."""
 
 
 @dataclass(frozen=True)
@@ -213,6 +215,8 @@ class AbSpec:
     depth: int = 0
     noise: int = NOISE_PLIES
     """Placements from the start of a game in which the move is drawn among those near the best."""
+    evaluation: str = "hand"
+    """The leaf evaluation, one of :data:`AB_EVALS`."""
 
     @property
     def text(self) -> str:
@@ -225,20 +229,23 @@ class AbSpec:
             parts.append(f"d={self.depth}")
         if self.noise != NOISE_PLIES:
             parts.append(f"n={self.noise}")
+        if self.evaluation != "hand":
+            parts.append(f"eval={self.evaluation}")
         return ":".join(parts)
 
 
 AB_HELP = ("ab:N (alpha-beta, N nodes per move), ab:t=S (S seconds per move), ab:N:t=S (whichever ends first), "
            "optional :d=D (at most D placements deep) and :n=P (the first P placements of a game drawn among moves "
-           f"near the best; default {NOISE_PLIES})")
+           f"near the best; default {NOISE_PLIES}), and :eval=net or :eval=mix (leaves valued by the learned model, "
+           "or by the model plus the hand-made evaluation)")
 
 
 def parse_ab(text: str) -> AbSpec:
-    """Read ``ab:N``, ``ab:t=S``, ``ab:N:t=S`` with an optional ``d=D`` (AgentSpecError if not)."""
+    """Read ``ab:N``, ``ab:t=S``, ``ab:N:t=S`` with optional ``d=D``, ``n=P``, ``eval=E`` (AgentSpecError if not)."""
     parts = [p.strip().lower() for p in str(text).strip().split(":")]
     if parts[0] != "ab":
         raise AgentSpecError(f"agent {text!r} is not an ab spec; {AB_HELP}")
-    nodes, seconds, depth, noise = 0, 0.0, 0, NOISE_PLIES
+    nodes, seconds, depth, noise, evaluation = 0, 0.0, 0, NOISE_PLIES, ""
     for part in parts[1:]:
         if part.isdigit():
             nodes = _budget_count(text, part, nodes, "nodes", MAX_AB_NODES)
@@ -258,10 +265,18 @@ def parse_ab(text: str) -> AbSpec:
                                      f"0..{MAX_AB_NOISE}")
             noise = int(value)
             continue
+        if key == "eval" and eq:
+            if value not in AB_EVALS:
+                raise AgentSpecError(f"agent {text!r}: the evaluation must be one of {', '.join(AB_EVALS)}, "
+                                     f"not {value!r}")
+            if evaluation:
+                raise AgentSpecError(f"agent {text!r}: the evaluation is given twice")
+            evaluation = value
+            continue
         raise AgentSpecError(f"agent {text!r}: {part!r} is not understood; {AB_HELP}")
     if not nodes and not seconds:
         raise AgentSpecError(f"agent {text!r}: give nodes or seconds per move, e.g. ab:20000 or ab:t=1")
-    return AbSpec(nodes, seconds, depth, noise)
+    return AbSpec(nodes, seconds, depth, noise, evaluation or "hand")
 
 
 # ---------------------------------------------------------------------------------- the table of agent kinds
@@ -454,7 +469,7 @@ about 7 ms of one core a move each on the 12x12 default board, docs/alphabeta.md
 def _ab_capped(spec: AgentSpec, sims: int) -> AgentSpec:
     ab = parse_ab(spec.text)
     cap = sims * AB_NODES_PER_SIM
-    return parse_agent(AbSpec(min(ab.nodes or cap, cap), ab.seconds, ab.depth).text)
+    return parse_agent(AbSpec(min(ab.nodes or cap, cap), ab.seconds, ab.depth, evaluation=ab.evaluation).text)
 
 
 def _ab_untimed(spec: AgentSpec) -> AgentSpec | None:
@@ -467,7 +482,8 @@ def _ab_untimed(spec: AgentSpec) -> AgentSpec | None:
 def _ab_describe(spec: AgentSpec) -> str:
     ab = parse_ab(spec.text)
     budget = f"{ab.nodes} positions a move" if ab.nodes else f"{ab.seconds:g} s a move"
-    return f"a look-ahead computer player (alpha-beta, {budget})"
+    how = {"hand": "", "net": ", learned evaluation", "mix": ", hand-made and learned evaluation"}[ab.evaluation]
+    return f"a look-ahead computer player (alpha-beta, {budget}{how})"
 
 
 def _search_budget(spec: AgentSpec) -> str:
@@ -519,7 +535,8 @@ MCTS = AgentKindInfo(
     capped=lambda spec, sims: replace(spec, sims=min(spec.sims, sims)),
     spell=lambda spec: f"mcts:{spec.sims}" + (":greedy" if spec.greedy_playouts else ""))
 ALPHABETA = AgentKindInfo(
-    "ab", "ab:N (N nodes per move), ab:t=SECONDS, ab:N:t=SECONDS", _parse_ab, _ab_describe, "search", rank=30,
+    "ab", "ab:N (N nodes per move), ab:t=SECONDS, ab:N:t=SECONDS, :eval=net|mix", _parse_ab, _ab_describe, "search",
+    rank=30,
     chooser="core.agents.alphabeta:ab_chooser", swap="value",
     warm_up="core.agents.alphabeta:warm_up_ab", warm_up_weight=11, capped=_ab_capped, untimed=_ab_untimed)
 PUCT = AgentKindInfo(

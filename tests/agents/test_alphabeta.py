@@ -3,6 +3,7 @@ games, seeds, budgets."""
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from typing import Any
 
@@ -11,9 +12,10 @@ import pytest
 
 import core.agents.alphabeta as ab
 from core.agents.agent import make_agent
-from core.agents.alphabeta import MATE, AlphaBeta, k_evaluate
+from core.agents.alphabeta import HAND, MATE, MIX, NET, AlphaBeta, k_evaluate, k_leaf
 from core.agents.search import gain_for
 from core.agents.spec import AbSpec, AgentKind, AgentSpecError, describe, parse_agent
+from core.agents.value import ModelError, position_inputs
 from core.analysis.config import quick_agent
 from core.board.boardfile import load_board
 from core.board.model import Board
@@ -22,6 +24,7 @@ from core.engine.rules import GameState, Placement
 from core.selfplay.game import play_task
 from core.selfplay.tasks import BoardSpec, GameTask
 from tests.agents import alphabeta_reference as ref
+from tests.agents.test_value import model_of, tame_weights
 from tests.minimax import side_to_move_wins
 from tests.paths import BOARDS
 
@@ -45,10 +48,36 @@ def test_parse_ab_forms() -> None:
     ("ab", "nodes or seconds"), ("ab:0", "1..100000000"), ("ab:t=0", "0.001"), ("ab:10:d=0", "depth"),
     ("ab:10:10", "twice"), ("ab:10:x=1", "not understood"), ("ab:t=nan", "seconds per move"),
     ("ab:10:n=65", "noisy placements"), ("ab:10:n=x", "noisy placements"),
+    ("ab:10:eval=nett", "evaluation must be one of hand, net, mix, not 'nett'"),
+    ("ab:10:eval=", "evaluation must be one of"), ("ab:10:eval=net:eval=mix", "evaluation is given twice"),
 ])
 def test_parse_ab_errors(text: str, words: str) -> None:
     with pytest.raises(AgentSpecError, match=words):
         parse_agent(text)
+
+
+def test_parse_ab_learned_evaluations() -> None:
+    for given, text in (("ab:5000:eval=net", "ab:5000:eval=net"), ("AB:5000:EVAL=MIX:d=4", "ab:5000:d=4:eval=mix"),
+                        ("ab:eval=net:t=1", "ab:t=1:eval=net"), ("ab:5000:eval=hand", "ab:5000")):
+        spec = parse_agent(given)
+        assert spec.text == text and parse_agent(spec.text).text == text  # the canonical text round-trips
+    assert parse_agent("ab:5000:eval=net").sims == 5000
+    assert "learned evaluation" in describe("ab:5000:eval=net") and "learned" not in describe("ab:5000")
+    assert "hand-made and learned" in describe("ab:5000:eval=mix")
+    assert quick_agent("ab:8000:eval=mix") == "ab:400:eval=mix"  # the quick cap keeps the evaluation
+
+
+# a random-weight model that also takes the small boards the plain reference can search in full
+MODEL = dataclasses.replace(model_of(tame_weights(45)), sizes=(4, 6, 8, 10, 12, 14))
+
+
+def _learned_searcher(board: Board, evaluation: str, nodes: int = 1, seed: int = 3) -> AlphaBeta:
+    kt = kernel_tables(board)
+    return AlphaBeta(kt, gain_for(kt), k_seed(seed), AbSpec(nodes=nodes, evaluation=evaluation), model=MODEL)
+
+
+def _learned_ref(board: Board, state: GameState, mode: str) -> ref.Learned:
+    return ref.Learned(mode, MODEL, tuple(position_inputs(board, [p.index for p in state.placements])[1].tolist()))
 
 
 def _positions(size: int, seeds: range, plies: int) -> list[tuple[Board, GameState]]:
@@ -78,6 +107,72 @@ def test_the_compiled_evaluation_equals_the_reference() -> None:
             assert k_evaluate(kt, s, gain, ab.ab_tables(kt), legal, n) == ref.evaluate(kt, gain, s)
             checked += 1
     assert checked >= 12
+
+
+def test_the_learned_leaf_values_equal_the_reference() -> None:
+    """``eval=net`` is the model's score for the mover, ``eval=mix`` the hand-made value plus it, bit for bit."""
+    inside = 0
+    for board, state in _positions(6, range(6), 2) + _positions(8, range(4), 4) + _positions(10, range(2), 6):
+        kt = kernel_tables(board)
+        gain = gain_for(kt)
+        s = state.kernel_state()
+        legal = np.empty(kt.nplace, dtype=np.int32)
+        n = int(k_legal_list(kt, s, legal))
+        if not n:
+            continue
+        searcher = _learned_searcher(board, "net")
+        ctype = searcher.root_ctype(s)
+        assert tuple(ctype.tolist()) == _learned_ref(board, state, "net").ctype  # the tiling finds the game's pieces
+        mm = searcher._model
+        scratch = tuple(np.zeros(k, dtype=np.int64) for k in (MODEL.w1.shape[0], kt.size * kt.size, 4, 2,
+                                                             MODEL.b1.shape[0], MODEL.b2.shape[0]))
+        for mode, name in ((NET, "net"), (MIX, "mix"), (HAND, "hand")):
+            got = k_leaf(kt, s, gain, ab.ab_tables(kt), legal, n, mode, ctype, mm, MODEL.q, scratch)
+            want = ref.leaf(kt, gain, s, None if name == "hand" else _learned_ref(board, state, name))
+            assert got == want, f"{name} on {board.name}"
+        net = ref.learned_value(kt, s, _learned_ref(board, state, "net"))
+        inside += abs(net) < ab.NET_SCALE  # a chance inside (0, 1), not clamped
+    assert inside >= 6
+
+
+@pytest.mark.parametrize(("evaluation", "depth"), [("net", 1), ("net", 2), ("mix", 1), ("mix", 2), ("net", 3)])
+def test_the_learned_search_finds_the_reference_minimax_value(evaluation: str, depth: int) -> None:
+    compared = 0
+    for board, state in _positions(6, range(6), 3 if depth == 3 else 2):
+        kt = kernel_tables(board)
+        gain = gain_for(kt)
+        s = state.kernel_state()
+        if not ref.legal(kt, s):
+            continue
+        values = ref.root_values(kt, gain, s, depth, _learned_ref(board, state, evaluation))
+        res = _learned_searcher(board, evaluation).search(s, depth=depth)
+        assert res.value == max(values.values()), f"seed board {board.name}: depth {depth}"
+        assert values[res.move] == res.value
+        compared += 1
+    assert compared >= 4
+
+
+def test_learned_proven_values_agree_with_the_exact_solver() -> None:
+    """Finished positions stay exact wins and losses under the learned evaluation."""
+    proven = 0
+    for board, state in _positions(4, range(8), 0) + _positions(6, range(4), 3):
+        kt = kernel_tables(board)
+        s = state.kernel_state()
+        if len(ref.legal(kt, s)) < 2:
+            continue
+        wins = side_to_move_wins(state, {})
+        for evaluation in ("net", "mix"):
+            res = _learned_searcher(board, evaluation, nodes=200_000).search(s)
+            if abs(res.value) >= MATE:
+                proven += 1
+                assert (res.value > 0) == wins
+    assert proven >= 8
+
+
+def test_a_board_size_the_model_was_not_trained_for_is_refused() -> None:
+    board = Board.random(size=8, pairs=8, seed=1)
+    with pytest.raises(ModelError, match="trained for 10x10, 12x12, 14x14 boards, not 8x8"):
+        make_agent("ab:100:eval=net", board, 1).choose(k_new_state(kernel_tables(board)))
 
 
 @pytest.mark.parametrize("depth", [1, 2, 3])
@@ -132,9 +227,10 @@ def test_a_budget_ending_within_a_depth_proves_no_loss() -> None:
     assert -MATE < res.value < 0  # every searched move lost: likely lost, not proven
 
 
-@pytest.mark.parametrize("spec", ["ab:300", "ab:2000:d=2", "ab:300:n=40"])
-def test_every_move_is_legal_and_games_follow_their_seeds(spec: str) -> None:
-    board = Board.random(size=8, pairs=12, seed=11)
+@pytest.mark.parametrize(("spec", "size"), [("ab:300", 8), ("ab:2000:d=2", 8), ("ab:300:n=40", 8),
+                                           ("ab:300:eval=net", 10), ("ab:300:eval=mix", 10)])
+def test_every_move_is_legal_and_games_follow_their_seeds(spec: str, size: int) -> None:
+    board = Board.random(size=size, pairs=size + 4, seed=11)  # the shipped model takes 10x10 and larger
     bs = BoardSpec.from_board(board)
     games = []
     for seed in range(6):
@@ -150,12 +246,13 @@ def test_every_move_is_legal_and_games_follow_their_seeds(spec: str) -> None:
     assert len(set(games)) >= 4  # games differ by seed (the first placements are drawn among near-best moves)
 
 
-def test_the_node_budget_is_honoured() -> None:
+@pytest.mark.parametrize("evaluation", ["hand", "net", "mix"])
+def test_the_node_budget_is_honoured(evaluation: str) -> None:
     board = load_board(BOARDS / "default.yaml")
     kt = kernel_tables(board)
     state = k_new_state(kt)
     for nodes in (1, 50, 3000, 20_000):
-        searcher = AlphaBeta(kt, gain_for(kt), k_seed(2), AbSpec(nodes=nodes))
+        searcher = AlphaBeta(kt, gain_for(kt), k_seed(2), AbSpec(nodes=nodes, evaluation=evaluation))
         move = searcher.choose(state)
         assert move >= 0 and searcher.last is not None
         assert searcher.last.nodes <= nodes
