@@ -44,12 +44,11 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from core.agents.netsearch import _cov_cells, _cover, tile_covered
+from core.agents.netsearch import PieceTypes
 from core.agents.spec import AbSpec, AgentSpec, parse_ab
 from core.agents.summary import summary_tables
 from core.agents.value import ValueModel, default_model, k_eval_into, k_inputs, symbols_of
 from core.engine.kernels import (
-    H_LAST,
     H_NPLACED,
     H_SUPPLY,
     H_TO_MOVE,
@@ -436,8 +435,7 @@ class AlphaBeta:
         kt = self.kt
         self._mode = EVAL_MODES[self.budget.evaluation]
         cells = kt.size * kt.size
-        self._ctype: npt.NDArray[np.int8] = np.zeros(cells, dtype=np.int8)
-        self._cov: set[int] = set()
+        self._types = PieceTypes(kt)
         if self._mode == HAND:  # arrays of the same types, never read: one compiled kernel serves every mode
             zero2, zero1 = np.zeros((1, 1), dtype=np.int64), np.zeros(1, dtype=np.int64)
             self._model: tuple[Any, ...] = (np.zeros(cells, dtype=np.int8), summary_tables(kt.size),
@@ -456,30 +454,6 @@ class AlphaBeta:
         self.hist = np.zeros(self.kt.nplace, dtype=np.int64)
         self._legal = np.empty(self.kt.nplace, dtype=np.int32)
 
-    def root_ctype(self, state: npt.NDArray[np.uint64]) -> npt.NDArray[np.int8]:
-        """The piece type covering each cell of ``state`` (0 uncovered, 1-4 L I T S), kept between calls: the
-        placements since the last call are tiled from the newly covered cells, a position met first as a whole
-        (``core.agents.netsearch.NetSearch.root_ctype``'s way, with its tiling)."""
-        kt = self.kt
-        cov = _cov_cells(kt, state)
-        used = [int(kt.supply[t]) - int(state[H_SUPPLY + t]) for t in range(4)]
-        hint = int(state[H_LAST])
-        found: list[int] | None = None
-        base = self._ctype
-        if self._cov <= cov and len(cov - self._cov) <= 8:
-            have = [int(np.count_nonzero(base == t + 1)) // 4 for t in range(4)]
-            found = tile_covered(kt, cov - self._cov, [u - h for u, h in zip(used, have, strict=True)], hint, base)
-            base = base.copy()
-        if found is None:
-            base = np.zeros(kt.size * kt.size, dtype=np.int8)
-            found = tile_covered(kt, cov, used, hint)
-            if found is None:
-                raise ValueError("the covered cells of this position are not placements the supply allows")
-        for p in found:
-            _cover(kt, base, int(p))
-        self._ctype, self._cov = base, cov
-        return base
-
     def choose(self, state: npt.NDArray[np.uint64]) -> int:
         """A legal placement for the side to move, or -1 when the game is over."""
         noise = int(state[H_NPLACED]) < self.budget.noise
@@ -492,8 +466,7 @@ class AlphaBeta:
             near = sorted(m for m, v in res.values.items() if v >= top - NOISE_MARGIN)
             move = int(near[k_rand_below(self.rng, len(near))])
         if move >= 0 and self._mode != HAND:  # our own placement is known: the next call tiles only the reply
-            _cover(self.kt, self._ctype, move)
-            self._cov = self._cov | {int(c) for c in self.kt.cells[move]}
+            self._types.placed(move)
         return move
 
     def search(self, state: npt.NDArray[np.uint64], margin: int = 0, depth: int = 0) -> AbResult:
@@ -511,7 +484,7 @@ class AlphaBeta:
         if n == 1 and not depth:
             return AbResult(int(order[0]), 0, 0, 0, {int(order[0]): 0})
         h0 = root_key(state)
-        rct = self.root_ctype(state) if self._mode != HAND else self._ctype
+        rct = self._types.at(state) if self._mode != HAND else self._types.ctype
         ctr = np.zeros(3, dtype=np.int64)
         b = self.budget
         ctr[C_BUDGET] = b.nodes if (b.nodes and not depth) else 1 << 62

@@ -244,10 +244,6 @@ MAX_TILING_STEPS = 200_000
 """Placements tried when tiling a position's covered cells before giving up (a position met in mid-game)."""
 
 
-def _cov_cells(kt: KTables, state: npt.NDArray[np.uint64]) -> set[int]:
-    return {w * 64 + b for w in range(kt.ncw) for b in range(64) if int(state[kt.off_cov + w]) >> b & 1}
-
-
 def tile_covered(kt: KTables, cells: set[int], counts: list[int], hint: int = -1,
                  around: npt.NDArray[np.int8] | None = None) -> list[int] | None:
     """Placements that cover exactly ``cells`` with ``counts[t]`` pieces of each type, no two of a type sharing
@@ -287,6 +283,45 @@ def tile_covered(kt: KTables, cells: set[int], counts: list[int], hint: int = -1
     return solve(frozenset(cells), list(counts))
 
 
+class PieceTypes:
+    """The piece type covering each cell of the positions a searcher is asked about (0 uncovered, 1-4 L I T S).
+
+    Why kept between calls: in a game the placements since the last call are few, so only the newly covered cells
+    are tiled; a position met first (or not after the last one) is tiled as a whole.  The searches with the learned
+    value (``net``, ``ab:eval=net|mix``) need the types for the model's inputs."""
+
+    def __init__(self, kt: KTables) -> None:
+        self.kt = kt
+        self.ctype: npt.NDArray[np.int8] = np.zeros(kt.size * kt.size, dtype=np.int8)
+        self.cov: set[int] = set()
+
+    def at(self, state: npt.NDArray[np.uint64]) -> npt.NDArray[np.int8]:
+        kt = self.kt
+        cov = {w * 64 + b for w in range(kt.ncw) for b in range(64) if int(state[kt.off_cov + w]) >> b & 1}
+        used = [int(kt.supply[t]) - int(state[H_SUPPLY + t]) for t in range(4)]
+        hint = int(state[H_LAST])
+        found: list[int] | None = None
+        base = self.ctype
+        if self.cov <= cov and len(cov - self.cov) <= 8:
+            have = [int(np.count_nonzero(base == t + 1)) // 4 for t in range(4)]
+            found = tile_covered(kt, cov - self.cov, [u - h for u, h in zip(used, have, strict=True)], hint, base)
+            base = base.copy()
+        if found is None:
+            base = np.zeros(kt.size * kt.size, dtype=np.int8)
+            found = tile_covered(kt, cov, used, hint)
+            if found is None:
+                raise ValueError("the covered cells of this position are not placements the supply allows")
+        for p in found:
+            _cover(kt, base, int(p))
+        self.ctype, self.cov = base, cov
+        return base
+
+    def placed(self, move: int) -> None:
+        """The searcher's own placement: known, so the next call tiles only the reply."""
+        _cover(self.kt, self.ctype, move)
+        self.cov = self.cov | {int(c) for c in self.kt.cells[move]}
+
+
 @dataclass
 class NetSearch(PuctSearch):
     """A ``puct`` searcher whose leaves are valued by the model (mixed with playouts by ``mix``)."""
@@ -305,39 +340,18 @@ class NetSearch(PuctSearch):
         self.model.check_size(self.kt.size)
         self._sym = symbols_of(self.kt)
         self._arrays = self.model.arrays()
-        self._ctype: npt.NDArray[np.int8] = np.zeros(self.kt.size * self.kt.size, dtype=np.int8)
-        self._cov: set[int] = set()
+        self._types = PieceTypes(self.kt)
         self._root: npt.NDArray[np.int8] | None = None
 
     def root_ctype(self, state: npt.NDArray[np.uint64]) -> npt.NDArray[np.int8]:
         """The piece type covering each cell of ``state`` (0 uncovered, 1-4 L I T S), kept between calls."""
-        kt = self.kt
-        cov = _cov_cells(kt, state)
-        used = [int(kt.supply[t]) - int(state[H_SUPPLY + t]) for t in range(4)]
-        hint = int(state[H_LAST])
-        found: list[int] | None = None
-        base = self._ctype
-        if self._cov <= cov and len(cov - self._cov) <= 8:
-            have = [int(np.count_nonzero(base == t + 1)) // 4 for t in range(4)]
-            found = tile_covered(kt, cov - self._cov, [u - h for u, h in zip(used, have, strict=True)], hint,
-                                 base)
-            base = base.copy()
-        if found is None:  # a position met first (or not after the last one): tile all of it
-            base = np.zeros(kt.size * kt.size, dtype=np.int8)
-            found = tile_covered(kt, cov, used, hint)
-            if found is None:
-                raise ValueError("the covered cells of this position are not placements the supply allows")
-        for p in found:
-            _cover(kt, base, int(p))
-        self._ctype, self._cov = base, cov
-        return base
+        return self._types.at(state)
 
     def choose(self, state: npt.NDArray[np.uint64]) -> int:
         self._root = self.root_ctype(state)
         move = super().choose(state)
         if move >= 0:  # our own placement is known: the next call finds only the reply
-            _cover(self.kt, self._ctype, move)
-            self._cov = self._cov | {int(c) for c in self.kt.cells[move]}
+            self._types.placed(move)
         return move
 
     def _run(self, state: npt.NDArray[np.uint64], tree: PuctTree, sims: int) -> int:
