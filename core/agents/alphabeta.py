@@ -454,6 +454,10 @@ class AlphaBeta:
         self.hist = np.zeros(self.kt.nplace, dtype=np.int64)
         self._legal = np.empty(self.kt.nplace, dtype=np.int32)
 
+    def root_ctype(self, state: npt.NDArray[np.uint64]) -> npt.NDArray[np.int8]:
+        """The piece type covering each cell of ``state`` (0 uncovered, 1-4 L I T S), kept between calls."""
+        return self._types.at(state)
+
     def choose(self, state: npt.NDArray[np.uint64]) -> int:
         """A legal placement for the side to move, or -1 when the game is over."""
         noise = int(state[H_NPLACED]) < self.budget.noise
@@ -484,7 +488,7 @@ class AlphaBeta:
         if n == 1 and not depth:
             return AbResult(int(order[0]), 0, 0, 0, {int(order[0]): 0})
         h0 = root_key(state)
-        rct = self._types.at(state) if self._mode != HAND else self._types.ctype
+        rct = self.root_ctype(state) if self._mode != HAND else self._types.ctype
         ctr = np.zeros(3, dtype=np.int64)
         b = self.budget
         ctr[C_BUDGET] = b.nodes if (b.nodes and not depth) else 1 << 62
