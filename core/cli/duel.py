@@ -41,8 +41,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("board", metavar="BOARD", help="board file (YAML)")
     p.add_argument("--agent", action="append", metavar="SPEC", dest="agents", required=True,
                    help="give exactly two, A then B: random, greedy, greedy:EPS, mcts:N, mcts:N:greedy, puct:N, "
-                        "puct:t=SECONDS, puct:N:t=SECONDS, ab:N, ab:t=SECONDS, net:N (puct with the learned value), "
-                        "or a level: casual, club, expert")
+                        "puct:t=SECONDS, puct:N:t=SECONDS, ab:N, ab:t=SECONDS, ab:N:eval=net|mix (alpha-beta with the "
+                        "learned value), net:N (puct with the learned value), or a level: casual, club, expert")
     p.add_argument("--pairs", type=int, required=True, metavar="N", help="pairs of games to play (2 games each)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="master seed (default 0)")
     p.add_argument("--workers", type=int, default=0, metavar="K", help="worker processes (default 0 = all cores)")
