@@ -3,13 +3,16 @@ play."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from core.agents import puct
 from core.agents.puct import (
+    DEFAULT_PRIOR,
     F_FIRST,
     F_MOVE,
     PRIOR_FEATURES,
@@ -18,6 +21,7 @@ from core.agents.puct import (
     PriorFileError,
     PuctBudget,
     PuctSearch,
+    default_prior_weights,
     learned_scores,
     load_prior_weights,
     parse_puct,
@@ -173,3 +177,26 @@ def test_a_bad_weights_file_is_refused_by_name(tmp_path: Path, change: object, w
 
 def test_a_good_weights_file_is_read_in_feature_order(tmp_path: Path) -> None:
     assert np.array_equal(load_prior_weights(write(tmp_path, good())), WEIGHTS)
+
+
+def test_the_shipped_weights_load_and_match_their_manifest() -> None:
+    w = default_prior_weights()
+    assert w.shape == (len(PRIOR_FEATURES),) and np.all(np.isfinite(w))
+    manifest = json.loads(DEFAULT_PRIOR.with_suffix(".manifest.json").read_text(encoding="utf-8"))
+    assert manifest["weights"] == DEFAULT_PRIOR.name
+    assert manifest["digest"] == hashlib.sha256(DEFAULT_PRIOR.read_bytes()).hexdigest()
+    assert {"gain_tau_0.5", "gain_tau_fitted", "learned"} <= set(manifest["held_out"])
+    assert puct.default_prior_path() == DEFAULT_PRIOR
+
+
+def test_a_learned_prior_spec_plays_wherever_an_agent_spec_goes() -> None:
+    from core.engine.rules import GameState, Placement
+    from core.selfplay.game import play_task
+    from core.selfplay.tasks import BoardSpec, GameTask
+
+    board = Board.random(size=8, pairs=12, seed=11)
+    res = play_task(GameTask(BoardSpec.from_board(board), 3, "puct:40:prior=learned", "greedy", pie=True))
+    state = GameState(board)
+    for p in res.moves:
+        state.push(Placement.from_index(p, board.size))
+    assert state.is_over()
