@@ -23,11 +23,14 @@ trees are the ones the straightforward kernels (``tests/agents/puct_reference.py
 
 from __future__ import annotations
 
+import functools
+import json
 import math
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -521,6 +524,145 @@ def prior_table(gain: npt.NDArray[np.int64], tau: float) -> npt.NDArray[np.float
     return np.exp(gain.astype(np.float64) / tau)
 
 
+PRIOR_FEATURES = ("own covered", "opponent covered", "own next to it", "opponent next to it", "empty next to it",
+                  "L", "I", "T", "cells on the edge", "distance from the centre", "blocked placements",
+                  "touching placements", "covers no symbol", "covers both")
+"""What the learned prior weighs (``prior=learned``): static facts of a placement for the symbol to move, so the
+score is a constant per board and children are still created in prior order by ``_key``."""
+SCORE_SCALE = 8
+"""Learned score units per nat of the fitted logit (the score is an integer: ``_key`` orders by it)."""
+SCORE_MIN = -16
+"""The lowest score ``_key`` orders correctly (its ``gain + 16`` must not be negative)."""
+SCORE_MAX = 4096
+"""The highest (``_key`` holds up to 2**30; a board's scores are shifted to start at SCORE_MIN and capped here)."""
+
+
+def placement_features(kt: KTables) -> npt.NDArray[np.float64]:
+    """f[sym, p, k]: feature ``PRIOR_FEATURES[k]`` of placement p for ``sym`` (0 = O, 1 = X) to move."""
+    n = kt.size
+    npl = kt.nplace
+    cells = np.arange(n * n)
+    bits = np.uint64(1) << (cells & 63).astype(np.uint64)
+    has_o = (kt.sym_o[cells >> 6] & bits) != 0
+    has_x = (kt.sym_x[cells >> 6] & bits) != 0
+    cover = np.zeros((npl, n, n), dtype=bool)
+    rows = np.repeat(np.arange(npl), 4)
+    flat = kt.cells.astype(np.int64).ravel()
+    cover[rows, flat // n, flat % n] = True
+    near = np.zeros_like(cover)
+    near[:, 1:, :] |= cover[:, :-1, :]
+    near[:, :-1, :] |= cover[:, 1:, :]
+    near[:, :, 1:] |= cover[:, :, :-1]
+    near[:, :, :-1] |= cover[:, :, 1:]
+    near &= ~cover
+    cover2 = cover.reshape(npl, n * n)
+    near2 = near.reshape(npl, n * n)
+    o_cov, x_cov = cover2 @ has_o.astype(np.float64), cover2 @ has_x.astype(np.float64)
+    o_near, x_near = near2 @ has_o.astype(np.float64), near2 @ has_x.astype(np.float64)
+    empty_near = near2.sum(axis=1) - o_near - x_near
+    r, c = flat // n, flat % n
+    edge = ((r == 0) | (r == n - 1) | (c == 0) | (c == n - 1)).reshape(npl, 4).sum(axis=1).astype(np.float64)
+    mid = (n - 1) / 2
+    dist = (np.maximum(np.abs(r - mid), np.abs(c - mid)).reshape(npl, 4).mean(axis=1)) / mid
+    blocked = _popcounts(kt.dblk).astype(np.float64)
+    touching = _popcounts(kt.dtch).astype(np.float64)
+    blocked /= max(float(blocked.mean()), 1.0)
+    touching /= max(float(touching.mean()), 1.0)
+    ptype = kt.ptype.astype(np.int64)
+    out = np.zeros((2, npl, len(PRIOR_FEATURES)), dtype=np.float64)
+    for sym, (own_c, opp_c, own_n, opp_n) in enumerate(((o_cov, x_cov, o_near, x_near),
+                                                         (x_cov, o_cov, x_near, o_near))):
+        out[sym] = np.column_stack([own_c, opp_c, own_n, opp_n, empty_near, ptype == 0, ptype == 1, ptype == 2,
+                                    edge, dist, blocked, touching, (own_c + opp_c) == 0,
+                                    (own_c > 0) & (opp_c > 0)])
+    return out
+
+
+def _popcounts(words: npt.NDArray[np.uint64]) -> npt.NDArray[np.int64]:
+    """Set bits of each row of a [rows, words] bitset."""
+    as_bytes = np.ascontiguousarray(words).view(np.uint8).reshape(words.shape[0], -1)
+    out: npt.NDArray[np.int64] = np.unpackbits(as_bytes, axis=1).sum(axis=1, dtype=np.int64)
+    return out
+
+
+def learned_scores(kt: KTables, weights: npt.NDArray[np.float64]) -> npt.NDArray[np.int64]:
+    """score[sym, p]: the learned logit ``features . weights`` in SCORE_SCALE units, as an integer per symbol
+    shifted so the board's lowest is SCORE_MIN (a shift changes no prior) and capped at SCORE_MAX."""
+    feats = placement_features(kt)
+    if weights.shape != (len(PRIOR_FEATURES),):
+        raise ValueError(f"the learned prior has {weights.shape} weights, not {len(PRIOR_FEATURES)}")
+    raw = np.rint(feats @ weights * SCORE_SCALE).astype(np.int64)
+    raw -= raw.min(axis=1, keepdims=True)
+    return np.minimum(raw + SCORE_MIN, SCORE_MAX)
+
+
+def learned_prior_table(score: npt.NDArray[np.int64], tau: float) -> npt.NDArray[np.float64]:
+    """exp(logit * 0.5 / tau) per symbol and placement: ``tau`` = 0.5 (the default) is the fitted policy itself,
+    and tau scales it as it scales the gain prior (all ones for flat priors)."""
+    if tau <= 0:
+        return np.ones(score.shape, dtype=np.float64)
+    return np.exp((score - SCORE_MIN).astype(np.float64) / SCORE_SCALE * (0.5 / tau))
+
+
+PRIOR_FORMAT = 1
+PRIOR_KIND = "puct-prior"
+MAX_PRIOR_WEIGHT = 64.0
+"""A weight beyond this (nats per unit of a feature) is a damaged file, not a fit."""
+DEFAULT_PRIOR = Path(__file__).resolve().parent.parent.parent / "resources" / "models" / "puct-prior.json"
+"""The learned prior's weights that ship with the program (made by ``lits learn prior``; installed as
+``designer/resources/models``)."""
+
+
+class PriorFileError(ValueError):
+    """A weights file of the learned prior that cannot be used (the message names the file)."""
+
+
+def prior_weights_from_text(text: str, name: str) -> npt.NDArray[np.float64]:
+    """The weights in a learned prior's file, in PRIOR_FEATURES order (PriorFileError naming ``name`` if not)."""
+    try:
+        doc = json.loads(text)
+    except ValueError as exc:
+        raise PriorFileError(f"{name}: not readable JSON ({exc})") from None
+    if not isinstance(doc, dict) or doc.get("kind") != PRIOR_KIND:
+        raise PriorFileError(f"{name}: not a weights file of the learned puct prior (no kind {PRIOR_KIND!r})")
+    if doc.get("format") != PRIOR_FORMAT or doc.get("scale") != SCORE_SCALE:
+        raise PriorFileError(f"{name}: format {doc.get('format')!r}, scale {doc.get('scale')!r}; this program "
+                             f"reads format {PRIOR_FORMAT}, scale {SCORE_SCALE}")
+    weights = doc.get("weights")
+    if not isinstance(weights, dict) or set(weights) != set(PRIOR_FEATURES):
+        have = sorted(weights) if isinstance(weights, dict) else weights
+        raise PriorFileError(f"{name}: 'weights' must name each feature once ({', '.join(PRIOR_FEATURES)}), "
+                             f"not {have!r}")
+    out = np.empty(len(PRIOR_FEATURES), dtype=np.float64)
+    for k, feature in enumerate(PRIOR_FEATURES):
+        v = weights[feature]
+        if isinstance(v, bool) or not isinstance(v, int | float) or not abs(v) <= MAX_PRIOR_WEIGHT:
+            raise PriorFileError(f"{name}: weight {feature!r} is {v!r}, not a number within "
+                                 f"-{MAX_PRIOR_WEIGHT:g}..{MAX_PRIOR_WEIGHT:g}")
+        out[k] = float(v)
+    return out
+
+
+def load_prior_weights(path: str | Path) -> npt.NDArray[np.float64]:
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PriorFileError(f"{p}: cannot read the weights file ({getattr(exc, 'strerror', None) or exc})") from None
+    return prior_weights_from_text(text, str(p))
+
+
+def default_prior_path() -> Path:
+    if DEFAULT_PRIOR.exists():
+        return DEFAULT_PRIOR
+    return Path(__file__).resolve().parent.parent.parent / "designer" / "resources" / "models" / DEFAULT_PRIOR.name
+
+
+@functools.cache
+def default_prior_weights() -> npt.NDArray[np.float64]:
+    return load_prior_weights(default_prior_path())
+
+
 def gain_masks(kt: KTables, gain: npt.NDArray[np.int64]) -> npt.NDArray[np.uint64]:
     """gmask[sym, g, w]: placement bitset (word w) of the placements worth ``MAX_GAIN - g`` to ``sym``; the words
     are padded with zeros to a multiple of 8 (whole vector registers for the playout's class tests)."""
@@ -611,6 +753,8 @@ class PuctSearch:
     clock: Clock = time.perf_counter
     last_value: float = 0.5
     last_sims: int = 0
+    prior_weights: npt.NDArray[np.float64] | None = None
+    """The learned prior's weights for ``prior=learned`` (default: the shipped file's)."""
 
     def __post_init__(self) -> None:
         p = {**DEFAULT_PARAMS, **self.params}
@@ -622,7 +766,14 @@ class PuctSearch:
         self._reuse = p["reuse"] > 0.5 and self.threads == 1
         self._helpers: list[PuctSearch] = []
         self._prev: tuple[PuctTree, npt.NDArray[np.uint64], int] | None = None
-        self._expg = prior_table(self.gain, p["tau"])
+        # the prior and the creation order read ``_order``; the playouts always read the gain (``_gmask``)
+        if p["prior"] > 0.5:
+            weights = default_prior_weights() if self.prior_weights is None else self.prior_weights
+            self._order = learned_scores(self.kt, weights)
+            self._expg = learned_prior_table(self._order, p["tau"])
+        else:
+            self._order = self.gain
+            self._expg = prior_table(self.gain, p["tau"])
         self._gmask = gain_masks(self.kt, self.gain)
 
     def choose(self, state: npt.NDArray[np.uint64]) -> int:
@@ -668,7 +819,7 @@ class PuctSearch:
         while len(self._helpers) < self.threads - 1:
             self._helpers.append(PuctSearch(self.kt, self.gain, k_seed(int(k_rand(self.rng)) >> 1), self.budget,
                                             params={**self.params, "threads": 1.0}, noise_plies=self.noise_plies,
-                                            clock=self.clock))
+                                            clock=self.clock, prior_weights=self.prior_weights))
         searchers = [self, *self._helpers]
         with ThreadPoolExecutor(max_workers=len(searchers)) as pool:
             trees = list(pool.map(lambda sr: sr.search(state.copy(), start), searchers))
@@ -714,7 +865,7 @@ class PuctSearch:
             tree = reused
         else:
             tree = PuctTree.with_capacity(cap)
-            tree.nnodes = int(k_puct_init(self.kt, self.gain, self._expg, state, tree.ti, tree.tf, self.rng))
+            tree.nnodes = int(k_puct_init(self.kt, self._order, self._expg, state, tree.ti, tree.tf, self.rng))
         if not timed:
             tree.nnodes = self._run(state, tree, b.sims)
             self.last_sims = tree.root_visits
@@ -740,7 +891,7 @@ class PuctSearch:
         return tree
 
     def _run(self, state: npt.NDArray[np.uint64], tree: PuctTree, sims: int) -> int:
-        return int(k_puct_run(self.kt, self.gain, self._expg, self._gmask, state, tree.ti, tree.tf, tree.tb,
+        return int(k_puct_run(self.kt, self._order, self._expg, self._gmask, state, tree.ti, tree.tf, tree.tb,
                               tree.tk, tree.nnodes, sims, self._params, self.rng))
 
     def wants_swap(self, state: npt.NDArray[np.uint64], opening: int, searched: bool = False) -> bool:

@@ -31,7 +31,7 @@ MAX_SIMS = 1_000_000
 """Upper limit for ``mcts:N``."""
 
 PUCT_DEFAULTS = {"c": 4.0, "tau": 0.5, "fpu": 0.0, "play": 1.0, "eps": 0.15, "solver": 1.0, "reuse": 0.0,
-                 "threads": 1.0}
+                 "threads": 1.0, "prior": 0.0}
 """The puct search's parameters, tuned by duels (README: "How strong are the agents?")."""
 
 
@@ -55,7 +55,8 @@ class PuctBudget:
 
 
 PUCT_HELP = ("puct:N (N simulations per move), puct:t=S (S seconds per move), puct:N:t=S (whichever ends first); "
-             "tuning options c=, tau=, fpu=, eps=, play=random|greedy, solver=0|1, reuse=0|1; threads=K runs K "
+             "tuning options c=, tau=, fpu=, eps=, play=random|greedy, solver=0|1, reuse=0|1, prior=gain|learned "
+             "(learned: the prior fitted to club's moves, docs/agents.md); threads=K runs K "
              "searches of the budget at once on K cores and plays the move their summed root visits prefer")
 MAX_THREADS = 256
 MAX_PUCT_SIMS = 10_000_000
@@ -81,7 +82,8 @@ class PuctSpec:
         if self.budget.seconds:
             parts.append(f"t={self.budget.seconds:g}")
         for k, v in self.options:
-            parts.append(f"play={'greedy' if v else 'random'}" if k == "play" else f"{k}={v:g}")
+            parts.append(f"play={'greedy' if v else 'random'}" if k == "play"
+                         else f"prior={'learned' if v else 'gain'}" if k == "prior" else f"{k}={v:g}")
         return ":".join(parts)
 
 
@@ -130,6 +132,11 @@ def parse_puct(text: str) -> PuctSpec:
                 raise AgentSpecError(f"agent {text!r}: playouts are 'random' or 'greedy', not {value!r}")
             options[key] = 1.0 if value == "greedy" else 0.0
             continue
+        if key == "prior":
+            if value not in ("gain", "learned"):
+                raise AgentSpecError(f"agent {text!r}: the prior is 'gain' or 'learned', not {value!r}")
+            options[key] = 1.0 if value == "learned" else 0.0
+            continue
         if key not in PUCT_DEFAULTS:
             raise AgentSpecError(f"agent {text!r}: unknown option {key!r}; {PUCT_HELP}")
         try:
@@ -153,7 +160,8 @@ def parse_puct(text: str) -> PuctSpec:
 # ---------------------------------------------------------------------------------- learned-value specs
 
 NET_HELP = ("net:N (the puct search with the learned value at its leaves, N simulations per move), net:N:mix=M "
-            "(leaf value M * model + (1 - M) * playout, M in 0..1, default 1); puct's options except threads")
+            "(leaf value M * model + (1 - M) * playout, M in 0..1, default 1); puct's options except threads and "
+            "prior")
 
 
 @dataclass(frozen=True)
@@ -187,6 +195,8 @@ def parse_net(text: str) -> NetSpec:
                 raise AgentSpecError(f"agent {text!r}: mix must be within 0..1")
         elif eq and key == "threads":
             raise AgentSpecError(f"agent {text!r}: net searches on one core; {NET_HELP}")
+        elif eq and key == "prior":
+            raise AgentSpecError(f"agent {text!r}: net searches with the gain prior; {NET_HELP}")
         else:
             rest.append(part)
     try:

@@ -94,6 +94,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         "refinement's deeper one) with the measured rates, over all openings, within boards, and "
                         "within boards for the openings measured within 25-75%%, beside the model's")
     e.add_argument("--json", action="store_true", help="print one JSON object for machines")
+    _register_prior(sub)
     p.set_defaults(func=run)
     d.set_defaults(func=run_data)
     t.set_defaults(func=run_train)
@@ -101,7 +102,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:  # pragma: no cover - argparse requires an action
-    raise CliError("give an action: lits learn data|train|eval", EXIT_USAGE)
+    raise CliError("give an action: lits learn data|train|eval|prior", EXIT_USAGE)
 
 
 def run_data(args: argparse.Namespace, cancel: threading.Event | None = None) -> int:
@@ -358,3 +359,74 @@ def _baselines(boards: list[Board], rows: list[Measured], seed: int) -> dict[str
     model = [r.predicted for r in rows]
     return compare_predictors(rows, {"model": model, "screen": screened, "refine": refined,
                                      "model + refine": [a + b for a, b in zip(model, refined, strict=True)]})
+
+
+# ------------------------------------------------------------------------------------------ the learned puct prior
+
+
+def _register_prior(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    q = sub.add_parser("prior", help="fit the puct search's learned prior (prior=learned) to a data folder",
+                       description="Fit the weights of puct's learned prior (a score of static placement features, "
+                                   "softmax over the legal placements, the played one the label) to --per-game "
+                                   "positions of each game in --data, and write them to --out (JSON) with a "
+                                   "manifest beside it (FILE.manifest.json: command, seed, commit, digest and the "
+                                   "held-out figures of the gain prior and the learned one). Boards whose index is "
+                                   "a multiple of 10 are kept out of the fit and give the figures.")
+    q.add_argument("--data", required=True, metavar="DIR", help="a folder written by `lits learn data`")
+    q.add_argument("--out", required=True, metavar="FILE.json", help="weights file to write")
+    q.add_argument("--seed", type=int, default=1, metavar="S", help="seed of the sampled plies (default 1)")
+    q.add_argument("--per-game", type=int, default=3, metavar="N", help="positions per game (default 3)")
+    q.set_defaults(func=run_prior)
+
+
+def run_prior(args: argparse.Namespace) -> int:
+    import json
+
+    if not 1 <= args.per_game <= 80:
+        raise CliError(f"--per-game {args.per_game}: give 1 to 80", EXIT_USAGE)
+    out = Path(args.out)
+    if out.suffix != ".json":
+        raise CliError(f"--out {out}: a weights file ends in .json", EXIT_USAGE)
+    from core.learn.data import DataError, load_games
+    from core.learn.prior import PriorError, compare, digest, sample_positions, split, weights_document
+
+    folder = Path(args.data)
+    try:
+        data_manifest = json.loads((folder / "data.json").read_text(encoding="utf-8"))
+        games = load_games(folder)
+    except (OSError, ValueError) as exc:
+        raise CliError(f"{folder}: not a data folder of `lits learn data` ({exc})", EXIT_USAGE) from None
+    except DataError as exc:
+        raise CliError(str(exc), EXIT_USAGE) from None
+    fit_on, held_on = split(games)
+    try:
+        train = sample_positions(games, fit_on, args.per_game, args.seed)
+        held = sample_positions(games, held_on, args.per_game, args.seed + 1)
+        result = compare(train, held)
+    except PriorError as exc:
+        raise CliError(f"{folder}: {exc}", EXIT_USAGE) from None
+    text = weights_document(result["weights"], {"doc": "weights of the learned prior of puct (prior=learned); "
+                                                       "see docs/agents.md and core/learn/prior.py"})
+    command = (f"lits learn data --out DATA --seed {data_manifest.get('seed')} --shards "
+               f"{len(list(folder.glob('shard-*.npz')))} && lits learn prior --data DATA --out {out.name} "
+               f"--seed {args.seed} --per-game {args.per_game}")
+    figures = {k: result[k].row() for k in ("gain_tau_0.5", "gain_tau_fitted", "learned")}
+    manifest = {"weights": out.name, "digest": digest(text), "command": command, "data": data_manifest,
+                "games": len(games), "seed": args.seed, "per_game": args.per_game, "commit": _commit(),
+                "training_positions": result["training_positions"],
+                "held_out_positions": result["held_out_positions"],
+                "fitted_tau": round(result["tau"], 4), "held_out": figures}
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(out, text)
+        atomic_write_text(out.with_suffix(".manifest.json"), json.dumps(manifest, indent=2) + "\n")
+    except OSError as exc:
+        raise cannot_write(str(out), exc) from None
+    print(f"{out}: {len(games):,} games, {result['training_positions']:,} positions fitted, "
+          f"{result['held_out_positions']:,} held out; digest {manifest['digest'][:16]}")
+    print("  held out:           log-likelihood  top-1   top-5")
+    for name, label in (("gain_tau_0.5", "gain, tau 0.5"), ("gain_tau_fitted", f"gain, tau {result['tau']:.3f}"),
+                        ("learned", "learned")):
+        row = figures[name]
+        print(f"    {label:18s} {row['log_likelihood']:14.4f}  {row['top1']:.4f}  {row['top5']:.4f}")
+    return EXIT_OK

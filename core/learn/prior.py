@@ -1,0 +1,236 @@
+"""A learned prior for the ``puct`` search: a linear score of static placement features, fitted to the moves the
+deciding agent chose in its own games (``prior=learned`` in a puct spec).
+
+The fit is a conditional logit: in each sampled position, a softmax of ``features . weights`` over the legal
+placements, the placement the agent played the label.  The features (``core.agents.puct.placement_features``) are
+constants of the board, so the score is one integer per (symbol to move, placement) and the search creates its
+children in prior order exactly as it does with the symbol gain.  Boards whose index is a multiple of
+``HOLD_OUT_EVERY`` are never fitted on; the figures of :func:`compare` are measured on them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from random import Random
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from core.agents.puct import PRIOR_FEATURES, SCORE_MAX, SCORE_MIN, SCORE_SCALE, placement_features
+from core.agents.search import gain_table
+from core.engine.kernels import H_TO_MOVE, k_apply, k_legal_list, k_new_state, kernel_tables
+from core.learn.data import Games
+
+HOLD_OUT_EVERY = 10
+L2 = 1e-4
+"""A small ridge on the weights: some features are rare on some boards (``covers both`` on sparse ones)."""
+FORMAT = 1
+
+F64 = npt.NDArray[np.float64]
+I64 = npt.NDArray[np.int64]
+
+
+class PriorError(ValueError):
+    """A weights file that cannot be used, or data that cannot be fitted (the message names it)."""
+
+
+@dataclass
+class Positions:
+    """Sampled positions as index arrays into one table of feature rows (a row per board, symbol and placement),
+    so a position's legal placements cost an integer each."""
+
+    table: F64
+    """[rows, features] the feature rows."""
+    gain: I64
+    """[rows] the symbol gain of each row."""
+    block: I64
+    """[blocks + 1] where each (board, symbol) block of rows starts (learned scores are shifted per block)."""
+    idx: I64
+    """The legal placements' rows, position after position."""
+    start: I64
+    """[positions + 1] where each position's rows start in ``idx``."""
+    label: I64
+    """[positions] the played placement's place in ``idx``."""
+
+    def __len__(self) -> int:
+        return len(self.label)
+
+
+def sample_positions(games: Games, pick: npt.NDArray[np.bool_], per_game: int, seed: int,
+                     progress: Callable[[int, int], None] | None = None) -> Positions:
+    """Up to ``per_game`` positions (after the opening, two or more legal placements) of each picked game, at
+    plies drawn from ``seed``; games of one board share its feature rows."""
+    rng = Random(seed)
+    table: list[F64] = []
+    gains: list[I64] = []
+    block = [0]
+    idx: list[I64] = []
+    label: list[int] = []
+    start = [0]
+    rows = 0
+    used = 0
+    chosen = np.flatnonzero(pick)
+    by_board: dict[int, list[int]] = {}
+    for g in chosen:
+        by_board.setdefault(int(games.board[g]), []).append(int(g))
+    for done, (_board, members) in enumerate(sorted(by_board.items())):
+        kt = kernel_tables(games.board_of(members[0]))
+        feats = placement_features(kt)
+        gain = gain_table(kt)
+        base = rows
+        for sym in range(2):
+            table.append(feats[sym])
+            gains.append(gain[sym])
+            rows += kt.nplace
+            block.append(rows)
+        legal = np.empty(kt.nplace, dtype=np.int32)
+        for i in members:
+            moves = games.game_moves(i)
+            plies = set(rng.sample(range(1, len(moves)), min(per_game, len(moves) - 1))) if len(moves) > 1 else set()
+            s = k_new_state(kt)
+            for ply, m in enumerate(moves):
+                if ply in plies:
+                    n = int(k_legal_list(kt, s, legal))
+                    where = np.flatnonzero(legal[:n] == m)
+                    if len(where) != 1:
+                        raise PriorError(f"game {i} (board {games.board[i]}): placement {m} at ply {ply} is not "
+                                         "legal; the data does not replay")
+                    if n >= 2:
+                        sym = int(s[H_TO_MOVE])
+                        idx.append(base + sym * kt.nplace + legal[:n].astype(np.int64))
+                        label.append(used + int(where[0]))
+                        used += n
+                        start.append(used)
+                k_apply(kt, s, m)
+        if progress is not None:
+            progress(done + 1, len(by_board))
+    if not label:
+        raise PriorError("no positions to fit: the picked games have none with two or more legal placements")
+    return Positions(np.concatenate(table), np.concatenate(gains), np.array(block, dtype=np.int64),
+                     np.concatenate(idx), np.array(start, dtype=np.int64), np.array(label, dtype=np.int64))
+
+
+def _log_softmax(data: Positions, z_rows: F64) -> tuple[F64, F64]:
+    """(log-likelihood of each position's label, each legal row's probability) for row logits ``z_rows``."""
+    z = z_rows[data.idx]
+    counts = np.diff(data.start)
+    top = np.maximum.reduceat(z, data.start[:-1])
+    z = z - np.repeat(top, counts)
+    e = np.exp(z)
+    sums = np.add.reduceat(e, data.start[:-1])
+    return z[data.label] - np.log(sums), e / np.repeat(sums, counts)
+
+
+def nll(w: F64, data: Positions, table: F64) -> tuple[float, F64]:
+    """Mean negative log-likelihood of ``table . w`` (plus the ridge) and its gradient."""
+    ll, p = _log_softmax(data, table @ w)
+    rows = len(table)
+    g_rows = np.bincount(data.idx, weights=p, minlength=rows) - np.bincount(data.idx[data.label], minlength=rows)
+    n = len(data)
+    return float(-ll.mean() + L2 * w @ w), table.T @ g_rows / n + 2 * L2 * w
+
+
+def fit_weights(data: Positions, table: F64 | None = None, max_iter: int = 200) -> F64:
+    """The weights of least mean negative log-likelihood (L-BFGS from zero: deterministic)."""
+    from scipy.optimize import minimize
+
+    tab = data.table if table is None else table
+    res: Any = minimize(nll, np.zeros(tab.shape[1]), args=(data, tab), jac=True, method="L-BFGS-B",
+                        options={"maxiter": max_iter})
+    return np.asarray(res.x, dtype=np.float64)
+
+
+def score_rows(data: Positions, w: F64) -> I64:
+    """The integer score of every row, as ``core.agents.puct.learned_scores`` computes it per board."""
+    raw = np.rint(data.table @ w * SCORE_SCALE).astype(np.int64)
+    out = np.empty_like(raw)
+    for a, b in zip(data.block[:-1], data.block[1:], strict=True):
+        out[a:b] = np.minimum(raw[a:b] - raw[a:b].min() + SCORE_MIN, SCORE_MAX)
+    return out
+
+
+@dataclass(frozen=True)
+class Figures:
+    """How well row logits predict the played placement."""
+
+    log_likelihood: float
+    """Mean log-probability of the played placement."""
+    top1: float
+    top5: float
+    """Share of positions whose played placement is among the 1 (5) highest; ties split evenly (expected share
+    under a random order among equals, as the search breaks them)."""
+
+    def row(self) -> dict[str, float]:
+        return {"log_likelihood": round(self.log_likelihood, 4), "top1": round(self.top1, 4),
+                "top5": round(self.top5, 4)}
+
+
+def figures(data: Positions, z_rows: F64) -> Figures:
+    ll, _p = _log_softmax(data, z_rows)
+    z = z_rows[data.idx]
+    counts = np.diff(data.start)
+    mine = np.repeat(z[data.label], counts)
+    seg = np.repeat(np.arange(len(data)), counts)
+    above = np.bincount(seg, weights=(z > mine).astype(np.float64), minlength=len(data))
+    ties = np.bincount(seg, weights=(z == mine).astype(np.float64), minlength=len(data))
+
+    def top(k: int) -> float:
+        return float(np.mean(np.clip((k - above) / ties, 0.0, 1.0)))
+
+    return Figures(float(ll.mean()), top(1), top(5))
+
+
+def gain_logits(data: Positions, tau: float) -> F64:
+    return data.gain.astype(np.float64) / tau
+
+
+def learned_logits(data: Positions, w: F64) -> F64:
+    """The logits the search uses at the default tau: the integer score over SCORE_SCALE."""
+    return score_rows(data, w).astype(np.float64) / SCORE_SCALE
+
+
+def fitted_tau(data: Positions) -> float:
+    """The gain prior's temperature of greatest likelihood."""
+    beta = fit_weights(data, data.gain.astype(np.float64).reshape(-1, 1))[0]
+    if beta <= 0:
+        raise PriorError("the gain does not predict the played placements (fitted 1/tau <= 0)")
+    return float(1.0 / beta)
+
+
+def split(games: Games) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """(training games, held-out games) by board index."""
+    held = games.board % HOLD_OUT_EVERY == 0
+    return ~held, held
+
+
+def compare(train: Positions, held: Positions) -> dict[str, Any]:
+    """Fit the learned weights and the gain's tau on ``train``; the three priors' figures on ``held``."""
+    w = fit_weights(train)
+    tau = fitted_tau(train)
+    return {
+        "weights": w,
+        "tau": tau,
+        "gain_tau_0.5": figures(held, gain_logits(held, 0.5)),
+        "gain_tau_fitted": figures(held, gain_logits(held, tau)),
+        "learned": figures(held, learned_logits(held, w)),
+        "training_positions": len(train),
+        "held_out_positions": len(held),
+    }
+
+
+# ------------------------------------------------------------------------------------------ the weights file
+
+
+def weights_document(w: F64, meta: dict[str, Any]) -> str:
+    """The weights file's text: the features by name with their weights, and what made them."""
+    body = {"format": FORMAT, "kind": "puct-prior", "scale": SCORE_SCALE,
+            "weights": {name: round(float(v), 6) for name, v in zip(PRIOR_FEATURES, w, strict=True)}, **meta}
+    return json.dumps(body, indent=2) + "\n"
+
+
+def digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -1,0 +1,93 @@
+"""Fitting puct's learned prior: the likelihood and its gradient, the figures, the positions, ``lits learn prior``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from core.agents.puct import PRIOR_FEATURES, load_prior_weights
+from core.cli import main
+from core.learn import data as d
+from core.learn import prior as pr
+from core.learn.play import play_data
+
+TINY = d.Plan(seed=3, shards=1, agent="greedy", games_per_board=2, boards_per_shard=20)
+
+
+def toy() -> pr.Positions:
+    """Three positions over a table of four rows with two features."""
+    table = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 1.0], [0.5, -1.0]])
+    return pr.Positions(table=table, gain=np.array([0, 1, 1, 2]), block=np.array([0, 4]),
+                        idx=np.array([0, 1, 2, 1, 3, 0, 1, 2, 3]), start=np.array([0, 3, 5, 9]),
+                        label=np.array([2, 4, 6]))
+
+
+def test_the_gradient_is_the_likelihoods() -> None:
+    data = toy()
+    w = np.array([0.3, -0.7])
+    f, g = pr.nll(w, data, data.table)
+    step = 1e-6
+    for k in range(2):
+        e = np.zeros(2)
+        e[k] = step
+        assert g[k] == pytest.approx((pr.nll(w + e, data, data.table)[0] - pr.nll(w - e, data, data.table)[0])
+                                     / (2 * step), rel=1e-5)
+    # by hand: position 0 has rows 0, 1, 2 and played row 2
+    z = data.table @ w
+    by_hand = -(z[2] - np.log(np.exp(z[[0, 1, 2]]).sum()) + z[3] - np.log(np.exp(z[[1, 3]]).sum())
+                + z[1] - np.log(np.exp(z).sum())) / 3
+    assert f == pytest.approx(by_hand + pr.L2 * w @ w)
+
+
+def test_ties_split_the_top_k_evenly() -> None:
+    data = toy()
+    # row logits 1, 5, 0, 5: position 0 (rows 0-2) played row 2, below two; position 1 (rows 1, 3) played row 3,
+    # tied with row 1 for first; position 2 (all rows) played row 1, tied with row 3 for first
+    fig = pr.figures(data, np.array([1.0, 5.0, 0.0, 5.0]))
+    assert fig.top1 == pytest.approx((0 + 0.5 + 0.5) / 3)
+    assert fig.top5 == pytest.approx(1.0)
+    # row logits 1, 1, 0, 5: only position 1's played row 3 is first
+    assert pr.figures(data, np.array([1.0, 1.0, 0.0, 5.0])).top1 == pytest.approx(1 / 3)
+
+
+def test_the_fit_prefers_the_features_of_the_played_rows_and_is_deterministic() -> None:
+    data = toy()
+    w = pr.fit_weights(data)
+    assert np.array_equal(w, pr.fit_weights(data))
+    assert pr.nll(w, data, data.table)[0] < pr.nll(np.zeros(2), data, data.table)[0]
+
+
+def test_positions_replay_and_label_the_played_placement(tmp_path: Path) -> None:
+    play_data(tmp_path, TINY, inline=True)
+    games = d.load_games(tmp_path)
+    train, held = pr.split(games)
+    assert held.any() and train.any()
+    pos = pr.sample_positions(games, train, 2, seed=1)
+    assert len(pos) <= 2 * int(train.sum()) and len(pos) > 0
+    assert np.all(np.diff(pos.start) >= 2)
+    assert np.all((pos.start[:-1] <= pos.label) & (pos.label < pos.start[1:]))
+    # greedy played a placement of the best gain among the legal ones (its random share aside)
+    best = [pos.gain[pos.idx[pos.label[i]]] == pos.gain[pos.idx[pos.start[i]:pos.start[i + 1]]].max()
+            for i in range(len(pos))]
+    assert np.mean(best) > 0.7
+    again = pr.sample_positions(games, train, 2, seed=1)
+    assert np.array_equal(pos.idx, again.idx) and np.array_equal(pos.label, again.label)
+
+
+def test_lits_learn_prior_writes_weights_and_a_manifest(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "data"
+    play_data(folder, TINY, inline=True)
+    out = tmp_path / "models" / "prior.json"
+    assert main(["learn", "prior", "--data", str(folder), "--out", str(out), "--per-game", "2"]) == 0
+    assert "held out" in capsys.readouterr().out
+    w = load_prior_weights(out)
+    assert w.shape == (len(PRIOR_FEATURES),)
+    manifest = json.loads(out.with_suffix(".manifest.json").read_text(encoding="utf-8"))
+    assert manifest["digest"] == pr.digest(out.read_text(encoding="utf-8"))
+    assert manifest["held_out"]["learned"]["top1"] >= 0
+    assert "lits learn prior --data DATA --out prior.json --seed 1 --per-game 2" in manifest["command"]
+    assert main(["learn", "prior", "--data", str(tmp_path / "none"), "--out", str(out)]) != 0
+    assert main(["learn", "prior", "--data", str(folder), "--out", str(tmp_path / "w.npz")]) != 0
