@@ -357,7 +357,7 @@ class NetSearch(PuctSearch):
     def _run(self, state: npt.NDArray[np.uint64], tree: PuctTree, sims: int) -> int:
         root = self._root if self._root is not None else self.root_ctype(state)
         assert self.model is not None
-        return int(k_net_run(self.kt, self.gain, self._expg, self._gmask, state, tree.ti, tree.tf, tree.tb, tree.tk,
+        return int(k_net_run(self.kt, self._order, self._expg, self._gmask, state, tree.ti, tree.tf, tree.tb, tree.tk,
                              tree.nnodes, sims, self._params, self.rng, self._sym, root,
                              summary_tables(self.kt.size), *self._arrays,
                              self.model.q, float(self.mix)))

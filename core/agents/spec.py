@@ -160,8 +160,7 @@ def parse_puct(text: str) -> PuctSpec:
 # ---------------------------------------------------------------------------------- learned-value specs
 
 NET_HELP = ("net:N (the puct search with the learned value at its leaves, N simulations per move), net:N:mix=M "
-            "(leaf value M * model + (1 - M) * playout, M in 0..1, default 1); puct's options except threads and "
-            "prior")
+            "(leaf value M * model + (1 - M) * playout, M in 0..1, default 1); puct's options except threads")
 
 
 @dataclass(frozen=True)
@@ -195,8 +194,6 @@ def parse_net(text: str) -> NetSpec:
                 raise AgentSpecError(f"agent {text!r}: mix must be within 0..1")
         elif eq and key == "threads":
             raise AgentSpecError(f"agent {text!r}: net searches on one core; {NET_HELP}")
-        elif eq and key == "prior":
-            raise AgentSpecError(f"agent {text!r}: net searches with the gain prior; {NET_HELP}")
         else:
             rest.append(part)
     try:

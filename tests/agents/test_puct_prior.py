@@ -109,8 +109,7 @@ def test_prior_spells_and_is_refused_where_it_does_not_belong() -> None:
     assert parse_puct("puct:10:prior=gain").params == {"prior": 0.0}
     with pytest.raises(AgentSpecError, match="the prior is 'gain' or 'learned', not 'net'"):
         parse_puct("puct:10:prior=net")
-    with pytest.raises(AgentSpecError, match="net searches with the gain prior"):
-        parse_net("net:100:prior=learned")
+    assert parse_net("net:100:mix=0.5:prior=learned").text == "net:100:prior=learned:mix=0.5"
 
 
 def _game(board: Board, text: str, seed: int, weights: np.ndarray | None = None) -> list[int]:
@@ -220,3 +219,31 @@ def test_the_prior_is_the_correctly_rounded_exponential() -> None:
             want = [float((Decimal(int(v) - SCORE_MIN) / SCORE_SCALE * Decimal("0.5") / Decimal(tau)).exp())
                     for v in score.ravel()]
         assert table.ravel().tolist() == want
+
+
+def test_net_creates_children_in_the_learned_prior_order_below_the_root() -> None:
+    """``net:N:prior=learned``: the net kernel's own expansions (every node below the root) follow the learned
+    order too, not only the root's first scan."""
+    from core.agents.netsearch import net_search
+    from core.agents.puct import F_NEXP, F_SIB, default_prior_weights
+
+    board = Board.random(size=10, pairs=20, seed=4)
+    kt = kernel_tables(board)
+    root = k_new_state(kt)
+    k_apply(kt, root, int(next(p for p in range(kt.nplace) if k_is_legal(kt, root, p))))
+    tree = net_search("net:600:prior=learned", kt, gain_for(kt), k_seed(1)).search(root)
+    score = learned_scores(kt, default_prior_weights())
+    legal = np.empty(kt.nplace, dtype=np.int32)
+    checked = 0
+    child = int(tree.ti[0, F_FIRST])
+    while child >= 0:
+        first = int(tree.ti[child, F_FIRST])
+        if first >= 0 and int(tree.ti[child, F_NEXP]) == 1:  # its one child is the first in prior order
+            s = root.copy()
+            k_apply(kt, s, int(tree.ti[child, F_MOVE]))
+            n = int(k_legal_list(kt, s, legal))
+            mover = score[int(s[H_TO_MOVE])]
+            assert mover[int(tree.ti[first, F_MOVE])] == mover[legal[:n]].max()
+            checked += 1
+        child = int(tree.ti[child, F_SIB])
+    assert checked >= 5
