@@ -27,7 +27,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "learn", help=summary("learn"),
         description="Make and check the learned opening predictor. `lits learn data` plays the deciding agent's "
                     "(club's) games on random boards that no analysis uses; `lits learn train` fits the model to "
-                    "them; `lits learn eval` measures it on boards it never saw.")
+                    "them; `lits learn eval` measures it on boards it never saw; `lits learn prior` fits the puct "
+                    "search's learned prior to the same games.")
     sub = p.add_subparsers(dest="action", metavar="ACTION", required=True)
     d = sub.add_parser("data", help="play training games into a folder (resumable: run it again to go on)",
                        description="Play club's (or --agent's) games on random anti-symmetric boards (10x10, 12x12 "
