@@ -17,6 +17,7 @@ from core.selfplay.cluster import CLUSTER_HELP
 
 if TYPE_CHECKING:
     from core.board.model import Board
+    from core.learn.data import Games
     from core.learn.heldout import Measured
 
 MAX_SHARDS = 100_000
@@ -180,8 +181,43 @@ def _commit() -> str | None:
     return out.stdout.strip() or None if out.returncode == 0 else None
 
 
-def run_train(args: argparse.Namespace) -> int:
+def _read_data(folder: Path) -> tuple[dict[str, Any], Games]:
+    """A data folder's manifest and games, or a CliError naming the folder."""
     import json
+
+    from core.learn.data import DataError, load_games
+
+    try:
+        manifest = json.loads((folder / "data.json").read_text(encoding="utf-8"))
+        return manifest, load_games(folder)
+    except (OSError, ValueError) as exc:
+        raise CliError(f"{folder}: not a data folder of `lits learn data` ({exc})", EXIT_USAGE) from None
+    except DataError as exc:
+        raise CliError(str(exc), EXIT_USAGE) from None
+
+
+def _data_command(name: str, manifest: dict[str, Any], folder: Path) -> str:
+    """The `lits learn data` command that remakes a folder's games (for a manifest)."""
+    from core.learn.data import AGENT
+
+    agent = manifest.get("agent", AGENT)
+    return (f"lits learn data --out {name} --seed {manifest.get('seed')} --shards "
+            f"{len(list(folder.glob('shard-*.npz')))}" + ("" if agent == AGENT else f" --agent {agent}"))
+
+
+def _write_with_manifest(out: Path, data: bytes, manifest_path: Path, manifest: dict[str, Any]) -> None:
+    """The file and its manifest, each written whole (temporary file, then rename)."""
+    import json
+
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_bytes(out, data)
+        atomic_write_text(manifest_path, json.dumps(manifest, indent=2) + "\n")
+    except OSError as exc:
+        raise cannot_write(str(out), exc) from None
+
+
+def run_train(args: argparse.Namespace) -> int:
 
     if not 0 <= args.extra <= 40:
         raise CliError(f"--extra {args.extra}: give 0 to 40", EXIT_USAGE)
@@ -192,30 +228,20 @@ def run_train(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if out.suffix != ".npz":
         raise CliError(f"--out {out}: a model file ends in .npz", EXIT_USAGE)
-    from core.learn.data import AGENT, DataError, Games, load_games
+    from core.learn.data import Games
     from core.learn.train import TrainError, digest, fit, model_bytes
 
     folders = [Path(f) for f in args.data]
-    manifests: list[dict[str, Any]] = []
-    parts = []
-    for folder in folders:
-        try:
-            manifests.append(json.loads((folder / "data.json").read_text(encoding="utf-8")))
-            parts.append(load_games(folder))
-        except (OSError, ValueError) as exc:
-            raise CliError(f"{folder}: not a data folder of `lits learn data` ({exc})", EXIT_USAGE) from None
-        except DataError as exc:
-            raise CliError(str(exc), EXIT_USAGE) from None
-    games = Games.concat(parts)
+    read = [_read_data(folder) for folder in folders]
+    manifests = [m for m, _ in read]
+    games = Games.concat([g for _, g in read])
     try:
         fitted = fit(games, args.seed, extra=args.extra, max_iter=args.max_iter, outcome_weight=args.outcome_weight,
                      progress=lambda m: print(m, file=sys.stderr, flush=True))
     except TrainError as exc:
         raise CliError(str(exc), EXIT_USAGE) from None
     names = ["DATA"] if len(folders) == 1 else [f"DATA{k + 1}" for k in range(len(folders))]
-    plays = [f"lits learn data --out {name} --seed {m.get('seed')} --shards {len(list(f.glob('shard-*.npz')))}"
-             + ("" if m.get("agent", AGENT) == AGENT else f" --agent {m.get('agent')}")
-             for name, m, f in zip(names, manifests, folders, strict=True)]
+    plays = [_data_command(name, m, f) for name, m, f in zip(names, manifests, folders, strict=True)]
     command = (" && ".join(plays) + " && lits learn train " + " ".join(f"--data {n}" for n in names)
                + f" --out {out.name} --seed {args.seed} --extra {args.extra} --max-iter {args.max_iter} "
                f"--outcome-weight {args.outcome_weight}")
@@ -227,12 +253,7 @@ def run_train(args: argparse.Namespace) -> int:
                 "games": len(games), "train_seed": args.seed, "outcome_weight": args.outcome_weight,
                 "commit": _commit(), "validation": fitted.figures,
                 "held_out": None}
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write_bytes(out, data)
-        atomic_write_text(out.with_suffix(".json"), json.dumps(manifest, indent=2) + "\n")
-    except OSError as exc:
-        raise cannot_write(str(out), exc) from None
+    _write_with_manifest(out, data, out.with_suffix(".json"), manifest)
     print(f"{out}: {len(games):,} games, validation Brier {fitted.figures['brier']} "
           f"(base rate {fitted.figures['brier_of_base_rate']}), digest {manifest['digest'][:16]}")
     return EXIT_OK
@@ -381,24 +402,15 @@ def _register_prior(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run_prior(args: argparse.Namespace) -> int:
-    import json
-
     if not 1 <= args.per_game <= 80:
         raise CliError(f"--per-game {args.per_game}: give 1 to 80", EXIT_USAGE)
     out = Path(args.out)
     if out.suffix != ".json":
         raise CliError(f"--out {out}: a weights file ends in .json", EXIT_USAGE)
-    from core.learn.data import DataError, load_games
     from core.learn.prior import PriorError, compare, digest, sample_positions, split, weights_document
 
     folder = Path(args.data)
-    try:
-        data_manifest = json.loads((folder / "data.json").read_text(encoding="utf-8"))
-        games = load_games(folder)
-    except (OSError, ValueError) as exc:
-        raise CliError(f"{folder}: not a data folder of `lits learn data` ({exc})", EXIT_USAGE) from None
-    except DataError as exc:
-        raise CliError(str(exc), EXIT_USAGE) from None
+    data_manifest, games = _read_data(folder)
     fit_on, held_on = split(games)
     try:
         train = sample_positions(games, fit_on, args.per_game, args.seed)
@@ -408,8 +420,7 @@ def run_prior(args: argparse.Namespace) -> int:
         raise CliError(f"{folder}: {exc}", EXIT_USAGE) from None
     text = weights_document(result["weights"], {"doc": "weights of the learned prior of puct (prior=learned); "
                                                        "see docs/agents.md and core/learn/prior.py"})
-    command = (f"lits learn data --out DATA --seed {data_manifest.get('seed')} --shards "
-               f"{len(list(folder.glob('shard-*.npz')))} && lits learn prior --data DATA --out {out.name} "
+    command = (_data_command("DATA", data_manifest, folder) + f" && lits learn prior --data DATA --out {out.name} "
                f"--seed {args.seed} --per-game {args.per_game}")
     figures = {k: result[k].row() for k in ("gain_tau_0.5", "gain_tau_fitted", "learned")}
     manifest = {"weights": out.name, "digest": digest(text), "command": command, "data": data_manifest,
@@ -417,12 +428,7 @@ def run_prior(args: argparse.Namespace) -> int:
                 "training_positions": result["training_positions"],
                 "held_out_positions": result["held_out_positions"],
                 "fitted_tau": round(result["tau"], 4), "held_out": figures}
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write_text(out, text)
-        atomic_write_text(out.with_suffix(".manifest.json"), json.dumps(manifest, indent=2) + "\n")
-    except OSError as exc:
-        raise cannot_write(str(out), exc) from None
+    _write_with_manifest(out, text.encode("utf-8"), out.with_suffix(".manifest.json"), manifest)
     print(f"{out}: {len(games):,} games, {result['training_positions']:,} positions fitted, "
           f"{result['held_out_positions']:,} held out; digest {manifest['digest'][:16]}")
     print("  held out:           log-likelihood  top-1   top-5")
