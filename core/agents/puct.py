@@ -586,16 +586,23 @@ def _popcounts(words: npt.NDArray[np.uint64]) -> npt.NDArray[np.int64]:
     return out
 
 
+def raw_scores(feats: npt.NDArray[np.float64], weights: npt.NDArray[np.float64]) -> npt.NDArray[np.int64]:
+    """``rint(features . weights * SCORE_SCALE)`` over the last axis, the terms added one at a time in a fixed order
+    (IEEE multiplies and adds, no BLAS product), so the integers are the same on every machine."""
+    acc = np.zeros(feats.shape[:-1], dtype=np.float64)
+    for k in range(feats.shape[-1]):
+        acc = acc + feats[..., k] * weights[k]
+    out: npt.NDArray[np.int64] = np.rint(acc * SCORE_SCALE).astype(np.int64)
+    return out
+
+
 def learned_scores(kt: KTables, weights: npt.NDArray[np.float64]) -> npt.NDArray[np.int64]:
     """score[sym, p]: the learned logit ``features . weights`` in SCORE_SCALE units, as an integer per symbol
     shifted so the board's lowest is SCORE_MIN (a shift changes no prior) and capped at SCORE_MAX."""
     feats = placement_features(kt)
     if weights.shape != (len(PRIOR_FEATURES),):
         raise ValueError(f"the learned prior has {weights.shape} weights, not {len(PRIOR_FEATURES)}")
-    acc = np.zeros(feats.shape[:2], dtype=np.float64)
-    for k in range(len(PRIOR_FEATURES)):  # one IEEE multiply and add at a time in a fixed order: no BLAS
-        acc = acc + feats[:, :, k] * weights[k]
-    raw = np.rint(acc * SCORE_SCALE).astype(np.int64)
+    raw = raw_scores(feats, weights)
     raw -= raw.min(axis=1, keepdims=True)
     return np.minimum(raw + SCORE_MIN, SCORE_MAX)
 

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from core.agents.puct import PRIOR_FEATURES, SCORE_MAX, SCORE_MIN, SCORE_SCALE, placement_features
+from core.agents.puct import PRIOR_FEATURES, SCORE_MAX, SCORE_MIN, SCORE_SCALE, placement_features, raw_scores
 from core.agents.search import gain_table
 from core.engine.kernels import H_TO_MOVE, k_apply, k_legal_list, k_new_state, kernel_tables
 from core.learn.data import Games
@@ -146,7 +146,7 @@ def fit_weights(data: Positions, table: F64 | None = None, max_iter: int = 200) 
 
 def score_rows(data: Positions, w: F64) -> I64:
     """The integer score of every row, as ``core.agents.puct.learned_scores`` computes it per board."""
-    raw = np.rint(data.table @ w * SCORE_SCALE).astype(np.int64)
+    raw = raw_scores(data.table, w)
     out = np.empty_like(raw)
     for a, b in zip(data.block[:-1], data.block[1:], strict=True):
         out[a:b] = np.minimum(raw[a:b] - raw[a:b].min() + SCORE_MIN, SCORE_MAX)
