@@ -40,6 +40,7 @@ from numba import njit
 
 from core.agents.levels import resolve
 from core.agents.search import MAX_GAIN, k_solve
+from core.agents.shipped import MODELS, shipped_path
 from core.agents.spec import NOISE_PLIES, PUCT_DEFAULTS, SOLVE_LIMIT, AgentSpec, PuctBudget, parse_puct
 from core.engine.kernels import (
     H_NPLACED,
@@ -634,7 +635,7 @@ PRIOR_FORMAT = 1
 PRIOR_KIND = "puct-prior"
 MAX_PRIOR_WEIGHT = 64.0
 """A weight beyond this (nats per unit of a feature) is a damaged file, not a fit."""
-DEFAULT_PRIOR = Path(__file__).resolve().parent.parent.parent / "resources" / "models" / "puct-prior.json"
+DEFAULT_PRIOR = MODELS / "puct-prior.json"
 """The learned prior's weights that ship with the program (made by ``lits learn prior``; installed as
 ``designer/resources/models``)."""
 
@@ -679,9 +680,7 @@ def load_prior_weights(path: str | Path) -> npt.NDArray[np.float64]:
 
 
 def default_prior_path() -> Path:
-    if DEFAULT_PRIOR.exists():
-        return DEFAULT_PRIOR
-    return Path(__file__).resolve().parent.parent.parent / "designer" / "resources" / "models" / DEFAULT_PRIOR.name
+    return shipped_path(DEFAULT_PRIOR.name)
 
 
 @functools.cache

@@ -37,6 +37,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from core.agents.shipped import MODELS, shipped_path
 from core.agents.summary import NSUMMARY, SUMMARY_MAX, SUMMARY_NAMES, k_summary, summary_of, summary_tables
 from core.board.model import Board
 from core.engine.kernels import H_SUPPLY, H_TO_MOVE, KTables, k_apply, k_new_state, kernel_tables
@@ -158,14 +159,12 @@ def load_model(path: str | Path) -> ValueModel:
     return model_from_bytes(data, str(p))
 
 
-DEFAULT_MODEL = Path(__file__).resolve().parent.parent.parent / "resources" / "models" / "opening-predictor.npz"
+DEFAULT_MODEL = MODELS / "opening-predictor.npz"
 """The model that ships with the program (``resources/models``; installed as ``designer/resources/models``)."""
 
 
 def default_model_path() -> Path:
-    if DEFAULT_MODEL.exists():
-        return DEFAULT_MODEL
-    return Path(__file__).resolve().parent.parent.parent / "designer" / "resources" / "models" / DEFAULT_MODEL.name
+    return shipped_path(DEFAULT_MODEL.name)
 
 
 @functools.cache
