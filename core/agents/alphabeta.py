@@ -44,10 +44,10 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from core.agents.netsearch import PieceTypes
+from core.agents.netsearch import PieceTypes, k_cover, k_leaf_raw
 from core.agents.spec import AbSpec, AgentSpec, parse_ab
 from core.agents.summary import summary_tables
-from core.agents.value import ValueModel, default_model, k_eval_into, k_inputs, symbols_of
+from core.agents.value import ValueModel, default_model, symbols_of
 from core.engine.kernels import (
     H_NPLACED,
     H_SUPPLY,
@@ -186,14 +186,9 @@ def k_leaf(kt: KTables, s: Any, gain: Any, tabs: AbTables, legal: Any, n: int, m
     if mode != HAND:
         sym, stabs, w1, b1, w2, b2, w3, b3 = model
         x, count, supply, two, acc, h2 = scratch
-        for t in range(4):
-            supply[t] = int(s[H_SUPPLY + t])
-        s1 = int(s[H_TO_MOVE]) == kt.first
-        k_inputs(stabs, kt.size, sym, ctype, supply, s1, count, x)
-        k_eval_into(w1, b1, w2, b2, w3, b3, q, x, two, acc, h2)
+        raw = k_leaf_raw(kt, s, sym, ctype, stabs, w1, b1, w2, b2, w3, b3, q, x, count, supply, two, acc, h2)
         one = 1 << (2 * q)
-        raw = min(max(two[0], 0), one)
-        mine = raw if s1 else one - raw
+        mine = raw if int(s[H_TO_MOVE]) == kt.first else one - raw
         v += ((2 * mine - one) * (NET_SCALE if mode == NET else MIX_SCALE)) >> (2 * q)
     return v
 
@@ -202,9 +197,7 @@ def k_leaf(kt: KTables, s: Any, gain: Any, tabs: AbTables, legal: Any, n: int, m
 def _typed(kt: KTables, src: Any, dst: Any, p: int) -> None:
     """``dst`` = the piece types of ``src`` with placement ``p`` added."""
     dst[:] = src
-    t = kt.ptype[p] + 1
-    for i in range(4):
-        dst[kt.cells[p, i]] = t
+    k_cover(kt, dst, p)
 
 
 @njit(cache=True, inline="always")

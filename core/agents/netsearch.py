@@ -75,29 +75,33 @@ from core.engine.pieces import placement_table
 
 
 @njit(cache=True, nogil=True)
-def _cover(kt: KTables, ctype: Any, p: int) -> None:
+def k_cover(kt: KTables, ctype: Any, p: int) -> None:
+    """Placement ``p``'s type written into the piece types ``ctype``."""
     t = kt.ptype[p] + 1
     for i in range(4):
         ctype[kt.cells[p, i]] = t
 
 
 @njit(cache=True, nogil=True)
-def k_leaf_value(kt: KTables, s: Any, sym: Any, ctype: Any, tabs: Any, w1: Any, b1: Any, w2: Any, b2: Any, w3: Any,
-                 b3: Any, q: int, x: Any, count: Any, supply: Any, two: Any, acc: Any, h2: Any) -> float:
-    """S1's win chance at position ``s`` by the model, clamped to [0, 1] (an exact division by ``2**(2q)``).
+def k_leaf_raw(kt: KTables, s: Any, sym: Any, ctype: Any, tabs: Any, w1: Any, b1: Any, w2: Any, b2: Any, w3: Any,
+               b3: Any, q: int, x: Any, count: Any, supply: Any, two: Any, acc: Any, h2: Any) -> int:
+    """S1's win chance at position ``s`` by the model with ``2q`` fractional bits, clamped to [0, 2**(2q)]: the
+    leaf of every search that evaluates with the model (``net``, ``ab:eval=net|mix``).
 
     ``x``, ``count``, ``supply``, ``two``, ``acc`` and ``h2`` are the search's scratch: a leaf allocates nothing."""
     for t in range(4):
         supply[t] = int(s[H_SUPPLY + t])
     k_inputs(tabs, kt.size, sym, ctype, supply, int(s[H_TO_MOVE]) == kt.first, count, x)
     k_eval_into(w1, b1, w2, b2, w3, b3, q, x, two, acc, h2)
-    one = 1 << (2 * q)
-    raw = two[0]
-    if raw < 0:
-        raw = 0
-    if raw > one:
-        raw = one
-    return float(raw / one)
+    return min(max(int(two[0]), 0), 1 << (2 * q))
+
+
+@njit(cache=True, nogil=True)
+def k_leaf_value(kt: KTables, s: Any, sym: Any, ctype: Any, tabs: Any, w1: Any, b1: Any, w2: Any, b2: Any, w3: Any,
+                 b3: Any, q: int, x: Any, count: Any, supply: Any, two: Any, acc: Any, h2: Any) -> float:
+    """S1's win chance at position ``s`` by the model, clamped to [0, 1] (an exact division by ``2**(2q)``)."""
+    raw = k_leaf_raw(kt, s, sym, ctype, tabs, w1, b1, w2, b2, w3, b3, q, x, count, supply, two, acc, h2)
+    return float(raw / (1 << (2 * q)))
 
 
 @njit(cache=True, nogil=True)
@@ -171,7 +175,7 @@ def k_net_run(kt: KTables, gain: Any, expg: Any, gmask: Any, root: Any, ti: Any,
                     _add_kid(ti, tk, node, child)
                     ti[node, F_NEXP] += 1
                     k_apply(kt, s, nxt)
-                    _cover(kt, ctype, nxt)  # net
+                    k_cover(kt, ctype, nxt)  # net
                     _new_node(kt, s, ti, tf, child, nxt, prior, rng)
                     ti[child, F_SIB] = ti[node, F_FIRST]
                     ti[node, F_FIRST] = child
@@ -182,7 +186,7 @@ def k_net_run(kt: KTables, gain: Any, expg: Any, gmask: Any, root: Any, ti: Any,
             if best < 0:
                 break
             k_apply(kt, s, ti[best, F_MOVE])
-            _cover(kt, ctype, ti[best, F_MOVE])  # net
+            k_cover(kt, ctype, ti[best, F_MOVE])  # net
             node = best
             depth += 1
             path[depth] = node
@@ -312,13 +316,13 @@ class PieceTypes:
             if found is None:
                 raise ValueError("the covered cells of this position are not placements the supply allows")
         for p in found:
-            _cover(kt, base, int(p))
+            k_cover(kt, base, int(p))
         self.ctype, self.cov = base, cov
         return base
 
     def placed(self, move: int) -> None:
         """The searcher's own placement: known, so the next call tiles only the reply."""
-        _cover(self.kt, self.ctype, move)
+        k_cover(self.kt, self.ctype, move)
         self.cov = self.cov | {int(c) for c in self.kt.cells[move]}
 
 
