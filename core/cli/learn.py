@@ -398,6 +398,10 @@ def _register_prior(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     q.add_argument("--out", required=True, metavar="FILE.json", help="weights file to write")
     q.add_argument("--seed", type=int, default=1, metavar="S", help="seed of the sampled plies (default 1)")
     q.add_argument("--per-game", type=int, default=3, metavar="N", help="positions per game (default 3)")
+    q.add_argument("--teacher", metavar="SPEC", default=None,
+                   help="fit the root visit shares of this search (a puct spec or level with a simulation budget, "
+                        "e.g. puct:16000) at each position instead of the played placement; the held-out figures "
+                        "add the cross-entropy of its shares")
     q.set_defaults(func=run_prior)
 
 
@@ -407,33 +411,63 @@ def run_prior(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if out.suffix != ".json":
         raise CliError(f"--out {out}: a weights file ends in .json", EXIT_USAGE)
-    from core.learn.prior import PriorError, compare, digest, sample_positions, split, weights_document
+    from core.agents.spec import AgentSpecError
+    from core.learn.prior import (
+        PriorError,
+        compare,
+        digest,
+        sample_positions,
+        search_teacher,
+        split,
+        weights_document,
+    )
 
     folder = Path(args.data)
+    try:
+        teacher = search_teacher(args.teacher, args.seed) if args.teacher is not None else None
+    except (PriorError, AgentSpecError) as exc:
+        raise CliError(f"--teacher: {exc}", EXIT_USAGE) from None
     data_manifest, games = _read_data(folder)
     fit_on, held_on = split(games)
+    bar: Any = None
+    if teacher is not None:
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(set(games.board.tolist())), unit="board", file=sys.stderr, dynamic_ncols=True,
+                   desc=f"searching with {args.teacher}")
+
+    def tick(done: int, total: int) -> None:
+        if bar is not None:
+            bar.update(1)
+
     try:
-        train = sample_positions(games, fit_on, args.per_game, args.seed)
-        held = sample_positions(games, held_on, args.per_game, args.seed + 1)
+        train = sample_positions(games, fit_on, args.per_game, args.seed, progress=tick, teacher=teacher)
+        held = sample_positions(games, held_on, args.per_game, args.seed + 1, progress=tick, teacher=teacher)
         result = compare(train, held)
     except PriorError as exc:
         raise CliError(f"{folder}: {exc}", EXIT_USAGE) from None
+    finally:
+        if bar is not None:
+            bar.close()
     text = weights_document(result["weights"], {"doc": "weights of the learned prior of puct (prior=learned); "
                                                        "see docs/agents.md and core/learn/prior.py"})
     command = (_data_command("DATA", data_manifest, folder) + f" && lits learn prior --data DATA --out {out.name} "
-               f"--seed {args.seed} --per-game {args.per_game}")
+               f"--seed {args.seed} --per-game {args.per_game}"
+               + (f" --teacher {args.teacher}" if args.teacher is not None else ""))
     figures = {k: result[k].row() for k in ("gain_tau_0.5", "gain_tau_fitted", "learned")}
     manifest = {"weights": out.name, "digest": digest(text), "command": command, "data": data_manifest,
-                "games": len(games), "seed": args.seed, "per_game": args.per_game, "commit": _commit(),
+                "games": len(games), "seed": args.seed, "per_game": args.per_game, "teacher": args.teacher,
+                "commit": _commit(),
                 "training_positions": result["training_positions"],
                 "held_out_positions": result["held_out_positions"],
                 "fitted_tau": round(result["tau"], 4), "held_out": figures}
     _write_with_manifest(out, text.encode("utf-8"), out.with_suffix(".manifest.json"), manifest)
     print(f"{out}: {len(games):,} games, {result['training_positions']:,} positions fitted, "
           f"{result['held_out_positions']:,} held out; digest {manifest['digest'][:16]}")
-    print("  held out:           log-likelihood  top-1   top-5")
+    print("  held out:           log-likelihood  top-1   top-5" + ("   teacher's cross-entropy" if teacher else ""))
     for name, label in (("gain_tau_0.5", "gain, tau 0.5"), ("gain_tau_fitted", f"gain, tau {result['tau']:.3f}"),
                         ("learned", "learned")):
         row = figures[name]
-        print(f"    {label:18s} {row['log_likelihood']:14.4f}  {row['top1']:.4f}  {row['top5']:.4f}")
+        ce = f"  {row['cross_entropy']:.4f}" if "cross_entropy" in row else ""
+        print(f"    {label:18s} {row['log_likelihood']:14.4f}  {row['top1']:.4f}  {row['top5']:.4f}{ce}")
     return EXIT_OK

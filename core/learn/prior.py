@@ -2,10 +2,12 @@
 deciding agent chose in its own games (``prior=learned`` in a puct spec).
 
 The fit is a conditional logit: in each sampled position, a softmax of ``features . weights`` over the legal
-placements, the placement the agent played the label.  The features (``core.agents.puct.placement_features``) are
-constants of the board, so the score is one integer per (symbol to move, placement) and the search creates its
-children in prior order exactly as it does with the symbol gain.  Boards whose index is a multiple of
-``HOLD_OUT_EVERY`` are never fitted on; the figures of :func:`compare` are measured on them.
+placements, the placement the agent played the label; or, with a teacher, the share of a search's root visits each
+legal placement got (a soft label that also says how close the second-best placements came).  The features
+(``core.agents.puct.placement_features``) are constants of the board, so the score is one integer per (symbol to
+move, placement) and the search creates its children in prior order exactly as it does with the symbol gain.
+Boards whose index is a multiple of ``HOLD_OUT_EVERY`` are never fitted on; the figures of :func:`compare` are
+measured on them.
 """
 
 from __future__ import annotations
@@ -20,9 +22,23 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from core.agents.puct import PRIOR_FEATURES, SCORE_MAX, SCORE_MIN, SCORE_SCALE, placement_features, raw_scores
+from core.agents.levels import resolve
+from core.agents.puct import (
+    F_FIRST,
+    F_MOVE,
+    F_NVIS,
+    F_SIB,
+    PRIOR_FEATURES,
+    SCORE_MAX,
+    SCORE_MIN,
+    SCORE_SCALE,
+    PuctSearch,
+    parse_puct,
+    placement_features,
+    raw_scores,
+)
 from core.agents.search import gain_table
-from core.engine.kernels import H_TO_MOVE, k_apply, k_legal_list, k_new_state, kernel_tables
+from core.engine.kernels import H_TO_MOVE, KTables, k_apply, k_legal_list, k_new_state, k_seed, kernel_tables
 from core.learn.data import Games
 
 HOLD_OUT_EVERY = 10
@@ -32,6 +48,8 @@ FORMAT = 1
 
 F64 = npt.NDArray[np.float64]
 I64 = npt.NDArray[np.int64]
+I32 = npt.NDArray[np.int32]
+U64 = npt.NDArray[np.uint64]
 
 
 class PriorError(ValueError):
@@ -55,16 +73,26 @@ class Positions:
     """[positions + 1] where each position's rows start in ``idx``."""
     label: I64
     """[positions] the played placement's place in ``idx``."""
+    target: F64 | None = None
+    """[len(idx)] a teacher's visit share of each legal placement (a position's shares sum to 1), or None: fit
+    the played placements."""
 
     def __len__(self) -> int:
         return len(self.label)
 
 
+Teacher = Callable[[U64, I32], F64]
+"""The visit shares of a position's legal placements (state, legal list) -> shares in the list's order."""
+
+
 def sample_positions(games: Games, pick: npt.NDArray[np.bool_], per_game: int, seed: int,
-                     progress: Callable[[int, int], None] | None = None) -> Positions:
+                     progress: Callable[[int, int], None] | None = None,
+                     teacher: Callable[[int, KTables], Teacher] | None = None) -> Positions:
     """Up to ``per_game`` positions (after the opening, two or more legal placements) of each picked game, at
-    plies drawn from ``seed``; games of one board share its feature rows."""
+    plies drawn from ``seed``; games of one board share its feature rows.  ``teacher(board, tables)`` gives the
+    board's teacher, whose shares become the positions' targets."""
     rng = Random(seed)
+    shares: list[F64] = []
     table: list[F64] = []
     gains: list[I64] = []
     block = [0]
@@ -88,6 +116,7 @@ def sample_positions(games: Games, pick: npt.NDArray[np.bool_], per_game: int, s
             rows += kt.nplace
             block.append(rows)
         legal = np.empty(kt.nplace, dtype=np.int32)
+        teach = teacher(int(games.board[members[0]]), kt) if teacher is not None else None
         for i in members:
             moves = games.game_moves(i)
             plies = set(rng.sample(range(1, len(moves)), min(per_game, len(moves) - 1))) if len(moves) > 1 else set()
@@ -104,6 +133,8 @@ def sample_positions(games: Games, pick: npt.NDArray[np.bool_], per_game: int, s
                         idx.append(base + sym * kt.nplace + legal[:n].astype(np.int64))
                         label.append(used + int(where[0]))
                         used += n
+                        if teach is not None:
+                            shares.append(teach(s, legal[:n]))
                         start.append(used)
                 k_apply(kt, s, m)
         if progress is not None:
@@ -111,7 +142,39 @@ def sample_positions(games: Games, pick: npt.NDArray[np.bool_], per_game: int, s
     if not label:
         raise PriorError("no positions to fit: the picked games have none with two or more legal placements")
     return Positions(np.concatenate(table), np.concatenate(gains), np.array(block, dtype=np.int64),
-                     np.concatenate(idx), np.array(start, dtype=np.int64), np.array(label, dtype=np.int64))
+                     np.concatenate(idx), np.array(start, dtype=np.int64), np.array(label, dtype=np.int64),
+                     np.concatenate(shares) if teacher is not None else None)
+
+
+def search_teacher(spec: str, seed: int) -> Callable[[int, KTables], Teacher]:
+    """A teacher from a ``puct`` spec or level with a simulation budget: each board's searcher is seeded by
+    ``seed`` and the board's index, so the shares are the same on any machine."""
+    parsed = parse_puct(resolve(spec))
+    if parsed.budget.seconds > 0 or not parsed.budget.sims:
+        raise PriorError(f"teacher {spec!r}: give a simulation budget without a time limit (puct:N), so the "
+                         "shares do not depend on the machine's speed")
+    params = {**parsed.params, "threads": 1.0, "reuse": 0.0}
+
+    def for_board(board: int, kt: KTables) -> Teacher:
+        search = PuctSearch(kt, gain_table(kt), k_seed(seed * 1_000_003 + board), parsed.budget, params=params)
+
+        def teach(state: U64, legal: I32) -> F64:
+            tree = search.search(state.copy())
+            where = {int(m): k for k, m in enumerate(legal)}
+            out = np.zeros(len(legal), dtype=np.float64)
+            c = int(tree.ti[0, F_FIRST])
+            while c >= 0:
+                out[where[int(tree.ti[c, F_MOVE])]] = tree.ti[c, F_NVIS]
+                c = int(tree.ti[c, F_SIB])
+            total = out.sum()
+            if total <= 0:
+                raise PriorError(f"teacher {spec!r} visited no placement of a position")
+            shares: F64 = out / total
+            return shares
+
+        return teach
+
+    return for_board
 
 
 def _log_softmax(data: Positions, z_rows: F64) -> tuple[F64, F64]:
@@ -125,12 +188,30 @@ def _log_softmax(data: Positions, z_rows: F64) -> tuple[F64, F64]:
     return z[data.label] - np.log(sums), e / np.repeat(sums, counts)
 
 
+def _cross_entropy(data: Positions, z_rows: F64) -> tuple[F64, F64]:
+    """(each position's cross-entropy of the targets, each legal row's probability) for row logits ``z_rows``."""
+    assert data.target is not None
+    z = z_rows[data.idx]
+    counts = np.diff(data.start)
+    top = np.maximum.reduceat(z, data.start[:-1])
+    z = z - np.repeat(top, counts)
+    e = np.exp(z)
+    sums = np.add.reduceat(e, data.start[:-1])
+    logp = z - np.repeat(np.log(sums), counts)
+    return -np.add.reduceat(data.target * logp, data.start[:-1]), e / np.repeat(sums, counts)
+
+
 def nll(w: F64, data: Positions, table: F64) -> tuple[float, F64]:
-    """Mean negative log-likelihood of ``table . w`` (plus the ridge) and its gradient."""
-    ll, p = _log_softmax(data, table @ w)
+    """Mean negative log-likelihood of ``table . w`` (plus the ridge) and its gradient; with targets, the mean
+    cross-entropy of the targets."""
     rows = len(table)
-    g_rows = np.bincount(data.idx, weights=p, minlength=rows) - np.bincount(data.idx[data.label], minlength=rows)
     n = len(data)
+    if data.target is not None:
+        ce, p = _cross_entropy(data, table @ w)
+        g_rows = np.bincount(data.idx, weights=p - data.target, minlength=rows)
+        return float(ce.mean() + L2 * w @ w), table.T @ g_rows / n + 2 * L2 * w
+    ll, p = _log_softmax(data, table @ w)
+    g_rows = np.bincount(data.idx, weights=p, minlength=rows) - np.bincount(data.idx[data.label], minlength=rows)
     return float(-ll.mean() + L2 * w @ w), table.T @ g_rows / n + 2 * L2 * w
 
 
@@ -163,10 +244,15 @@ class Figures:
     top5: float
     """Share of positions whose played placement is among the 1 (5) highest; ties split evenly (expected share
     under a random order among equals, as the search breaks them)."""
+    cross_entropy: float | None = None
+    """Mean cross-entropy of the teacher's visit shares (positions with a teacher only)."""
 
     def row(self) -> dict[str, float]:
-        return {"log_likelihood": round(self.log_likelihood, 4), "top1": round(self.top1, 4),
-                "top5": round(self.top5, 4)}
+        out = {"log_likelihood": round(self.log_likelihood, 4), "top1": round(self.top1, 4),
+               "top5": round(self.top5, 4)}
+        if self.cross_entropy is not None:
+            out["cross_entropy"] = round(self.cross_entropy, 4)
+        return out
 
 
 def figures(data: Positions, z_rows: F64) -> Figures:
@@ -181,7 +267,8 @@ def figures(data: Positions, z_rows: F64) -> Figures:
     def top(k: int) -> float:
         return float(np.mean(np.clip((k - above) / ties, 0.0, 1.0)))
 
-    return Figures(float(ll.mean()), top(1), top(5))
+    ce = float(_cross_entropy(data, z_rows)[0].mean()) if data.target is not None else None
+    return Figures(float(ll.mean()), top(1), top(5), ce)
 
 
 def gain_logits(data: Positions, tau: float) -> F64:
@@ -194,7 +281,7 @@ def learned_logits(data: Positions, w: F64) -> F64:
 
 
 def fitted_tau(data: Positions) -> float:
-    """The gain prior's temperature of greatest likelihood."""
+    """The gain prior's temperature of greatest likelihood (of the targets, with a teacher)."""
     beta = fit_weights(data, data.gain.astype(np.float64).reshape(-1, 1))[0]
     if beta <= 0:
         raise PriorError("the gain does not predict the played placements (fitted 1/tau <= 0)")

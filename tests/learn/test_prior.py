@@ -91,3 +91,70 @@ def test_lits_learn_prior_writes_weights_and_a_manifest(tmp_path: Path, capsys: 
     assert "lits learn prior --data DATA --out prior.json --seed 1 --per-game 2" in manifest["command"]
     assert main(["learn", "prior", "--data", str(tmp_path / "none"), "--out", str(out)]) != 0
     assert main(["learn", "prior", "--data", str(folder), "--out", str(tmp_path / "w.npz")]) != 0
+
+
+def with_targets(data: pr.Positions, target: np.ndarray) -> pr.Positions:
+    return pr.Positions(data.table, data.gain, data.block, data.idx, data.start, data.label, target)
+
+
+def test_one_hot_targets_are_the_played_labels() -> None:
+    data = toy()
+    one_hot = np.zeros(len(data.idx))
+    one_hot[data.label] = 1.0
+    soft = with_targets(data, one_hot)
+    w = np.array([0.3, -0.7])
+    f, g = pr.nll(w, data, data.table)
+    fs, gs = pr.nll(w, soft, soft.table)
+    assert fs == pytest.approx(f) and np.allclose(gs, g)
+    assert pr.figures(soft, soft.table @ w).cross_entropy == pytest.approx(-pr.figures(data, data.table @ w)
+                                                                           .log_likelihood)
+
+
+def test_the_gradient_is_the_cross_entropys() -> None:
+    data = with_targets(toy(), np.array([0.2, 0.3, 0.5, 0.9, 0.1, 0.25, 0.25, 0.25, 0.25]))
+    w = np.array([0.4, 0.9])
+    _f, g = pr.nll(w, data, data.table)
+    step = 1e-6
+    for k in range(2):
+        e = np.zeros(2)
+        e[k] = step
+        assert g[k] == pytest.approx((pr.nll(w + e, data, data.table)[0] - pr.nll(w - e, data, data.table)[0])
+                                     / (2 * step), rel=1e-5)
+    fitted = pr.fit_weights(data)
+    assert pr.nll(fitted, data, data.table)[0] < pr.nll(np.zeros(2), data, data.table)[0]
+
+
+def test_a_search_teacher_gives_reproducible_visit_shares(tmp_path: Path) -> None:
+    play_data(tmp_path, TINY, inline=True)
+    games = d.load_games(tmp_path)
+    train, _held = pr.split(games)
+    pos = pr.sample_positions(games, train, 1, seed=1, teacher=pr.search_teacher("puct:64", 5))
+    assert pos.target is not None and len(pos.target) == len(pos.idx)
+    sums = np.add.reduceat(pos.target, pos.start[:-1])
+    assert np.allclose(sums, 1.0)
+    assert np.all(pos.target >= 0)
+    # a search of 64 simulations spreads its visits: some position has more than one visited placement
+    assert max(int(np.count_nonzero(pos.target[a:b])) for a, b in zip(pos.start[:-1], pos.start[1:])) > 1
+    again = pr.sample_positions(games, train, 1, seed=1, teacher=pr.search_teacher("puct:64", 5))
+    assert again.target is not None and np.array_equal(pos.target, again.target)
+    other = pr.sample_positions(games, train, 1, seed=1, teacher=pr.search_teacher("puct:64", 6))
+    assert other.target is not None and not np.array_equal(pos.target, other.target)
+    with pytest.raises(pr.PriorError, match="simulation budget"):
+        pr.search_teacher("puct:t=0.1", 5)
+
+
+def test_lits_learn_prior_fits_a_teachers_visits(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "data"
+    play_data(folder, TINY, inline=True)
+    out = tmp_path / "prior.json"
+    assert main(["learn", "prior", "--data", str(folder), "--out", str(out), "--per-game", "1",
+                 "--teacher", "puct:32"]) == 0
+    assert "cross-entropy" in capsys.readouterr().out
+    manifest = json.loads(out.with_suffix(".manifest.json").read_text(encoding="utf-8"))
+    assert manifest["teacher"] == "puct:32"
+    assert manifest["command"].endswith("--per-game 1 --teacher puct:32")
+    assert manifest["held_out"]["learned"]["cross_entropy"] > 0
+    assert main(["learn", "prior", "--data", str(folder), "--out", str(tmp_path / "b.json"),
+                 "--teacher", "mcts:100"]) == 2
+    assert "--teacher" in capsys.readouterr().err
+    assert not (tmp_path / "b.json").exists()
