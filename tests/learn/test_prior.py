@@ -134,7 +134,7 @@ def test_a_search_teacher_gives_reproducible_visit_shares(tmp_path: Path) -> Non
     assert np.allclose(sums, 1.0)
     assert np.all(pos.target >= 0)
     # a search of 64 simulations spreads its visits: some position has more than one visited placement
-    assert max(int(np.count_nonzero(pos.target[a:b])) for a, b in zip(pos.start[:-1], pos.start[1:])) > 1
+    assert max(int(np.count_nonzero(pos.target[a:b])) for a, b in zip(pos.start[:-1], pos.start[1:], strict=True)) > 1
     again = pr.sample_positions(games, train, 1, seed=1, teacher=pr.search_teacher("puct:64", 5))
     assert again.target is not None and np.array_equal(pos.target, again.target)
     other = pr.sample_positions(games, train, 1, seed=1, teacher=pr.search_teacher("puct:64", 6))
