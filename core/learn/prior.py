@@ -177,26 +177,27 @@ def search_teacher(spec: str, seed: int) -> Callable[[int, KTables], Teacher]:
     return for_board
 
 
-def _log_softmax(data: Positions, z_rows: F64) -> tuple[F64, F64]:
-    """(log-likelihood of each position's label, each legal row's probability) for row logits ``z_rows``."""
+def _shifted(data: Positions, z_rows: F64) -> tuple[F64, I64, F64, F64]:
+    """(each legal row's logit minus its position's highest, rows per position, each position's sum of exp, each
+    legal row's exp): the shared steps of a stable softmax per position."""
     z = z_rows[data.idx]
     counts = np.diff(data.start)
     top = np.maximum.reduceat(z, data.start[:-1])
     z = z - np.repeat(top, counts)
     e = np.exp(z)
-    sums = np.add.reduceat(e, data.start[:-1])
+    return z, counts, np.add.reduceat(e, data.start[:-1]), e
+
+
+def _log_softmax(data: Positions, z_rows: F64) -> tuple[F64, F64]:
+    """(log-likelihood of each position's label, each legal row's probability) for row logits ``z_rows``."""
+    z, counts, sums, e = _shifted(data, z_rows)
     return z[data.label] - np.log(sums), e / np.repeat(sums, counts)
 
 
 def _cross_entropy(data: Positions, z_rows: F64) -> tuple[F64, F64]:
     """(each position's cross-entropy of the targets, each legal row's probability) for row logits ``z_rows``."""
     assert data.target is not None
-    z = z_rows[data.idx]
-    counts = np.diff(data.start)
-    top = np.maximum.reduceat(z, data.start[:-1])
-    z = z - np.repeat(top, counts)
-    e = np.exp(z)
-    sums = np.add.reduceat(e, data.start[:-1])
+    z, counts, sums, e = _shifted(data, z_rows)
     logp = z - np.repeat(np.log(sums), counts)
     return -np.add.reduceat(data.target * logp, data.start[:-1]), e / np.repeat(sums, counts)
 
