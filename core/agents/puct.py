@@ -28,7 +28,7 @@ import functools
 import json
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -935,15 +935,13 @@ def merge_roots(trees: list[PuctTree]) -> tuple[npt.NDArray[np.int32], npt.NDArr
     for tree in trees:
         if int(tree.ti[0, F_PROOF]) != UNPROVEN:
             root_proof = int(tree.ti[0, F_PROOF])
-        c = int(tree.ti[0, F_FIRST])
-        while c >= 0:
+        for c in children(tree.ti, 0):
             m = int(tree.ti[c, F_MOVE])
             entry = moves.setdefault(m, [0, UNPROVEN])
             entry[0] += int(tree.ti[c, F_NVIS])
             if int(tree.ti[c, F_PROOF]) != UNPROVEN:
                 entry[1] = int(tree.ti[c, F_PROOF])
             wins[m] = wins.get(m, 0.0) + float(tree.tf[c, G_WINS])
-            c = int(tree.ti[c, F_SIB])
     order = sorted(moves)
     ti = np.full((len(order) + 1, NI), -1, dtype=np.int32)
     tf = np.zeros((len(order) + 1, NF), dtype=np.float64)
@@ -968,13 +966,16 @@ def root_share(tree: PuctTree) -> float:
     return float(tree.tf[0, G_WINS]) / visits if visits else 0.5
 
 
-def _child_with_move(ti: npt.NDArray[np.int32], node: int, move: int) -> int:
+def children(ti: npt.NDArray[np.int32], node: int) -> Iterator[int]:
+    """The created children of ``node``, newest first (its F_FIRST/F_SIB list), for code outside the kernels."""
     c = int(ti[node, F_FIRST])
     while c >= 0:
-        if int(ti[c, F_MOVE]) == move:
-            return c
+        yield c
         c = int(ti[c, F_SIB])
-    return -1
+
+
+def _child_with_move(ti: npt.NDArray[np.int32], node: int, move: int) -> int:
+    return next((c for c in children(ti, node) if int(ti[c, F_MOVE]) == move), -1)
 
 
 def puct_search(text: str, kt: KTables, gain: npt.NDArray[np.int64], rng: npt.NDArray[np.uint64]) -> PuctSearch:

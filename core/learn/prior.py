@@ -24,15 +24,14 @@ import numpy.typing as npt
 
 from core.agents.levels import resolve
 from core.agents.puct import (
-    F_FIRST,
     F_MOVE,
     F_NVIS,
-    F_SIB,
     PRIOR_FEATURES,
     SCORE_MAX,
     SCORE_MIN,
     SCORE_SCALE,
     PuctSearch,
+    children,
     parse_puct,
     placement_features,
     raw_scores,
@@ -87,10 +86,10 @@ Teacher = Callable[[U64, I32], F64]
 
 def sample_positions(games: Games, pick: npt.NDArray[np.bool_], per_game: int, seed: int,
                      progress: Callable[[int, int], None] | None = None,
-                     teacher: Callable[[int, KTables], Teacher] | None = None) -> Positions:
+                     teacher: Callable[[int, KTables, I64], Teacher] | None = None) -> Positions:
     """Up to ``per_game`` positions (after the opening, two or more legal placements) of each picked game, at
-    plies drawn from ``seed``; games of one board share its feature rows.  ``teacher(board, tables)`` gives the
-    board's teacher, whose shares become the positions' targets."""
+    plies drawn from ``seed``; games of one board share its feature rows.  ``teacher(board, tables, gain)`` gives
+    the board's teacher, whose shares become the positions' targets."""
     rng = Random(seed)
     shares: list[F64] = []
     table: list[F64] = []
@@ -116,7 +115,7 @@ def sample_positions(games: Games, pick: npt.NDArray[np.bool_], per_game: int, s
             rows += kt.nplace
             block.append(rows)
         legal = np.empty(kt.nplace, dtype=np.int32)
-        teach = teacher(int(games.board[members[0]]), kt) if teacher is not None else None
+        teach = teacher(int(games.board[members[0]]), kt, gain) if teacher is not None else None
         for i in members:
             moves = games.game_moves(i)
             plies = set(rng.sample(range(1, len(moves)), min(per_game, len(moves) - 1))) if len(moves) > 1 else set()
@@ -146,7 +145,7 @@ def sample_positions(games: Games, pick: npt.NDArray[np.bool_], per_game: int, s
                      np.concatenate(shares) if teacher is not None else None)
 
 
-def search_teacher(spec: str, seed: int) -> Callable[[int, KTables], Teacher]:
+def search_teacher(spec: str, seed: int) -> Callable[[int, KTables, I64], Teacher]:
     """A teacher from a ``puct`` spec or level with a simulation budget: each board's searcher is seeded by
     ``seed`` and the board's index, so the shares are the same on any machine."""
     parsed = parse_puct(resolve(spec))
@@ -155,17 +154,15 @@ def search_teacher(spec: str, seed: int) -> Callable[[int, KTables], Teacher]:
                          "shares do not depend on the machine's speed")
     params = {**parsed.params, "threads": 1.0, "reuse": 0.0}
 
-    def for_board(board: int, kt: KTables) -> Teacher:
-        search = PuctSearch(kt, gain_table(kt), k_seed(seed * 1_000_003 + board), parsed.budget, params=params)
+    def for_board(board: int, kt: KTables, gain: I64) -> Teacher:
+        search = PuctSearch(kt, gain, k_seed(seed * 1_000_003 + board), parsed.budget, params=params)
 
         def teach(state: U64, legal: I32) -> F64:
-            tree = search.search(state.copy())
+            tree = search.search(state)
             where = {int(m): k for k, m in enumerate(legal)}
             out = np.zeros(len(legal), dtype=np.float64)
-            c = int(tree.ti[0, F_FIRST])
-            while c >= 0:
+            for c in children(tree.ti, 0):
                 out[where[int(tree.ti[c, F_MOVE])]] = tree.ti[c, F_NVIS]
-                c = int(tree.ti[c, F_SIB])
             total = out.sum()
             if total <= 0:
                 raise PriorError(f"teacher {spec!r} visited no placement of a position")
