@@ -19,6 +19,9 @@ from core.selfplay.cluster import CLUSTER_HELP
 if TYPE_CHECKING:
     from core.board.model import Board
 
+OPENING_CHOICES = ("none", "even", "random")
+"""``core.selfplay.duel.OPENING_MODES``, named here so that ``lits --help`` loads no engine (a test keeps them
+equal)."""
 MAX_PAIRS = 100_000
 MAX_WORKERS = 64
 _inline = False
@@ -34,7 +37,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                     "and score with a Wilson 95% interval, the Elo difference with its interval, the first "
                     "player's (S1's) win rate and each agent's mean time per move. The same --seed gives the "
                     "same result on any number of --workers (for simulation budgets; a time budget such as "
-                    "puct:t=2 depends on the machine).",
+                    "puct:t=2 depends on the machine). Without the pie swap the first mover wins most games on "
+                    "most boards whoever plays better; --openings even starts each pair after a first placement "
+                    "the opening predictor puts near even, as the pie rule makes a match's games start.",
     )
     # `--sprt -10,10`: argparse reads a value that starts with '-' as an option unless it is a plain negative number
     p._negative_number_matcher = re.compile(r"^-\d+(\.\d+)?(,|$)")
@@ -49,6 +54,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--sprt", metavar="ELO0,ELO1",
                    help="stop early once a sequential test decides between 'A is ELO0 stronger' and 'ELO1 "
                         "stronger' (alpha = beta = 0.05, on pair scores), e.g. --sprt 0,50")
+    p.add_argument("--openings", choices=OPENING_CHOICES, default="none",
+                   help="how each pair's two games start: none = the first mover chooses (default); even = after "
+                        "a first placement drawn from those the opening predictor puts at 40-60%% for the first "
+                        "mover (the 16 nearest to 50%% when fewer); random = after one drawn from all")
     p.add_argument("--json", action="store_true", help="print one JSON object for machines")
     p.add_argument("--cluster", metavar="ADDRESS", help=CLUSTER_HELP)
     p.set_defaults(func=run)
@@ -116,8 +125,13 @@ def run(args: argparse.Namespace, cancel: threading.Event | None = None) -> int:
     board = load_board_arg(args.board)
     _refuse_unplayable(board, args.board)
     from core.analysis.elo import EloSprt, PairOutcome, score_pairs
-    from core.selfplay.duel import PairResult, run_duel
+    from core.selfplay.duel import OpeningPoolError, PairResult, opening_pool, run_duel
     from core.selfplay.runner import RunCancelled
+
+    try:
+        openings = opening_pool(board, args.openings)
+    except OpeningPoolError as exc:
+        raise CliError(f"{args.board}: --openings even: {exc}", EXIT_PROBLEMS) from None
 
     results: list[PairResult] = []
     sprt = EloSprt(*sprt_levels) if sprt_levels is not None else None
@@ -139,7 +153,7 @@ def run(args: argparse.Namespace, cancel: threading.Event | None = None) -> int:
     try:
         with cluster_executor(args.cluster) as (executor, executor_workers):
             run_duel(board, a, b, args.pairs, seed=args.seed, workers=args.workers, on_pair=on_pair, cancel=cancel,
-                     inline=_inline, executor=executor, executor_workers=executor_workers)
+                     inline=_inline, executor=executor, executor_workers=executor_workers, openings=openings)
     except ClusterError as exc:
         raise CliError(str(exc), EXIT_USAGE) from None
     except (KeyboardInterrupt, RunCancelled):
@@ -169,6 +183,11 @@ def run(args: argparse.Namespace, cancel: threading.Event | None = None) -> int:
             "elo_ci95": [None if x is None else round(x, 1) for x in score.elo_ci95],
             "s1_win_rate": round(score.s1_win_rate, 4), "s1_ci95": [round(x, 4) for x in score.s1_ci95],
             "ms_per_move": ms, "cpu_ms_per_move": cpu, "stopped_early": stopped, "interrupted": interrupted,
+            "openings": {
+                "mode": openings.mode, "pool": len(openings.placements),
+                "predicted": None if openings.predicted is None else [round(x, 4) for x in openings.predicted],
+                "model": openings.model,
+            },
             "sprt": None if sprt is None else {
                 "elo0": sprt.elo0, "elo1": sprt.elo1, "llr": round(sprt.llr, 4),
                 "bounds": [round(x, 4) for x in sprt.bounds], "decision": sprt.decision,
@@ -178,9 +197,22 @@ def run(args: argparse.Namespace, cancel: threading.Event | None = None) -> int:
         print(json.dumps(data, indent=2))
     else:
         print(format_text(args.board, a, b, args.seed, score, ms, interrupted, args.pairs))
+        print(describe_openings(openings))
         if sprt is not None:
             print(sprt.describe() + (" (stopped early)" if stopped else ""))
     return EXIT_INTERRUPTED if interrupted else EXIT_OK
+
+
+def describe_openings(pool: Any) -> str:
+    """One line saying how the games started, so a score is never read without it."""
+    if pool.mode == "none":
+        return "  openings: the first mover chose (no pie swap)"
+    n = len(pool.placements)
+    if pool.mode == "random":
+        return f"  openings: each pair after a first placement drawn from all {n}"
+    low, high = pool.predicted
+    return (f"  openings: each pair after a first placement drawn from {n} the opening predictor (model "
+            f"{pool.model[:16]}) puts at {low:.0%}-{high:.0%} for the first mover under club")
 
 
 def format_text(path: str, a: str, b: str, seed: int, score: Any, ms: dict[str, float | None], interrupted: bool,
