@@ -118,9 +118,9 @@ def opening_names(board: Board, placement: int) -> tuple[str, ...]:
 
 def legal_openings(board: Board) -> list[int]:
     """Every placement that is legal as the first move, in placement-table order."""
-    from core.engine.rules import GameState
+    from core.engine.rules import first_placements
 
-    return [int(i) for i in GameState(board).legal_placements().indices()]
+    return first_placements(board)
 
 
 def resolve_openings(board: Board, texts: Sequence[str]) -> list[int]:

@@ -18,6 +18,7 @@ from core.selfplay.cluster import CLUSTER_HELP
 
 if TYPE_CHECKING:
     from core.board.model import Board
+    from core.selfplay.duel import OpeningPool
 
 OPENING_CHOICES = ("none", "even", "random")
 """``core.selfplay.duel.OPENING_MODES``, named here so that ``lits --help`` loads no engine (a test keeps them
@@ -203,13 +204,14 @@ def run(args: argparse.Namespace, cancel: threading.Event | None = None) -> int:
     return EXIT_INTERRUPTED if interrupted else EXIT_OK
 
 
-def describe_openings(pool: Any) -> str:
+def describe_openings(pool: OpeningPool) -> str:
     """One line saying how the games started, so a score is never read without it."""
     if pool.mode == "none":
         return "  openings: the first mover chose (no pie swap)"
     n = len(pool.placements)
     if pool.mode == "random":
         return f"  openings: each pair after a first placement drawn from all {n}"
+    assert pool.predicted is not None and pool.model is not None  # an even pool always names both
     low, high = pool.predicted
     return (f"  openings: each pair after a first placement drawn from {n} the opening predictor (model "
             f"{pool.model[:16]}) puts at {low:.0%}-{high:.0%} for the first mover under club")

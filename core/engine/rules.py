@@ -528,8 +528,14 @@ class GameState:
                 f"to_move={self.to_move.value} swapped={self.swapped}>")
 
 
+def first_placements(board: Board) -> list[int]:
+    """Every placement that is legal as the first move, in placement-table order: the openings an analysis
+    weighs and a duel can start from."""
+    return [int(i) for i in GameState(board).legal_placements().indices()]
+
+
 __all__ = [
     "RULES", "SWAP", "GameOutcome", "GameState", "IllegalMoveError", "IllegalReason", "LegalPlacements",
     "NotAPieceError", "NotFourCellsError", "NotationError", "Placement", "UnknownCellError", "all_placements",
-    "names",
+    "first_placements", "names",
 ]

@@ -69,24 +69,22 @@ def opening_pool(board: Board, mode: str) -> OpeningPool:
         raise ValueError(f"unknown opening mode {mode!r}: give one of {', '.join(OPENING_MODES)}")
     if mode == "none":
         return OpeningPool(mode)
-    from core.engine.rules import GameState
+    from core.engine.rules import first_placements
+    from core.selfplay.worker import predict_openings
 
-    legal = [int(i) for i in GameState(board).legal_placements().indices()]
+    legal = first_placements(board)
     if mode == "random":
         return OpeningPool(mode, tuple(legal))
-    from core.agents.value import ModelError, default_model, opening_chances
-
-    try:
-        model = default_model()
-        chances = opening_chances(board, model)
-    except ModelError as exc:
-        raise OpeningPoolError(f"no openings near even without the opening predictor: {exc}") from None
+    predicted = predict_openings(BoardSpec.from_board(board))
+    if isinstance(predicted, str):
+        raise OpeningPoolError(f"no openings near even without the opening predictor: {predicted}")
+    digest, chances = predicted
     low, high = EVEN_BAND
-    pool = [p for p in legal if low <= float(chances[p]) <= high]
+    pool = [p for p in legal if low <= chances[p] <= high]
     if len(pool) < EVEN_MIN:
-        pool = sorted(sorted(legal, key=lambda p: abs(float(chances[p]) - 0.5))[:EVEN_MIN])
-    values = [float(chances[p]) for p in pool]
-    return OpeningPool(mode, tuple(pool), (min(values), max(values)), model.digest)
+        pool = sorted(sorted(legal, key=lambda p: abs(chances[p] - 0.5))[:EVEN_MIN])
+    values = [chances[p] for p in pool]
+    return OpeningPool(mode, tuple(pool), (min(values), max(values)), digest)
 
 
 @dataclass(frozen=True)

@@ -11,14 +11,10 @@ import core.selfplay.duel as duel
 from core.board.boardfile import load_board, save_board
 from core.board.model import Board, GameParams
 from core.cli import main
-from core.engine.rules import GameState
+from core.engine.rules import first_placements
 from tests.paths import REPO
 
 SMALL_10 = Board.random(size=10, pairs=14, seed=7, params=GameParams(supply=(2, 2, 2, 2)))
-
-
-def _legal_first(board: Board) -> list[int]:
-    return [int(i) for i in GameState(board).legal_placements().indices()]
 
 
 def test_the_even_pool_is_the_band_of_the_predictor_and_nothing_else() -> None:
@@ -27,7 +23,7 @@ def test_the_even_pool_is_the_band_of_the_predictor_and_nothing_else() -> None:
     board = load_board(REPO / "boards" / "original-10x10.yaml")
     pool = duel.opening_pool(board, "even")
     chances = opening_chances(board, default_model())
-    inside = {p for p in _legal_first(board) if 0.40 <= float(chances[p]) <= 0.60}
+    inside = {p for p in first_placements(board) if 0.40 <= float(chances[p]) <= 0.60}
     assert len(inside) >= duel.EVEN_MIN
     assert set(pool.placements) == inside and list(pool.placements) == sorted(inside)
     assert pool.model == default_model().digest
@@ -44,13 +40,13 @@ def test_a_board_the_model_calls_lopsided_everywhere_draws_from_the_nearest(monk
     chances = opening_chances(board)
     assert len(pool.placements) == duel.EVEN_MIN
     taken = [abs(float(chances[p]) - 0.5) for p in pool.placements]
-    left = [abs(float(chances[p]) - 0.5) for p in _legal_first(board) if p not in pool.placements]
+    left = [abs(float(chances[p]) - 0.5) for p in first_placements(board) if p not in pool.placements]
     assert max(taken) <= min(left)
     assert pool.predicted is not None and pool.predicted[0] < 0.5 + max(taken) + 1e-12
 
 
 def test_random_and_none_pools() -> None:
-    assert duel.opening_pool(SMALL_10, "random").placements == tuple(_legal_first(SMALL_10))
+    assert duel.opening_pool(SMALL_10, "random").placements == tuple(first_placements(SMALL_10))
     none = duel.opening_pool(SMALL_10, "none")
     assert none.placements == () and none.opening_of(5, 3) == -1
     with pytest.raises(ValueError, match="unknown opening mode"):
@@ -78,9 +74,9 @@ def test_each_pair_draws_its_opening_from_the_pool_by_its_seed() -> None:
 
 
 def test_a_forced_opening_is_the_games_first_placement_and_no_agents_move() -> None:
-    from core.engine.kernels import k_apply, k_new_state, kernel_tables
+    from core.engine.kernels import k_apply, k_new_state, k_score, kernel_tables
 
-    opening = _legal_first(SMALL_10)[17]
+    opening = first_placements(SMALL_10)[17]
     log, clock = duel.play_duel_game(SMALL_10, "greedy", "greedy", 1, 2, opening)
     free, free_clock = duel.play_duel_game(SMALL_10, "greedy", "greedy", 1, 2)
     assert clock[2] + clock[5] == log.length - 1  # the opening was placed by nobody
@@ -97,8 +93,6 @@ def test_a_forced_opening_is_the_games_first_placement_and_no_agents_move() -> N
         k_apply(kt, s, p)
         plies += 1
     assert plies == log.length
-    from core.engine.kernels import k_score
-
     o, x = k_score(kt, s)
     assert (log.s1_score, log.s2_score) == ((o, x) if kt.first == 0 else (x, o))
     with pytest.raises(ValueError, match="not a legal first placement"):
@@ -135,7 +129,7 @@ def test_lits_duel_openings_even_reports_its_pool_and_is_the_same_on_two_workers
     assert main(["duel", str(small_file), "--agent", "greedy", "--agent", "mcts:30", "--pairs", "2", "--workers",
                  "1", "--openings", "random"]) == 0
     out = capsys.readouterr().out
-    assert f"openings: each pair after a first placement drawn from all {len(_legal_first(SMALL_10))}" in out
+    assert f"openings: each pair after a first placement drawn from all {len(first_placements(SMALL_10))}" in out
 
 
 def test_the_text_report_says_how_the_games_started(small_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
