@@ -1,0 +1,90 @@
+"""Benchmark: does the opening predictor gain from training games that start near even?
+
+Run ``python tests/benchmarks/near_even_data.py OUT_DIR --random=DIR [--shards=19] [--seed=2] [--cache=FILE]``,
+where ``--random`` is a folder of ``lits learn data`` (the shipped model's: ``--seed 1 --shards 132``) and
+``--cache`` the held-out measurements of ``lits learn eval --cache`` (default ``.learn-data/eval-cache.json``).
+Normal test runs skip this folder.
+
+Why: the training games start after a first placement drawn uniformly, and S1 wins only about a fifth of them, so
+the model sees few of the openings an analysis weighs (those near 50%).  This plays ``--shards`` shards of club's
+games whose openings are drawn from those the shipped model puts at 25-75% for S1 (the 16 nearest to 50% where
+fewer lie there), on the data stream of ``--seed`` (other boards than the random folder's seed 1), then fits two
+models with ``lits learn train`` (the near-even games alone; both folders together) and prints the held-out
+figures of each beside the shipped model's on the cached openings (``lits learn eval --cached-only``).  The games
+are reproducible by seed and resumable like ``lits learn data``'s (a shard depends on the seed and its index).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from random import Random
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from core.learn import play  # noqa: E402  (after the checkout is on the path)
+from core.learn.data import _PHASE_GAME, Plan, board_for  # noqa: E402
+from core.selfplay.tasks import BoardSpec, GameTask, derive_seed  # noqa: E402
+
+BAND = (0.25, 0.75)
+NEAREST = 16
+
+
+def near_even_tasks(plan: Plan, shard: int, reserved: set[str]) -> list[list[GameTask]]:
+    """``core.learn.data.shard_tasks`` with each game's opening drawn from the model's near-even ones."""
+    from core.agents.value import default_model, opening_chances
+    from core.engine.rules import first_placements
+
+    model = default_model()
+    out = []
+    for b in range(shard * plan.boards_per_shard, (shard + 1) * plan.boards_per_shard):
+        board = board_for(plan.seed, b, reserved)
+        legal = first_placements(board)
+        chances = opening_chances(board, model)
+        pool = [p for p in legal if BAND[0] <= chances[p] <= BAND[1]]
+        if len(pool) < NEAREST:
+            pool = sorted(sorted(legal, key=lambda p: abs(chances[p] - 0.5))[:NEAREST])
+        spec = BoardSpec.from_board(board)
+        tasks = []
+        for g in range(plan.games_per_board):
+            seed = derive_seed(plan.seed, _PHASE_GAME, b, g)
+            opening = pool[Random(seed).randrange(len(pool))]
+            tasks.append(GameTask(spec, seed, plan.agent, plan.agent, opening=opening, pie=False, values=True))
+        out.append(tasks)
+    return out
+
+
+def lits(*args: str) -> str:
+    done = subprocess.run([sys.executable, "-m", "core.cli", *args], cwd=ROOT, capture_output=True, text=True,
+                          check=True)
+    return done.stdout
+
+
+def main(argv: list[str]) -> None:
+    opts = dict(a[2:].split("=", 1) for a in argv if a.startswith("--") and "=" in a)
+    out = Path(next(a for a in argv if not a.startswith("--")))
+    shards = int(opts.get("shards", "19"))
+    seed = int(opts.get("seed", "2"))
+    cache = opts.get("cache", str(ROOT / ".learn-data" / "eval-cache.json"))
+    data = out / f"near-even-s{seed}"
+    play.shard_tasks = near_even_tasks  # type: ignore[assignment]  (the one difference from `lits learn data`)
+    play.play_data(data, Plan(seed=seed, shards=shards), workers=0,
+                   progress=lambda s, g: print(f"shard {s} ({g} games)", flush=True))
+    models = {"near-even alone": [data], "random and near-even": [Path(opts["random"]), data]}
+    for name, folders in models.items():
+        path = out / (name.replace(" ", "-") + ".npz")
+        args = ["learn", "train", "--out", str(path), "--seed", "1"]
+        for f in folders:
+            args += ["--data", str(f)]
+        print(name, lits(*args).strip().splitlines()[-1], sep=": ")
+    for path in [None, *(out / (n.replace(" ", "-") + ".npz") for n in models)]:
+        args = ["learn", "eval", "--cache", cache, "--cached-only", "--seed", "1", "--games", "60", "--heldout", "6"]
+        if path is not None:
+            args += ["--model", str(path)]
+        print("\n".join(lits(*args).splitlines()[:4]))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
