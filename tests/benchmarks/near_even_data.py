@@ -69,7 +69,7 @@ def main(argv: list[str]) -> None:
     seed = int(opts.get("seed", "2"))
     cache = opts.get("cache", str(ROOT / ".learn-data" / "eval-cache.json"))
     data = out / f"near-even-s{seed}"
-    play.shard_tasks = near_even_tasks  # type: ignore[assignment]  (the one difference from `lits learn data`)
+    setattr(play, "shard_tasks", near_even_tasks)  # noqa: B010  (the one difference from `lits learn data`)
     play.play_data(data, Plan(seed=seed, shards=shards), workers=0,
                    progress=lambda s, g: print(f"shard {s} ({g} games)", flush=True))
     models = {"near-even alone": [data], "random and near-even": [Path(opts["random"]), data]}
@@ -79,10 +79,11 @@ def main(argv: list[str]) -> None:
         for f in folders:
             args += ["--data", str(f)]
         print(name, lits(*args).strip().splitlines()[-1], sep=": ")
-    for path in [None, *(out / (n.replace(" ", "-") + ".npz") for n in models)]:
+    paths: list[Path | None] = [None, *(out / (n.replace(" ", "-") + ".npz") for n in models)]
+    for model in paths:
         args = ["learn", "eval", "--cache", cache, "--cached-only", "--seed", "1", "--games", "60", "--heldout", "6"]
-        if path is not None:
-            args += ["--model", str(path)]
+        if model is not None:
+            args += ["--model", str(model)]
         print("\n".join(lits(*args).splitlines()[:4]))
 
 
