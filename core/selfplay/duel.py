@@ -18,7 +18,7 @@ import concurrent.futures as cf
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from core.board.model import Board
@@ -79,12 +79,19 @@ def opening_pool(board: Board, mode: str) -> OpeningPool:
     if isinstance(predicted, str):
         raise OpeningPoolError(f"no openings near even without the opening predictor: {predicted}")
     digest, chances = predicted
-    low, high = EVEN_BAND
-    pool = [p for p in legal if low <= chances[p] <= high]
-    if len(pool) < EVEN_MIN:
-        pool = sorted(sorted(legal, key=lambda p: abs(chances[p] - 0.5))[:EVEN_MIN])
+    pool = near_even(legal, chances, EVEN_BAND, EVEN_MIN)
     values = [chances[p] for p in pool]
     return OpeningPool(mode, tuple(pool), (min(values), max(values)), digest)
+
+
+def near_even(legal: Sequence[int], chances: Sequence[float], band: tuple[float, float], least: int) -> list[int]:
+    """The placements of ``legal`` whose predicted S1 chance lies in ``band``, or the ``least`` nearest to 50% when
+    fewer lie there, in placement order."""
+    low, high = band
+    pool = [p for p in legal if low <= chances[p] <= high]
+    if len(pool) < least:
+        pool = sorted(sorted(legal, key=lambda p: abs(chances[p] - 0.5))[:least])
+    return pool
 
 
 @dataclass(frozen=True)

@@ -33,20 +33,20 @@ NEAREST = 16
 
 
 def near_even_tasks(plan: Plan, shard: int, reserved: set[str]) -> list[list[GameTask]]:
-    """``core.learn.data.shard_tasks`` with each game's opening drawn from the model's near-even ones."""
-    from core.agents.value import default_model, opening_chances
+    """``core.learn.data.shard_tasks`` with each game's opening drawn from the model's near-even ones (the duel's
+    rule for an even pool, with a wider band)."""
     from core.engine.rules import first_placements
+    from core.selfplay.duel import near_even
+    from core.selfplay.worker import predict_openings
 
-    model = default_model()
     out = []
     for b in range(shard * plan.boards_per_shard, (shard + 1) * plan.boards_per_shard):
         board = board_for(plan.seed, b, reserved)
-        legal = first_placements(board)
-        chances = opening_chances(board, model)
-        pool = [p for p in legal if BAND[0] <= chances[p] <= BAND[1]]
-        if len(pool) < NEAREST:
-            pool = sorted(sorted(legal, key=lambda p: abs(chances[p] - 0.5))[:NEAREST])
         spec = BoardSpec.from_board(board)
+        predicted = predict_openings(spec)
+        if isinstance(predicted, str):
+            raise SystemExit(f"no near-even openings without the opening predictor: {predicted}")
+        pool = near_even(first_placements(board), predicted[1], BAND, NEAREST)
         tasks = []
         for g in range(plan.games_per_board):
             seed = derive_seed(plan.seed, _PHASE_GAME, b, g)
@@ -72,15 +72,14 @@ def main(argv: list[str]) -> None:
     setattr(play, "shard_tasks", near_even_tasks)  # noqa: B010  (the one difference from `lits learn data`)
     play.play_data(data, Plan(seed=seed, shards=shards), workers=0,
                    progress=lambda s, g: print(f"shard {s} ({g} games)", flush=True))
-    models = {"near-even alone": [data], "random and near-even": [Path(opts["random"]), data]}
-    for name, folders in models.items():
-        path = out / (name.replace(" ", "-") + ".npz")
-        args = ["learn", "train", "--out", str(path), "--seed", "1"]
+    fits = {"near-even alone": [data], "random and near-even": [Path(opts["random"]), data]}
+    models = {name: out / (name.replace(" ", "-") + ".npz") for name in fits}
+    for name, folders in fits.items():
+        args = ["learn", "train", "--out", str(models[name]), "--seed", "1"]
         for f in folders:
             args += ["--data", str(f)]
         print(name, lits(*args).strip().splitlines()[-1], sep=": ")
-    paths: list[Path | None] = [None, *(out / (n.replace(" ", "-") + ".npz") for n in models)]
-    for model in paths:
+    for model in [None, *models.values()]:
         args = ["learn", "eval", "--cache", cache, "--cached-only", "--seed", "1", "--games", "60", "--heldout", "6"]
         if model is not None:
             args += ["--model", str(model)]
