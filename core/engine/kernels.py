@@ -41,7 +41,7 @@ calling them from other njit code costs no call with the large ``kt`` tuple):
 * ``k_copy_state(src, dst)``: copy without allocating.
 * ``k_legal_count(kt, s) -> int``; ``k_legal_list(kt, s, out) -> int``: writes legal
   placement indices ascending into ``out`` (int32/int64, length >= kt.nplace), returns how many.
-* ``k_is_legal(kt, s, p) -> bool``.
+* ``k_is_legal(kt, s, p) -> bool`` (False for an index outside 0..nplace-1).
 * ``k_apply(kt, s, p)``: place placement ``p`` (must be legal; not re-checked).
 * ``k_score(kt, s) -> (o, x)``: uncovered O and X symbols.
 * ``k_winner(kt, s) -> int``: 0 = O, 1 = X for a finished game (higher score wins,
@@ -246,6 +246,8 @@ def k_copy_state(src: U64, dst: U64) -> None:
 
 @njit(cache=True, inline="always")
 def k_is_legal(kt: KTables, s: U64, p: int) -> bool:
+    if p < 0 or p >= kt.nplace:  # an index from outside (a file, a task) must not read past the legal words
+        return False
     w = p >> 6
     bit = np.uint64(1) << np.uint64(p & 63)
     return bool((s[kt.off_legal + w] & bit) != 0)

@@ -119,6 +119,17 @@ def test_playout_from_leaves_the_state_alone_and_continues_it() -> None:
     assert int(stats.score_o[0]) == result.score[Symbol.O] and SYM[int(stats.winner[0])] is result.winner
 
 
+def test_an_index_outside_the_table_is_never_legal() -> None:
+    """A placement index read from a task or a file is checked by k_is_legal itself: past the table it would
+    read the words after the legal set (and, far enough, memory outside the state)."""
+    kt = kernel_tables(load_board("boards/original-10x10.yaml"))
+    s = k_new_state(kt)
+    s[kt.off_legal + kt.npw:] = np.uint64(0xFFFFFFFFFFFFFFFF)  # every word after the legal set has all bits set
+    assert k_is_legal(kt, s, 0)  # the first placement is legal on the empty board
+    for p in (-1, -64, kt.nplace, kt.npw * 64 + 3, 10**6):
+        assert not k_is_legal(kt, s, p), p
+
+
 def test_low_level_api_matches_game_state() -> None:
     board = load_board("boards/original-10x10.yaml")
     kt = kernel_tables(board)
