@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from random import Random
@@ -118,17 +118,23 @@ def board_for(seed: int, index: int, reserved: set[str]) -> Board:
             return board
 
 
-def shard_tasks(plan: Plan, shard: int, reserved: set[str]) -> list[list[GameTask]]:
-    """The games of one shard, a list per board (a board's games run as one worker call)."""
+OpeningPool = Callable[[Board], Sequence[int]]
+"""The first placements a board's training games may start after (each game draws one by its seed)."""
+
+
+def shard_tasks(plan: Plan, shard: int, reserved: set[str],
+                openings: OpeningPool | None = None) -> list[list[GameTask]]:
+    """The games of one shard, a list per board (a board's games run as one worker call); each game starts after a
+    first placement drawn by its seed from ``openings(board)``, or from every placement when that is None."""
     out = []
     for b in range(shard * plan.boards_per_shard, (shard + 1) * plan.boards_per_shard):
         board = board_for(plan.seed, b, reserved)
         spec = BoardSpec.from_board(board)
-        count = placement_table(board.size).count
+        pool = range(placement_table(board.size).count) if openings is None else openings(board)
         tasks = []
         for g in range(plan.games_per_board):
             seed = derive_seed(plan.seed, _PHASE_GAME, b, g)
-            opening = int(Random(seed).randrange(count))
+            opening = int(pool[Random(seed).randrange(len(pool))])
             tasks.append(GameTask(spec, seed, plan.agent, plan.agent, opening=opening, pie=False, values=True))
         out.append(tasks)
     return out

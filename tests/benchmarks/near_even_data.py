@@ -19,41 +19,30 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
-from random import Random
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from core.learn import play  # noqa: E402  (after the checkout is on the path)
-from core.learn.data import _PHASE_GAME, Plan, board_for  # noqa: E402
-from core.selfplay.tasks import BoardSpec, GameTask, derive_seed  # noqa: E402
+from core.board.model import Board  # noqa: E402  (after the checkout is on the path)
+from core.learn.data import Plan  # noqa: E402
+from core.learn.play import play_data  # noqa: E402
+from core.selfplay.tasks import BoardSpec  # noqa: E402
 
 BAND = (0.25, 0.75)
 NEAREST = 16
 
 
-def near_even_tasks(plan: Plan, shard: int, reserved: set[str]) -> list[list[GameTask]]:
-    """``core.learn.data.shard_tasks`` with each game's opening drawn from the model's near-even ones (the duel's
-    rule for an even pool, with a wider band)."""
+def near_even_pool(board: Board) -> list[int]:
+    """The first placements the shipped model puts in ``BAND`` for S1 (the duel's rule for an even pool, with a
+    wider band)."""
     from core.engine.rules import first_placements
     from core.selfplay.duel import near_even
     from core.selfplay.worker import predict_openings
 
-    out = []
-    for b in range(shard * plan.boards_per_shard, (shard + 1) * plan.boards_per_shard):
-        board = board_for(plan.seed, b, reserved)
-        spec = BoardSpec.from_board(board)
-        predicted = predict_openings(spec)
-        if isinstance(predicted, str):
-            raise SystemExit(f"no near-even openings without the opening predictor: {predicted}")
-        pool = near_even(first_placements(board), predicted[1], BAND, NEAREST)
-        tasks = []
-        for g in range(plan.games_per_board):
-            seed = derive_seed(plan.seed, _PHASE_GAME, b, g)
-            opening = pool[Random(seed).randrange(len(pool))]
-            tasks.append(GameTask(spec, seed, plan.agent, plan.agent, opening=opening, pie=False, values=True))
-        out.append(tasks)
-    return out
+    predicted = predict_openings(BoardSpec.from_board(board))
+    if isinstance(predicted, str):
+        raise SystemExit(f"no near-even openings without the opening predictor: {predicted}")
+    return near_even(first_placements(board), predicted[1], BAND, NEAREST)
 
 
 def lits(*args: str) -> str:
@@ -69,9 +58,8 @@ def main(argv: list[str]) -> None:
     seed = int(opts.get("seed", "2"))
     cache = opts.get("cache", str(ROOT / ".learn-data" / "eval-cache.json"))
     data = out / f"near-even-s{seed}"
-    setattr(play, "shard_tasks", near_even_tasks)  # noqa: B010  (the one difference from `lits learn data`)
-    play.play_data(data, Plan(seed=seed, shards=shards), workers=0,
-                   progress=lambda s, g: print(f"shard {s} ({g} games)", flush=True))
+    play_data(data, Plan(seed=seed, shards=shards), workers=0, openings=near_even_pool,
+              progress=lambda s, g: print(f"shard {s} ({g} games)", flush=True))
     fits = {"near-even alone": [data], "random and near-even": [Path(opts["random"]), data]}
     models = {name: out / (name.replace(" ", "-") + ".npz") for name in fits}
     for name, folders in fits.items():

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from core.board.boardfile import load_board
+from core.board.model import Board
 from core.engine.rules import GameState, Placement
 from core.learn import data as d
 from core.learn.play import play_data
@@ -31,6 +32,32 @@ def test_the_same_seed_gives_the_same_games_inline_and_on_two_workers(tmp_path: 
     other = d.Plan(seed=4, shards=2, agent="greedy", games_per_board=2, boards_per_shard=2)
     play_data(tmp_path / "c", other, inline=True)
     assert not np.array_equal(arrays(tmp_path / "c")["cells"], a["cells"])
+
+
+def test_games_start_after_an_opening_drawn_from_the_pool_given() -> None:
+    from core.engine.pieces import placement_table
+
+    reserved = d.reserved_cells()
+    plan = d.Plan(seed=3, shards=2, agent="greedy", games_per_board=40, boards_per_shard=2)
+    uniform = d.shard_tasks(plan, 1, reserved)
+    count = placement_table(uniform[0][0].board.size).count
+    # every placement is a pool of its own: the draw is the uniform one, game for game
+    assert d.shard_tasks(plan, 1, reserved, lambda board: list(range(count))) == uniform
+    asked: list[str] = []
+
+    def pool(board: Board) -> list[int]:
+        asked.append("".join(s.value for s in board.cells))
+        return [7, 90, 400]
+
+    narrowed = d.shard_tasks(plan, 1, reserved, pool)
+    assert len(asked) == 2 and asked[0] != asked[1]  # asked once for each of the shard's two boards
+    assert {t.opening for games in narrowed for t in games} == {7, 90, 400}  # 80 draws reach all three
+    assert [t.seed for games in narrowed for t in games] == [t.seed for games in uniform for t in games]
+
+
+def test_the_pool_reaches_the_games_played(tmp_path: Path) -> None:
+    assert play_data(tmp_path / "a", TINY, inline=True, openings=lambda board: [5]) == 2
+    assert set(arrays(tmp_path / "a")["moves"][:, 0].tolist()) == {5}
 
 
 def test_a_run_resumes_with_the_missing_shards_only(tmp_path: Path) -> None:
