@@ -53,9 +53,14 @@ def lits(*args: str) -> str:
 
 def main(argv: list[str]) -> None:
     opts = dict(a[2:].split("=", 1) for a in argv if a.startswith("--") and "=" in a)
-    out = Path(next(a for a in argv if not a.startswith("--")))
-    shards = int(opts.get("shards", "19"))
-    seed = int(opts.get("seed", "2"))
+    paths = [a for a in argv if not a.startswith("--")]
+    if len(paths) != 1 or "random" not in opts:
+        raise SystemExit("usage: near_even_data.py OUT_DIR --random=DIR [--shards=19] [--seed=2] [--cache=FILE]")
+    out = Path(paths[0])
+    try:
+        shards, seed = int(opts.get("shards", "19")), int(opts.get("seed", "2"))
+    except ValueError:
+        raise SystemExit("--shards and --seed take whole numbers") from None
     cache = opts.get("cache", str(ROOT / ".learn-data" / "eval-cache.json"))
     data = out / f"near-even-s{seed}"
     play_data(data, Plan(seed=seed, shards=shards), workers=0, openings=near_even_pool,
