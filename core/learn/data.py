@@ -118,12 +118,12 @@ def board_for(seed: int, index: int, reserved: set[str]) -> Board:
             return board
 
 
-OpeningPool = Callable[[Board], Sequence[int]]
+OpeningSource = Callable[[Board], Sequence[int]]
 """The first placements a board's training games may start after (each game draws one by its seed)."""
 
 
 def shard_tasks(plan: Plan, shard: int, reserved: set[str],
-                openings: OpeningPool | None = None) -> list[list[GameTask]]:
+                openings: OpeningSource | None = None) -> list[list[GameTask]]:
     """The games of one shard, a list per board (a board's games run as one worker call); each game starts after a
     first placement drawn by its seed from ``openings(board)``, or from every placement when that is None."""
     out = []

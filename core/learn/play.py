@@ -7,7 +7,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from core.learn.data import OpeningPool, Plan, open_folder, reserved_cells, shard_tasks, to_games, write_shard
+from core.learn.data import OpeningSource, Plan, open_folder, reserved_cells, shard_tasks, to_games, write_shard
 from core.selfplay.runner import Runner
 from core.selfplay.tasks import GameResult, GameTask
 from core.selfplay.worker import play_games
@@ -18,7 +18,7 @@ ShardDone = Callable[[int, int], None]
 
 def play_data(folder: Path, plan: Plan, workers: int = 0, progress: ShardDone | None = None,
               cancel: threading.Event | None = None, inline: bool = False,
-              executor: cf.Executor | None = None, openings: OpeningPool | None = None) -> int:
+              executor: cf.Executor | None = None, openings: OpeningSource | None = None) -> int:
     """Play every missing shard; returns how many were played.  Each shard is written whole when its games are
     done, so an interruption loses at most the shard in flight.  ``openings`` narrows the first placements the
     games start after (``shard_tasks``)."""
