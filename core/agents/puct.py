@@ -101,7 +101,10 @@ P_FPU = 2  # first-play urgency: an unexplored move's value = the node's value m
 P_PLAYOUT = 3  # 0 random, 1 epsilon-greedy
 P_EPS = 4  # random-move share of epsilon-greedy playouts
 P_SOLVER = 5  # 1: back up proven wins and losses
-NPARAMS = 6
+P_STOP = 6  # > 0: stop once the root's most visited move leads the next by more than this share of the sims left
+NPARAMS = 7
+STOP_EVERY = 16
+"""With ``stop``, the root's two most visited children are compared every this many simulations."""
 
 DEFAULT_PARAMS = PUCT_DEFAULTS
 
@@ -290,6 +293,22 @@ def _add_kid(ti: Any, tk: Any, node: int, child: int) -> None:
 
 
 @njit(cache=True, nogil=True)
+def _root_lead(ti: Any, tk: Any) -> int:
+    """Visits of the root's most visited child minus those of the next (a child not yet created has none)."""
+    a = 0
+    b = 0
+    kids = ti[0, F_KIDS]
+    for i in range(ti[0, F_NEXP]):
+        v = ti[tk[kids + i], F_NVIS]
+        if v > a:
+            b = a
+            a = v
+        elif v > b:
+            b = v
+    return a - b
+
+
+@njit(cache=True, nogil=True)
 def k_puct_run(kt: KTables, gain: Any, expg: Any, gmask: Any, root: Any, ti: Any, tf: Any, tb: Any, tk: Any,
                nnodes: int, sims: int, params: Any, rng: Any) -> int:
     """Add up to ``sims`` simulations to the tree at node 0 (position ``root``); returns the node count.
@@ -311,8 +330,11 @@ def k_puct_run(kt: KTables, gain: Any, expg: Any, gmask: Any, root: Any, ti: Any
     greedy_playouts = params[P_PLAYOUT] > 0.5
     eps = params[P_EPS]
     solver = params[P_SOLVER] > 0.5
+    stop = params[P_STOP] if params.shape[0] > P_STOP else 0.0
     for _sim in range(sims):
         if ti[0, F_PROOF] != UNPROVEN or nnodes >= cap:
+            break
+        if stop > 0.0 and _sim > 0 and _sim % STOP_EVERY == 0 and _root_lead(ti, tk) > stop * (sims - _sim):
             break
         k_copy_state(root, s)
         node = 0
@@ -786,7 +808,12 @@ class PuctSearch:
         unknown = set(p) - set(DEFAULT_PARAMS)
         if unknown:
             raise ValueError(f"unknown search parameters {sorted(unknown)}")
-        self._params = np.array([p["c"], p["tau"], p["fpu"], p["play"], p["eps"], p["solver"]], dtype=np.float64)
+        self._params = np.array([p["c"], p["tau"], p["fpu"], p["play"], p["eps"], p["solver"], 0.0],
+                                dtype=np.float64)
+        self._stop = float(p["stop"])
+        self._bank_cap = round(p["bank"] * self.budget.sims)
+        self._bank = 0
+        self._game_ply = -1
         self.threads = int(p["threads"])
         self._reuse = p["reuse"] > 0.5 and self.threads == 1
         self._helpers: list[PuctSearch] = []
@@ -821,6 +848,8 @@ class PuctSearch:
                 self.last_value = 1.0
                 return int(best)
         noise = int(state[H_NPLACED]) < self.noise_plies
+        # the noisy pick reads the whole visit spread, so a search ends early only after those plies
+        self._params[P_STOP] = 0.0 if noise or self.budget.seconds > 0 else self._stop
         if self.threads > 1:
             ti, tf = self._search_parallel(state, start)
             move, value = k_puct_pick(ti, tf, noise, self.rng)
@@ -892,8 +921,13 @@ class PuctSearch:
             tree = PuctTree.with_capacity(cap)
             tree.nnodes = int(k_puct_init(self.kt, self._order, self._expg, state, tree.ti, tree.tf, self.rng))
         if not timed:
-            tree.nnodes = self._run(state, tree, b.sims)
+            sims = b.sims + self._banked(state)
+            before = tree.root_visits
+            tree.ensure(sims + 2)
+            tree.nnodes = self._run(state, tree, sims)
             self.last_sims = tree.root_visits
+            if self._bank_cap:
+                self._bank = min(self._bank_cap, max(0, self._bank + b.sims - (tree.root_visits - before)))
             return tree
         deadline = start + b.seconds
         chunk = MIN_CHUNK
@@ -914,6 +948,16 @@ class PuctSearch:
             chunk = int(max(MIN_CHUNK, min(rate * min(CHUNK_SECONDS, left), 4 * chunk, MAX_CHUNK)))
         self.last_sims = tree.root_visits
         return tree
+
+    def _banked(self, state: npt.NDArray[np.uint64]) -> int:
+        """The simulations earlier searches of this game left unused (``bank``); a new game starts with none."""
+        if not self._bank_cap:
+            return 0
+        ply = int(state[H_NPLACED])
+        if ply <= self._game_ply:
+            self._bank = 0
+        self._game_ply = ply
+        return self._bank
 
     def _run(self, state: npt.NDArray[np.uint64], tree: PuctTree, sims: int) -> int:
         return int(k_puct_run(self.kt, self._order, self._expg, self._gmask, state, tree.ti, tree.tf, tree.tb,

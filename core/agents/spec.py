@@ -31,7 +31,7 @@ MAX_SIMS = 1_000_000
 """Upper limit for ``mcts:N``."""
 
 PUCT_DEFAULTS = {"c": 4.0, "tau": 0.5, "fpu": 0.0, "play": 1.0, "eps": 0.15, "solver": 1.0, "reuse": 0.0,
-                 "threads": 1.0, "prior": 0.0}
+                 "threads": 1.0, "prior": 0.0, "stop": 0.0, "bank": 0.0}
 """The puct search's parameters, tuned by duels (README: "How strong are the agents?")."""
 
 
@@ -56,8 +56,10 @@ class PuctBudget:
 
 PUCT_HELP = ("puct:N (N simulations per move), puct:t=S (S seconds per move), puct:N:t=S (whichever ends first); "
              "tuning options c=, tau=, fpu=, eps=, play=random|greedy, solver=0|1, reuse=0|1, prior=gain|learned "
-             "(learned: the prior fitted to club's moves, docs/agents.md); threads=K runs K "
-             "searches of the budget at once on K cores and plays the move their summed root visits prefer")
+             "(learned: the prior fitted to club's moves, docs/agents.md); stop=F ends a search once its most visited "
+             "move leads the next by more than F times the simulations left (1: only when nothing can overtake it); "
+             "bank=B lets a move use the simulations earlier moves of the game saved, up to B times N; threads=K "
+             "runs K searches of the budget at once on K cores and plays the move their summed root visits prefer")
 MAX_THREADS = 256
 MAX_PUCT_SIMS = 10_000_000
 MAX_PUCT_SECONDS = 600.0
@@ -144,7 +146,8 @@ def parse_puct(text: str) -> PuctSpec:
         except ValueError:
             raise AgentSpecError(f"agent {text!r}: {key}={value!r} is not a number") from None
         limits = {"c": (0.0, 100.0), "tau": (0.0, 100.0), "fpu": (-1.0, 1.0), "eps": (0.0, 1.0),
-                  "solver": (0.0, 1.0), "reuse": (0.0, 1.0), "threads": (1.0, float(MAX_THREADS))}[key]
+                  "solver": (0.0, 1.0), "reuse": (0.0, 1.0), "threads": (1.0, float(MAX_THREADS)),
+                  "stop": (0.0, 1.0), "bank": (0.0, 10.0)}[key]
         if not limits[0] <= number <= limits[1]:
             raise AgentSpecError(f"agent {text!r}: {key} must be within {limits[0]:g}..{limits[1]:g}")
         if key in ("solver", "reuse") and number not in (0.0, 1.0):
