@@ -102,7 +102,8 @@ P_PLAYOUT = 3  # 0 random, 1 epsilon-greedy
 P_EPS = 4  # random-move share of epsilon-greedy playouts
 P_SOLVER = 5  # 1: back up proven wins and losses
 P_STOP = 6  # > 0: stop once the root's most visited move leads the next by more than this share of the sims left
-NPARAMS = 7
+P_LEFT = 7  # simulations the search has left after this kernel call (a budget run in chunks)
+NPARAMS = 8
 STOP_EVERY = 16
 """With ``stop``, the root's two most visited children are compared every this many simulations."""
 
@@ -331,10 +332,11 @@ def k_puct_run(kt: KTables, gain: Any, expg: Any, gmask: Any, root: Any, ti: Any
     eps = params[P_EPS]
     solver = params[P_SOLVER] > 0.5
     stop = params[P_STOP] if params.shape[0] > P_STOP else 0.0
+    left = params[P_LEFT] if params.shape[0] > P_LEFT else 0.0
     for _sim in range(sims):
         if ti[0, F_PROOF] != UNPROVEN or nnodes >= cap:
             break
-        if stop > 0.0 and _sim > 0 and _sim % STOP_EVERY == 0 and _root_lead(ti, tk) > stop * (sims - _sim):
+        if stop > 0.0 and _sim > 0 and _sim % STOP_EVERY == 0 and _root_lead(ti, tk) > stop * (sims - _sim + left):
             break
         k_copy_state(root, s)
         node = 0
@@ -808,7 +810,7 @@ class PuctSearch:
         unknown = set(p) - set(DEFAULT_PARAMS)
         if unknown:
             raise ValueError(f"unknown search parameters {sorted(unknown)}")
-        self._params = np.array([p["c"], p["tau"], p["fpu"], p["play"], p["eps"], p["solver"], 0.0],
+        self._params = np.array([p["c"], p["tau"], p["fpu"], p["play"], p["eps"], p["solver"], 0.0, 0.0],
                                 dtype=np.float64)
         self._stop = float(p["stop"])
         self._bank_cap = round(p["bank"] * self.budget.sims)
@@ -848,8 +850,6 @@ class PuctSearch:
                 self.last_value = 1.0
                 return int(best)
         noise = int(state[H_NPLACED]) < self.noise_plies
-        # the noisy pick reads the whole visit spread, so a search ends early only after those plies
-        self._params[P_STOP] = 0.0 if noise or self.budget.seconds > 0 else self._stop
         if self.threads > 1:
             ti, tf = self._search_parallel(state, start)
             move, value = k_puct_pick(ti, tf, noise, self.rng)
@@ -920,32 +920,38 @@ class PuctSearch:
         else:
             tree = PuctTree.with_capacity(cap)
             tree.nnodes = int(k_puct_init(self.kt, self._order, self._expg, state, tree.ti, tree.tf, self.rng))
+        # the noisy pick reads the whole visit spread, so a search ends early only after those plies; a search
+        # bounded by time alone has no count of simulations left to compare the lead with
+        noisy = int(state[H_NPLACED]) < self.noise_plies
+        self._params[P_STOP] = 0.0 if noisy or not b.sims else self._stop
+        self._params[P_LEFT] = 0.0
+        total = b.sims + self._banked(state) if b.sims else 0
+        before = tree.root_visits
         if not timed:
-            sims = b.sims + self._banked(state)
-            before = tree.root_visits
-            tree.ensure(sims + 2)
-            tree.nnodes = self._run(state, tree, sims)
-            self.last_sims = tree.root_visits
-            if self._bank_cap:
-                self._bank = min(self._bank_cap, max(0, self._bank + b.sims - (tree.root_visits - before)))
-            return tree
-        deadline = start + b.seconds
-        chunk = MIN_CHUNK
-        done = 0
-        while tree.root_proof == UNPROVEN:
-            todo = chunk if not b.sims else min(chunk, b.sims - done)
-            if todo <= 0:
-                break
-            tree.ensure(todo + 1)
-            t0 = self.clock()
-            tree.nnodes = self._run(state, tree, todo)
-            now = self.clock()
-            done += todo
-            left = deadline - now
-            if left <= 0:
-                break
-            rate = todo / max(now - t0, 1e-6)
-            chunk = int(max(MIN_CHUNK, min(rate * min(CHUNK_SECONDS, left), 4 * chunk, MAX_CHUNK)))
+            tree.ensure(total + 1)
+            tree.nnodes = self._run(state, tree, total)
+        else:
+            deadline = start + b.seconds
+            chunk = MIN_CHUNK
+            done = 0
+            while tree.root_proof == UNPROVEN:
+                todo = chunk if not total else min(chunk, total - done)
+                if todo <= 0:
+                    break
+                tree.ensure(todo + 1)
+                self._params[P_LEFT] = float(total - done - todo) if total else 0.0
+                visits = tree.root_visits
+                t0 = self.clock()
+                tree.nnodes = self._run(state, tree, todo)
+                now = self.clock()
+                done += todo
+                left = deadline - now
+                if left <= 0 or tree.root_visits - visits < todo:  # out of time, or stopped early
+                    break
+                rate = todo / max(now - t0, 1e-6)
+                chunk = int(max(MIN_CHUNK, min(rate * min(CHUNK_SECONDS, left), 4 * chunk, MAX_CHUNK)))
+        if self._bank_cap:
+            self._bank = min(self._bank_cap, max(0, self._bank + b.sims - (tree.root_visits - before)))
         self.last_sims = tree.root_visits
         return tree
 
