@@ -56,10 +56,11 @@ class PuctBudget:
 
 PUCT_HELP = ("puct:N (N simulations per move), puct:t=S (S seconds per move), puct:N:t=S (whichever ends first); "
              "tuning options c=, tau=, fpu=, eps=, play=random|greedy, solver=0|1, reuse=0|1, prior=gain|learned "
-             "(learned: the prior fitted to club's moves, docs/agents.md); stop=F ends a search once its most visited "
-             "move leads the next by more than F times the simulations left (1: only when nothing can overtake it); "
-             "bank=B lets a move use the simulations earlier moves of the game saved, up to B times N; threads=K "
-             "runs K searches of the budget at once on K cores and plays the move their summed root visits prefer")
+             "(learned: the prior fitted to club's moves, docs/agents.md); stop=F ends a search once its most "
+             "visited move leads the next by more than F times the simulations left (1: when no move can overtake "
+             "it in visits); bank=B lets a move use the simulations earlier moves of the game saved, up to B times "
+             "N; threads=K runs K searches of the budget at once on K cores and plays the move their summed root "
+             "visits prefer")
 MAX_THREADS = 256
 MAX_PUCT_SIMS = 10_000_000
 MAX_PUCT_SECONDS = 600.0
