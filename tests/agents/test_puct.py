@@ -99,7 +99,8 @@ def test_gain_masks_partition_the_placements() -> None:
     assert not masks[:, :, kt.npw:].any()
 
 
-@pytest.mark.parametrize("spec", ["puct:80", "puct:60:play=random", "puct:60:solver=0:tau=0", "puct:60:reuse=1"])
+@pytest.mark.parametrize("spec", ["puct:80", "puct:60:play=random", "puct:60:solver=0:tau=0", "puct:60:reuse=1",
+                                  "puct:80:stop=0.5:bank=1", "puct:80:t=5:stop=1:bank=2"])
 def test_every_move_is_legal_and_the_game_ends(spec: str) -> None:
     board = Board.random(size=8, pairs=12, seed=11)
     for seed in range(3):

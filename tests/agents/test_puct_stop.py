@@ -11,6 +11,7 @@ import pytest
 
 from core.agents.puct import F_FIRST, F_MOVE, F_NVIS, F_PROOF, F_SIB, LOSS, WIN, PuctSearch, k_puct_pick, parse_puct
 from core.agents.search import gain_for
+from core.agents.spec import SOLVE_LIMIT
 from core.board.boardfile import load_board
 from core.board.model import Board
 from core.engine.kernels import H_NPLACED, KTables, k_apply, k_new_state, k_seed, kernel_tables
@@ -169,3 +170,30 @@ def test_games_with_stop_and_bank_are_a_function_of_their_seeds() -> None:
     board = Board.random(size=8, pairs=12, seed=3)
     spec = "puct:120:stop=0.5:bank=1"
     assert play_duel_game(board, spec, "puct:100", 5, 6)[0] == play_duel_game(board, spec, "puct:100", 5, 6)[0]
+
+
+def test_stop_and_bank_play_a_winning_move_wherever_minimax_finds_one() -> None:
+    """On 6x6 positions a plain minimax can solve, with more legal placements than the endgame solver takes, a
+    search with the stop and the bank on (no noisy plies here, so from the first move) still proves and plays a
+    winning move whenever there is one: the check on the lead comes after the check on the root's proof."""
+    from core.board.model import GameParams
+    from core.engine.rules import GameState, Placement
+    from tests.agents.test_solver_exact import random_prefix
+    from tests.minimax import side_to_move_wins
+
+    wins = 0
+    for seed in range(8):
+        board = Board.random(size=6, pairs=7, seed=100 + seed, params=GameParams(supply=(2, 2, 2, 2)))
+        kt = kernel_tables(board)
+        state: GameState = random_prefix(board, seed, plies=2)
+        memo: dict[bytes, bool] = {}
+        if not side_to_move_wins(state, memo):
+            continue
+        assert state.legal_placements().count() > SOLVE_LIMIT
+        ps = parse_puct("puct:3000:stop=0.5:bank=1")
+        agent = PuctSearch(kt, gain_for(kt), k_seed(seed), ps.budget, params=ps.params, noise_plies=0)
+        move = agent.choose(state.kernel_state())
+        state.push(Placement.from_index(move, board.size))
+        assert not side_to_move_wins(state, memo), f"seed {seed}: {state.placements[-1].notation()} does not win"
+        wins += 1
+    assert wins >= 5
