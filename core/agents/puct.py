@@ -331,8 +331,8 @@ def k_puct_run(kt: KTables, gain: Any, expg: Any, gmask: Any, root: Any, ti: Any
     greedy_playouts = params[P_PLAYOUT] > 0.5
     eps = params[P_EPS]
     solver = params[P_SOLVER] > 0.5
-    stop = params[P_STOP] if params.shape[0] > P_STOP else 0.0
-    left = params[P_LEFT] if params.shape[0] > P_LEFT else 0.0
+    stop = params[P_STOP]
+    left = params[P_LEFT]
     for _sim in range(sims):
         if ti[0, F_PROOF] != UNPROVEN or nnodes >= cap:
             break
@@ -541,6 +541,16 @@ def _copy_node(ti: Any, tf: Any, tb: Any, old: int, ti2: Any, tf2: Any, tb2: Any
 
 
 # ---------------------------------------------------------------------------------- Python side
+
+
+def kernel_params(options: dict[str, float]) -> npt.NDArray[np.float64]:
+    """The array ``k_puct_run`` reads (P_C .. P_LEFT), from search options over :data:`DEFAULT_PARAMS`; the search
+    sets P_STOP and P_LEFT per call, so they start at 0 (no stop)."""
+    p = {**DEFAULT_PARAMS, **options}
+    out = np.zeros(NPARAMS, dtype=np.float64)
+    out[[P_C, P_TAU, P_FPU, P_PLAYOUT, P_EPS, P_SOLVER]] = [p["c"], p["tau"], p["fpu"], p["play"], p["eps"],
+                                                            p["solver"]]
+    return out
 
 
 def prior_table(gain: npt.NDArray[np.int64], tau: float) -> npt.NDArray[np.float64]:
@@ -810,8 +820,7 @@ class PuctSearch:
         unknown = set(p) - set(DEFAULT_PARAMS)
         if unknown:
             raise ValueError(f"unknown search parameters {sorted(unknown)}")
-        self._params = np.array([p["c"], p["tau"], p["fpu"], p["play"], p["eps"], p["solver"], 0.0, 0.0],
-                                dtype=np.float64)
+        self._params = kernel_params(p)
         self._stop = float(p["stop"])
         self._bank_cap = round(p["bank"] * self.budget.sims)
         self._bank = 0
@@ -913,7 +922,8 @@ class PuctSearch:
             start = self.clock()
         b = self.budget
         timed = b.seconds > 0
-        cap = b.sims + 2 if (b.sims and not timed) else 4096
+        total = b.sims + self._banked(state) if b.sims else 0
+        cap = total + 2 if (total and not timed) else 4096
         reused = self._reused(state, cap) if self._reuse else None
         if reused is not None:
             tree = reused
@@ -925,10 +935,8 @@ class PuctSearch:
         noisy = int(state[H_NPLACED]) < self.noise_plies
         self._params[P_STOP] = 0.0 if noisy or not b.sims else self._stop
         self._params[P_LEFT] = 0.0
-        total = b.sims + self._banked(state) if b.sims else 0
         before = tree.root_visits
         if not timed:
-            tree.ensure(total + 1)
             tree.nnodes = self._run(state, tree, total)
         else:
             deadline = start + b.seconds
@@ -1053,5 +1061,5 @@ def k_puct_warm_up(kt: KTables, gain: npt.NDArray[np.int64], root: npt.NDArray[n
         s.choose(root)
 
 
-__all__ = ["DEFAULT_PARAMS", "PuctBudget", "PuctSearch", "PuctTree", "merge_roots", "parse_puct", "puct_search",
-           "root_share"]
+__all__ = ["DEFAULT_PARAMS", "PuctBudget", "PuctSearch", "PuctTree", "kernel_params", "merge_roots", "parse_puct",
+           "puct_search", "root_share"]

@@ -32,8 +32,7 @@ PARAM_SETS: list[dict[str, float]] = [
 
 
 def params_of(over: dict[str, float]) -> np.ndarray:
-    p = {**puct.DEFAULT_PARAMS, **over}
-    return np.array([p["c"], p["tau"], p["fpu"], p["play"], p["eps"], p["solver"]], dtype=np.float64)
+    return puct.kernel_params(over)
 
 
 def random_position(kt: KTables, seed: int, plies: int) -> np.ndarray:

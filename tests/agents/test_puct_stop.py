@@ -1,7 +1,8 @@
 """``puct``'s ``stop=`` and ``bank=``: a search that ends when its move is settled, and a game's saved simulations.
 
-``stop=1`` must never change a move (the most visited child cannot be caught by the simulations left), only save
-simulations; ``bank=`` must spend what earlier moves saved and nothing more.
+``stop=1`` may change a move only where the skipped simulations would have found a proof (the most visited child
+cannot be caught in visits by them), and must save simulations; ``bank=`` must spend what earlier moves saved and
+nothing more.
 """
 
 from __future__ import annotations
@@ -9,7 +10,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from core.agents.puct import F_FIRST, F_MOVE, F_NVIS, F_PROOF, F_SIB, LOSS, WIN, PuctSearch, k_puct_pick, parse_puct
+from core.agents.puct import (
+    F_NVIS,
+    F_PROOF,
+    LOSS,
+    WIN,
+    PuctSearch,
+    _child_with_move,
+    children,
+    k_puct_pick,
+    parse_puct,
+)
 from core.agents.search import gain_for
 from core.agents.spec import SOLVE_LIMIT
 from core.board.boardfile import load_board
@@ -38,12 +49,7 @@ def _game_positions(kt: KTables, seed: int) -> list[np.ndarray]:
 
 
 def _lead(ti: np.ndarray) -> int:
-    visits = []
-    c = int(ti[0, F_FIRST])
-    while c >= 0:
-        visits.append(int(ti[c, F_NVIS]))
-        c = int(ti[c, F_SIB])
-    visits.sort(reverse=True)
+    visits = sorted((int(ti[c, F_NVIS]) for c in children(ti, 0)), reverse=True)
     return visits[0] - (visits[1] if len(visits) > 1 else 0)
 
 
@@ -56,12 +62,8 @@ def test_parse_stop_and_bank() -> None:
 
 
 def _proof_of_move(ti: np.ndarray, move: int) -> int:
-    c = int(ti[0, F_FIRST])
-    while c >= 0:
-        if int(ti[c, F_MOVE]) == move:
-            return int(ti[c, F_PROOF])
-        c = int(ti[c, F_SIB])
-    return 0
+    c = _child_with_move(ti, 0, move)
+    return int(ti[c, F_PROOF]) if c >= 0 else 0
 
 
 @pytest.mark.parametrize("board_name", ["default.yaml", "original-10x10.yaml"])

@@ -33,7 +33,7 @@ if str(ROOT) not in sys.path:
 
 import tests.agents.puct_reference as reference  # noqa: E402
 from core.agents import puct  # noqa: E402
-from core.agents.puct import DEFAULT_PARAMS, gain_masks, k_fast_greedy_playout, prior_table  # noqa: E402
+from core.agents.puct import DEFAULT_PARAMS, gain_masks, k_fast_greedy_playout, kernel_params, prior_table  # noqa: E402
 from core.agents.search import gain_for, k_simple_move  # noqa: E402
 from core.board.boardfile import load_board  # noqa: E402
 from core.engine.kernels import (  # noqa: E402
@@ -154,7 +154,7 @@ def measure(sims: int = 700, rounds: int = 8) -> dict[str, object]:
     board = load_board(ROOT / "boards" / "default.yaml")
     kt = kernel_tables(board)
     gain = gain_for(kt)
-    params = np.array([DEFAULT_PARAMS[k] for k in ("c", "tau", "fpu", "play", "eps", "solver")], dtype=np.float64)
+    params = kernel_params({})
     expg = prior_table(gain, DEFAULT_PARAMS["tau"])
     gmask = gain_masks(kt, gain)
     pos = positions(kt)
