@@ -653,6 +653,98 @@ def learned_prior_table(score: npt.NDArray[np.int64], tau: float) -> npt.NDArray
     return out
 
 
+POSITION_FEATURES = ("threats it rules out", "chances it rules out", "threats it opens", "chances it opens",
+                     "share of the threats ruled out", "share of the chances ruled out")
+"""What the position prior (``prior=position``) weighs beside PRIOR_FEATURES, in the position a search starts
+from: a *threat* is a placement that would cover symbols of the side to move (it counts them), a *chance* one that
+would cover the opponent's.  *Rules out*: legal now, impossible once the placement is made (its static block set);
+*opens*: neither legal nor ruled out now, and touching the placement, so legal once it is made."""
+POSITION_PRIOR_FEATURES = PRIOR_FEATURES + POSITION_FEATURES
+
+
+@njit(cache=True, nogil=True)
+def k_position_counts(kt: KTables, s: Any, opn: Any, masks: Any, out: Any) -> None:
+    """out[p] = (O, X) symbols the legal placements p rules out would cover, then (O, X) symbols the placements p
+    opens would cover; integers only.  ``opn[p]``: the placements p's touch makes reachable and does not rule out;
+    ``masks[k, c]``: the placements covering exactly c + 1 symbols of kind k (0 = O, 1 = X).  A placement already
+    ruled out counts nothing: no search from ``s`` can make it."""
+    npl = kt.nplace
+    npw = kt.npw
+    for p in range(npl):
+        out[p, 0] = 0
+        out[p, 1] = 0
+        out[p, 2] = 0
+        out[p, 3] = 0
+        if (s[kt.off_blk + (p >> 6)] >> np.uint64(p & 63)) & np.uint64(1):
+            continue
+        for w in range(npw):
+            legal = s[kt.off_legal + w]
+            m = kt.dblk[p, w] & legal
+            f = opn[p, w] & ~legal & ~s[kt.off_blk + w]
+            if m == 0 and f == 0:
+                continue
+            for k in range(2):
+                for c in range(4):
+                    out[p, k] += (c + 1) * popcount64(m & masks[k, c, w])
+                    out[p, 2 + k] += (c + 1) * popcount64(f & masks[k, c, w])
+
+
+class PositionPrior:
+    """The prior of ``prior=position``: PRIOR_FEATURES and POSITION_FEATURES of every placement in the position a
+    search starts from, weighed into integer scores as ``learned_scores`` does (the whole search uses them)."""
+
+    def __init__(self, kt: KTables, weights: npt.NDArray[np.float64], tau: float) -> None:
+        if weights.shape != (len(POSITION_PRIOR_FEATURES),):
+            raise ValueError(f"the position prior has {weights.shape} weights, not {len(POSITION_PRIOR_FEATURES)}")
+        self.kt = kt
+        self.weights = weights
+        self.tau = tau
+        self.static = placement_features(kt)
+        self.cov = np.ascontiguousarray(self.static[0][:, :2].astype(np.int64))
+        self.opn = np.ascontiguousarray(kt.dtch & ~kt.dblk)
+        self.masks = np.zeros((2, 4, kt.npw), dtype=np.uint64)
+        for k in range(2):
+            for c in range(4):
+                for q in np.flatnonzero(self.cov[:, k] == c + 1):
+                    self.masks[k, c, q >> 6] |= np.uint64(1) << np.uint64(q & 63)
+        self._exp = np.empty(0, dtype=np.float64)
+        self._counts = np.empty((kt.nplace, 4), dtype=np.int64)
+        self._legal = np.empty(kt.nplace, dtype=np.int32)
+
+    def features(self, s: npt.NDArray[np.uint64]) -> npt.NDArray[np.float64]:
+        """f[sym, p, k]: feature ``POSITION_PRIOR_FEATURES[k]`` of placement p for ``sym`` to move in ``s``."""
+        c = self._counts
+        k_position_counts(self.kt, s, self.opn, self.masks, c)
+        legal = np.zeros(self.kt.nplace, dtype=np.int64)
+        n = int(k_legal_list(self.kt, s, self._legal))
+        legal[self._legal[:n]] = 1
+        total = legal @ self.cov  # integers: the same on every machine
+        out = np.empty((2, self.kt.nplace, len(POSITION_PRIOR_FEATURES)), dtype=np.float64)
+        for sym in range(2):
+            own, opp = sym, 1 - sym
+            out[sym, :, : len(PRIOR_FEATURES)] = self.static[sym]
+            extra = out[sym, :, len(PRIOR_FEATURES):]
+            extra[:, 0] = c[:, own]
+            extra[:, 1] = c[:, opp]
+            extra[:, 2] = c[:, 2 + own]
+            extra[:, 3] = c[:, 2 + opp]
+            extra[:, 4] = c[:, own] / max(int(total[own]), 1)
+            extra[:, 5] = c[:, opp] / max(int(total[opp]), 1)
+        return out
+
+    def tables(self, s: npt.NDArray[np.uint64]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
+        """The creation order (integer scores) and the prior table of a search from ``s``."""
+        raw = raw_scores(self.features(s), self.weights)
+        raw -= raw.min(axis=1, keepdims=True)
+        score = np.minimum(raw + SCORE_MIN, SCORE_MAX)
+        if self.tau <= 0:
+            return score, np.ones(score.shape, dtype=np.float64)
+        top = int(score.max()) - SCORE_MIN + 1
+        if len(self._exp) < top:  # learned_prior_table's values, kept for every score seen so far
+            self._exp = np.array([_exact_exp(k, float(self.tau)) for k in range(top)], dtype=np.float64)
+        return score, self._exp[score - SCORE_MIN]
+
+
 @functools.lru_cache(maxsize=1 << 14)
 def _exact_exp(steps: int, tau: float) -> float:
     """exp(steps / SCORE_SCALE * 0.5 / tau) correctly rounded (decimal arithmetic), the same bits on every machine.
@@ -672,30 +764,36 @@ MAX_PRIOR_WEIGHT = 64.0
 DEFAULT_PRIOR = MODELS / "puct-prior.json"
 """The learned prior's weights that ship with the program (made by ``lits learn prior``; installed as
 ``designer/resources/models``)."""
+POSITION_PRIOR_KIND = "puct-position-prior"
+DEFAULT_POSITION_PRIOR = MODELS / "puct-prior-position.json"
+"""The position prior's weights that ship with the program (``lits learn prior --position``)."""
 
 
 class PriorFileError(ValueError):
     """A weights file of the learned prior that cannot be used (the message names the file)."""
 
 
-def prior_weights_from_text(text: str, name: str) -> npt.NDArray[np.float64]:
-    """The weights in a learned prior's file, in PRIOR_FEATURES order (PriorFileError naming ``name`` if not)."""
+def prior_weights_from_text(text: str, name: str, kind: str = PRIOR_KIND) -> npt.NDArray[np.float64]:
+    """The weights in a learned prior's file, in the order of its kind's features (PRIOR_FEATURES, or
+    POSITION_PRIOR_FEATURES for the position prior); PriorFileError naming ``name`` if not."""
+    features = POSITION_PRIOR_FEATURES if kind == POSITION_PRIOR_KIND else PRIOR_FEATURES
     try:
         doc = json.loads(text)
     except ValueError as exc:
         raise PriorFileError(f"{name}: not readable JSON ({exc})") from None
-    if not isinstance(doc, dict) or doc.get("kind") != PRIOR_KIND:
-        raise PriorFileError(f"{name}: not a weights file of the learned puct prior (no kind {PRIOR_KIND!r})")
+    if not isinstance(doc, dict) or doc.get("kind") != kind:
+        raise PriorFileError(f"{name}: not a weights file of the {'position' if kind != PRIOR_KIND else 'learned'} "
+                             f"puct prior (no kind {kind!r})")
     if doc.get("format") != PRIOR_FORMAT or doc.get("scale") != SCORE_SCALE:
         raise PriorFileError(f"{name}: format {doc.get('format')!r}, scale {doc.get('scale')!r}; this program "
                              f"reads format {PRIOR_FORMAT}, scale {SCORE_SCALE}")
     weights = doc.get("weights")
-    if not isinstance(weights, dict) or set(weights) != set(PRIOR_FEATURES):
+    if not isinstance(weights, dict) or set(weights) != set(features):
         have = sorted(weights) if isinstance(weights, dict) else weights
-        raise PriorFileError(f"{name}: 'weights' must name each feature once ({', '.join(PRIOR_FEATURES)}), "
+        raise PriorFileError(f"{name}: 'weights' must name each feature once ({', '.join(features)}), "
                              f"not {have!r}")
-    out = np.empty(len(PRIOR_FEATURES), dtype=np.float64)
-    for k, feature in enumerate(PRIOR_FEATURES):
+    out = np.empty(len(features), dtype=np.float64)
+    for k, feature in enumerate(features):
         v = weights[feature]
         if isinstance(v, bool) or not isinstance(v, int | float) or not abs(v) <= MAX_PRIOR_WEIGHT:
             raise PriorFileError(f"{name}: weight {feature!r} is {v!r}, not a number within "
@@ -704,13 +802,13 @@ def prior_weights_from_text(text: str, name: str) -> npt.NDArray[np.float64]:
     return out
 
 
-def load_prior_weights(path: str | Path) -> npt.NDArray[np.float64]:
+def load_prior_weights(path: str | Path, kind: str = PRIOR_KIND) -> npt.NDArray[np.float64]:
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise PriorFileError(f"{p}: cannot read the weights file ({getattr(exc, 'strerror', None) or exc})") from None
-    return prior_weights_from_text(text, str(p))
+    return prior_weights_from_text(text, str(p), kind)
 
 
 def default_prior_path() -> Path:
@@ -720,6 +818,11 @@ def default_prior_path() -> Path:
 @functools.cache
 def default_prior_weights() -> npt.NDArray[np.float64]:
     return load_prior_weights(default_prior_path())
+
+
+@functools.cache
+def default_position_prior_weights() -> npt.NDArray[np.float64]:
+    return load_prior_weights(shipped_path(DEFAULT_POSITION_PRIOR.name), POSITION_PRIOR_KIND)
 
 
 def gain_masks(kt: KTables, gain: npt.NDArray[np.int64]) -> npt.NDArray[np.uint64]:
@@ -830,7 +933,12 @@ class PuctSearch:
         self._helpers: list[PuctSearch] = []
         self._prev: tuple[PuctTree, npt.NDArray[np.uint64], int] | None = None
         # the prior and the creation order read ``_order``; the playouts always read the gain (``_gmask``)
-        if p["prior"] > 0.5:
+        self._position: PositionPrior | None = None
+        if p["prior"] > 1.5:
+            weights = default_position_prior_weights() if self.prior_weights is None else self.prior_weights
+            self._position = PositionPrior(self.kt, weights, p["tau"])
+            self._order, self._expg = self._position.tables(k_new_state(self.kt))
+        elif p["prior"] > 0.5:
             weights = default_prior_weights() if self.prior_weights is None else self.prior_weights
             self._order = learned_scores(self.kt, weights)
             self._expg = learned_prior_table(self._order, p["tau"])
@@ -922,6 +1030,8 @@ class PuctSearch:
             start = self.clock()
         b = self.budget
         timed = b.seconds > 0
+        if self._position is not None:
+            self._order, self._expg = self._position.tables(state)
         total = b.sims + self._banked(state) if b.sims else 0
         cap = total + 2 if (total and not timed) else 4096
         reused = self._reused(state, cap) if self._reuse else None

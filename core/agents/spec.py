@@ -33,6 +33,8 @@ MAX_SIMS = 1_000_000
 PUCT_DEFAULTS = {"c": 4.0, "tau": 0.5, "fpu": 0.0, "play": 1.0, "eps": 0.15, "solver": 1.0, "reuse": 0.0,
                  "threads": 1.0, "prior": 0.0, "stop": 0.0, "bank": 0.0}
 """The puct search's parameters, tuned by duels (README: "How strong are the agents?")."""
+PRIORS = ("gain", "learned", "position")
+"""``prior=`` values, numbered as the search's ``prior`` parameter."""
 
 
 
@@ -55,12 +57,13 @@ class PuctBudget:
 
 
 PUCT_HELP = ("puct:N (N simulations per move), puct:t=S (S seconds per move), puct:N:t=S (whichever ends first); "
-             "tuning options c=, tau=, fpu=, eps=, play=random|greedy, solver=0|1, reuse=0|1, prior=gain|learned "
-             "(learned: the prior fitted to club's moves, docs/agents.md); stop=F ends a search once its most "
-             "visited move leads the next by more than F times the simulations left (1: when no move can overtake "
-             "it in visits); bank=B lets a move use the simulations earlier moves of the game saved, up to B times "
-             "N; threads=K runs K searches of the budget at once on K cores and plays the move their summed root "
-             "visits prefer")
+             "tuning options c=, tau=, fpu=, eps=, play=random|greedy, solver=0|1, reuse=0|1, "
+             "prior=gain|learned|position (learned: the prior fitted to club's moves, docs/agents.md; position: "
+             "the same with what each placement rules out and opens where the search starts); stop=F ends a "
+             "search once its most visited move leads the next by more than F times the simulations left (1: when "
+             "no move can overtake it in visits); bank=B lets a move use the simulations earlier moves of the game "
+             "saved, up to B times N; threads=K runs K searches of the budget at once on K cores and plays the "
+             "move their summed root visits prefer")
 MAX_THREADS = 256
 MAX_PUCT_SIMS = 10_000_000
 MAX_PUCT_SECONDS = 600.0
@@ -86,7 +89,7 @@ class PuctSpec:
             parts.append(f"t={self.budget.seconds:g}")
         for k, v in self.options:
             parts.append(f"play={'greedy' if v else 'random'}" if k == "play"
-                         else f"prior={'learned' if v else 'gain'}" if k == "prior" else f"{k}={v:g}")
+                         else f"prior={PRIORS[int(v)]}" if k == "prior" else f"{k}={v:g}")
         return ":".join(parts)
 
 
@@ -136,9 +139,9 @@ def parse_puct(text: str) -> PuctSpec:
             options[key] = 1.0 if value == "greedy" else 0.0
             continue
         if key == "prior":
-            if value not in ("gain", "learned"):
-                raise AgentSpecError(f"agent {text!r}: the prior is 'gain' or 'learned', not {value!r}")
-            options[key] = 1.0 if value == "learned" else 0.0
+            if value not in PRIORS:
+                raise AgentSpecError(f"agent {text!r}: the prior is 'gain', 'learned' or 'position', not {value!r}")
+            options[key] = float(PRIORS.index(value))
             continue
         if key not in PUCT_DEFAULTS:
             raise AgentSpecError(f"agent {text!r}: unknown option {key!r}; {PUCT_HELP}")
@@ -198,6 +201,9 @@ def parse_net(text: str) -> NetSpec:
                 raise AgentSpecError(f"agent {text!r}: mix must be within 0..1")
         elif eq and key == "threads":
             raise AgentSpecError(f"agent {text!r}: net searches on one core; {NET_HELP}")
+        elif eq and key == "prior" and value == "position":
+            raise AgentSpecError(f"agent {text!r}: net orders its children by prior=gain or prior=learned; "
+                                 "prior=position is puct's")
         else:
             rest.append(part)
     try:

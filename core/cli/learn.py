@@ -402,6 +402,10 @@ def _register_prior(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                    help="fit the root visit shares of this search (a puct spec or level with a simulation budget, "
                         "e.g. puct:16000) at each position instead of the played placement; the held-out figures "
                         "add the cross-entropy of its shares")
+    q.add_argument("--position", action="store_true",
+                   help="fit the position prior (prior=position): the static features and what each placement "
+                        "rules out and opens in the position; the held-out figures add the shipped static weights' "
+                        "on the same positions")
     q.set_defaults(func=run_prior)
 
 
@@ -411,6 +415,7 @@ def run_prior(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if out.suffix != ".json":
         raise CliError(f"--out {out}: a weights file ends in .json", EXIT_USAGE)
+    from core.agents.puct import default_prior_weights
     from core.agents.spec import AgentSpecError
     from core.learn.prior import (
         PriorError,
@@ -423,6 +428,8 @@ def run_prior(args: argparse.Namespace) -> int:
     )
 
     folder = Path(args.data)
+    if args.position and args.teacher is not None:
+        raise CliError("--position fits the played placements; leave out --teacher", EXIT_USAGE)
     try:
         teacher = search_teacher(args.teacher, args.seed) if args.teacher is not None else None
     except (PriorError, AgentSpecError) as exc:
@@ -441,20 +448,26 @@ def run_prior(args: argparse.Namespace) -> int:
             bar.update(1)
 
     try:
-        train = sample_positions(games, fit_on, args.per_game, args.seed, progress=tick, teacher=teacher)
-        held = sample_positions(games, held_on, args.per_game, args.seed + 1, progress=tick, teacher=teacher)
-        result = compare(train, held)
+        train = sample_positions(games, fit_on, args.per_game, args.seed, progress=tick, teacher=teacher,
+                                 position=args.position)
+        held = sample_positions(games, held_on, args.per_game, args.seed + 1, progress=tick, teacher=teacher,
+                                position=args.position)
+        result = compare(train, held, default_prior_weights() if args.position else None)
     except PriorError as exc:
         raise CliError(f"{folder}: {exc}", EXIT_USAGE) from None
     finally:
         if bar is not None:
             bar.close()
-    text = weights_document(result["weights"], {"doc": "weights of the learned prior of puct (prior=learned); "
-                                                       "see docs/agents.md and core/learn/prior.py"})
+    which = "position" if args.position else "learned"
+    text = weights_document(result["weights"], {"doc": f"weights of the {which} prior of puct (prior={which}); "
+                                                       "see docs/agents.md and core/learn/prior.py"},
+                            position=args.position)
     command = (_data_command("DATA", data_manifest, folder) + f" && lits learn prior --data DATA --out {out.name} "
                f"--seed {args.seed} --per-game {args.per_game}"
-               + (f" --teacher {args.teacher}" if args.teacher is not None else ""))
-    figures = {k: result[k].row() for k in ("gain_tau_0.5", "gain_tau_fitted", "learned")}
+               + (f" --teacher {args.teacher}" if args.teacher is not None else "")
+               + (" --position" if args.position else ""))
+    rows = ("gain_tau_0.5", "gain_tau_fitted", *(("learned_static",) if args.position else ()), "learned")
+    figures = {k: result[k].row() for k in rows}
     manifest = {"weights": out.name, "digest": digest(text), "command": command, "data": data_manifest,
                 "games": len(games), "seed": args.seed, "per_game": args.per_game, "teacher": args.teacher,
                 "commit": _commit(),
@@ -465,8 +478,10 @@ def run_prior(args: argparse.Namespace) -> int:
     print(f"{out}: {len(games):,} games, {result['training_positions']:,} positions fitted, "
           f"{result['held_out_positions']:,} held out; digest {manifest['digest'][:16]}")
     print("  held out:           log-likelihood  top-1   top-5" + ("   teacher's cross-entropy" if teacher else ""))
-    for name, label in (("gain_tau_0.5", "gain, tau 0.5"), ("gain_tau_fitted", f"gain, tau {result['tau']:.3f}"),
-                        ("learned", "learned")):
+    labels = {"gain_tau_0.5": "gain, tau 0.5", "gain_tau_fitted": f"gain, tau {result['tau']:.3f}",
+              "learned_static": "learned (shipped)", "learned": which}
+    for name in rows:
+        label = labels[name]
         row = figures[name]
         ce = f"  {row['cross_entropy']:.4f}" if "cross_entropy" in row else ""
         print(f"    {label:18s} {row['log_likelihood']:14.4f}  {row['top1']:.4f}  {row['top5']:.4f}{ce}")

@@ -26,10 +26,14 @@ from core.agents.levels import resolve
 from core.agents.puct import (
     F_MOVE,
     F_NVIS,
+    POSITION_PRIOR_FEATURES,
+    POSITION_PRIOR_KIND,
     PRIOR_FEATURES,
+    PRIOR_KIND,
     SCORE_MAX,
     SCORE_MIN,
     SCORE_SCALE,
+    PositionPrior,
     PuctSearch,
     children,
     parse_puct,
@@ -86,10 +90,12 @@ Teacher = Callable[[U64, I32], F64]
 
 def sample_positions(games: Games, pick: npt.NDArray[np.bool_], per_game: int, seed: int,
                      progress: Callable[[int, int], None] | None = None,
-                     teacher: Callable[[int, KTables, I64], Teacher] | None = None) -> Positions:
+                     teacher: Callable[[int, KTables, I64], Teacher] | None = None,
+                     position: bool = False) -> Positions:
     """Up to ``per_game`` positions (after the opening, two or more legal placements) of each picked game, at
     plies drawn from ``seed``; games of one board share its feature rows.  ``teacher(board, tables, gain)`` gives
-    the board's teacher, whose shares become the positions' targets."""
+    the board's teacher, whose shares become the positions' targets.  With ``position`` the rows are the position
+    prior's (POSITION_PRIOR_FEATURES), one block of rows per position, since they depend on it."""
     rng = Random(seed)
     shares: list[F64] = []
     table: list[F64] = []
@@ -106,14 +112,16 @@ def sample_positions(games: Games, pick: npt.NDArray[np.bool_], per_game: int, s
         by_board.setdefault(int(games.board[g]), []).append(int(g))
     for done, (_board, members) in enumerate(sorted(by_board.items())):
         kt = kernel_tables(games.board_of(members[0]))
-        feats = placement_features(kt)
         gain = gain_table(kt)
         base = rows
-        for sym in range(2):
-            table.append(feats[sym])
-            gains.append(gain[sym])
-            rows += kt.nplace
-            block.append(rows)
+        at_position = PositionPrior(kt, np.zeros(len(POSITION_PRIOR_FEATURES)), 0.5) if position else None
+        if at_position is None:
+            feats = placement_features(kt)
+            for sym in range(2):
+                table.append(feats[sym])
+                gains.append(gain[sym])
+                rows += kt.nplace
+                block.append(rows)
         legal = np.empty(kt.nplace, dtype=np.int32)
         teach = teacher(int(games.board[members[0]]), kt, gain) if teacher is not None else None
         for i in members:
@@ -129,7 +137,14 @@ def sample_positions(games: Games, pick: npt.NDArray[np.bool_], per_game: int, s
                                          "legal; the data does not replay")
                     if n >= 2:
                         sym = int(s[H_TO_MOVE])
-                        idx.append(base + sym * kt.nplace + legal[:n].astype(np.int64))
+                        if at_position is not None:
+                            table.append(at_position.features(s)[sym][legal[:n]])
+                            gains.append(gain[sym][legal[:n]])
+                            idx.append(rows + np.arange(n, dtype=np.int64))
+                            rows += n
+                            block.append(rows)
+                        else:
+                            idx.append(base + sym * kt.nplace + legal[:n].astype(np.int64))
                         label.append(used + int(where[0]))
                         used += n
                         if teach is not None:
@@ -292,11 +307,19 @@ def split(games: Games) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
     return ~held, held
 
 
-def compare(train: Positions, held: Positions) -> dict[str, Any]:
-    """Fit the learned weights and the gain's tau on ``train``; the three priors' figures on ``held``."""
+def compare(train: Positions, held: Positions, static: F64 | None = None) -> dict[str, Any]:
+    """Fit the learned weights and the gain's tau on ``train``; the three priors' figures on ``held`` (and, for the
+    position prior's rows, the figures of the static weights ``static`` on the same positions)."""
     w = fit_weights(train)
     tau = fitted_tau(train)
+    extra = {}
+    if static is not None:
+        n = len(PRIOR_FEATURES)
+        only = Positions(np.ascontiguousarray(held.table[:, :n]), held.gain, held.block, held.idx, held.start,
+                         held.label, held.target)
+        extra["learned_static"] = figures(only, learned_logits(only, static))
     return {
+        **extra,
         "weights": w,
         "tau": tau,
         "gain_tau_0.5": figures(held, gain_logits(held, 0.5)),
@@ -310,10 +333,11 @@ def compare(train: Positions, held: Positions) -> dict[str, Any]:
 # ------------------------------------------------------------------------------------------ the weights file
 
 
-def weights_document(w: F64, meta: dict[str, Any]) -> str:
+def weights_document(w: F64, meta: dict[str, Any], position: bool = False) -> str:
     """The weights file's text: the features by name with their weights, and what made them."""
-    body = {"format": FORMAT, "kind": "puct-prior", "scale": SCORE_SCALE,
-            "weights": {name: round(float(v), 6) for name, v in zip(PRIOR_FEATURES, w, strict=True)}, **meta}
+    names = POSITION_PRIOR_FEATURES if position else PRIOR_FEATURES
+    body = {"format": FORMAT, "kind": POSITION_PRIOR_KIND if position else PRIOR_KIND, "scale": SCORE_SCALE,
+            "weights": {name: round(float(v), 6) for name, v in zip(names, w, strict=True)}, **meta}
     return json.dumps(body, indent=2) + "\n"
 
 

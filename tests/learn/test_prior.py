@@ -157,3 +157,30 @@ def test_lits_learn_prior_fits_a_teachers_visits(tmp_path: Path, capsys: pytest.
                  "--teacher", "mcts:100"]) == 2
     assert "--teacher" in capsys.readouterr().err
     assert not (tmp_path / "b.json").exists()
+
+
+def test_lits_learn_prior_position_fits_the_position_prior(tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    from core.agents.puct import POSITION_PRIOR_FEATURES, POSITION_PRIOR_KIND
+
+    folder = tmp_path / "data"
+    play_data(folder, TINY, inline=True)
+    games = d.load_games(folder)
+    train, _held = pr.split(games)
+    pos = pr.sample_positions(games, train, 2, seed=1, position=True)
+    static = pr.sample_positions(games, train, 2, seed=1)
+    # the same positions and labels; each position has rows of its own, the static columns first
+    assert np.array_equal(pos.start, static.start) and np.array_equal(pos.label, static.label)
+    assert pos.table.shape == (len(pos.idx), len(POSITION_PRIOR_FEATURES))
+    assert np.array_equal(pos.table[pos.idx][:, : len(PRIOR_FEATURES)], static.table[static.idx])
+    out = tmp_path / "position.json"
+    assert main(["learn", "prior", "--data", str(folder), "--out", str(out), "--per-game", "2", "--position"]) == 0
+    printed = capsys.readouterr().out
+    assert "learned (shipped)" in printed and "position" in printed
+    assert load_prior_weights(out, POSITION_PRIOR_KIND).shape == (len(POSITION_PRIOR_FEATURES),)
+    manifest = json.loads(out.with_suffix(".manifest.json").read_text(encoding="utf-8"))
+    assert manifest["command"].endswith("--per-game 2 --position")
+    assert {"learned_static", "learned"} <= set(manifest["held_out"])
+    with pytest.raises(Exception, match="not a weights file of the learned puct prior"):
+        load_prior_weights(out)
+    assert main(["learn", "prior", "--data", str(folder), "--out", str(out), "--position", "--teacher", "club"]) != 0
