@@ -107,7 +107,7 @@ def test_prior_spells_and_is_refused_where_it_does_not_belong() -> None:
     assert spec.text == "puct:2000:prior=learned" and parse_puct(spec.text) == spec
     assert parse_agent("puct:2000:prior=learned").text == "puct:2000:prior=learned"
     assert parse_puct("puct:10:prior=gain").params == {"prior": 0.0}
-    with pytest.raises(AgentSpecError, match="the prior is 'gain' or 'learned', not 'net'"):
+    with pytest.raises(AgentSpecError, match="the prior is 'gain', 'learned' or 'position', not 'net'"):
         parse_puct("puct:10:prior=net")
     assert parse_net("net:100:mix=0.5:prior=learned").text == "net:100:prior=learned:mix=0.5"
 
