@@ -689,6 +689,29 @@ def k_position_counts(kt: KTables, s: Any, opn: Any, masks: Any, out: Any) -> No
                     out[p, 2 + k] += (c + 1) * popcount64(f & masks[k, c, w])
 
 
+_BOARD_PARTS: dict[tuple[int, bytes, bytes], tuple[Any, Any, Any, Any]] = {}
+
+
+def _board_parts(kt: KTables) -> tuple[Any, Any, Any, Any]:
+    """A board's static features, the symbols each placement covers, the placements each one opens and the
+    masks of placements by symbols covered: a searcher is made per game, and these depend on the board alone."""
+    key = (kt.size, kt.sym_o.tobytes(), kt.sym_x.tobytes())
+    parts = _BOARD_PARTS.get(key)
+    if parts is None:
+        static = placement_features(kt)
+        cov = np.ascontiguousarray(static[0][:, :2].astype(np.int64))
+        masks = np.zeros((2, 4, kt.npw), dtype=np.uint64)
+        for k in range(2):
+            for c in range(4):
+                for q in np.flatnonzero(cov[:, k] == c + 1):
+                    masks[k, c, q >> 6] |= np.uint64(1) << np.uint64(q & 63)
+        parts = (static, cov, np.ascontiguousarray(kt.dtch & ~kt.dblk), masks)
+        if len(_BOARD_PARTS) >= 8:
+            _BOARD_PARTS.clear()
+        _BOARD_PARTS[key] = parts
+    return parts
+
+
 class PositionPrior:
     """The prior of ``prior=position``: PRIOR_FEATURES and POSITION_FEATURES of every placement in the position a
     search starts from, weighed into integer scores as ``learned_scores`` does (the whole search uses them)."""
@@ -699,42 +722,47 @@ class PositionPrior:
         self.kt = kt
         self.weights = weights
         self.tau = tau
-        self.static = placement_features(kt)
-        self.cov = np.ascontiguousarray(self.static[0][:, :2].astype(np.int64))
-        self.opn = np.ascontiguousarray(kt.dtch & ~kt.dblk)
-        self.masks = np.zeros((2, 4, kt.npw), dtype=np.uint64)
-        for k in range(2):
-            for c in range(4):
-                for q in np.flatnonzero(self.cov[:, k] == c + 1):
-                    self.masks[k, c, q >> 6] |= np.uint64(1) << np.uint64(q & 63)
+        self.static, self.cov, self.opn, self.masks = _board_parts(kt)
+        # the static terms of raw_scores' sum, added in its order: a search adds the position's terms to them
+        self._static_sum = np.zeros(self.static.shape[:-1], dtype=np.float64)
+        for k in range(len(PRIOR_FEATURES)):
+            self._static_sum = self._static_sum + self.static[..., k] * weights[k]
         self._exp = np.empty(0, dtype=np.float64)
         self._counts = np.empty((kt.nplace, 4), dtype=np.int64)
         self._legal = np.empty(kt.nplace, dtype=np.int32)
 
-    def features(self, s: npt.NDArray[np.uint64]) -> npt.NDArray[np.float64]:
-        """f[sym, p, k]: feature ``POSITION_PRIOR_FEATURES[k]`` of placement p for ``sym`` to move in ``s``."""
+    def _position_terms(self, s: npt.NDArray[np.uint64]) -> npt.NDArray[np.float64]:
+        """[sym, p, k]: POSITION_FEATURES[k] of placement p for ``sym`` to move in ``s``."""
         c = self._counts
         k_position_counts(self.kt, s, self.opn, self.masks, c)
         legal = np.zeros(self.kt.nplace, dtype=np.int64)
         n = int(k_legal_list(self.kt, s, self._legal))
         legal[self._legal[:n]] = 1
         total = legal @ self.cov  # integers: the same on every machine
-        out = np.empty((2, self.kt.nplace, len(POSITION_PRIOR_FEATURES)), dtype=np.float64)
+        out = np.empty((2, self.kt.nplace, len(POSITION_FEATURES)), dtype=np.float64)
         for sym in range(2):
             own, opp = sym, 1 - sym
-            out[sym, :, : len(PRIOR_FEATURES)] = self.static[sym]
-            extra = out[sym, :, len(PRIOR_FEATURES):]
-            extra[:, 0] = c[:, own]
-            extra[:, 1] = c[:, opp]
-            extra[:, 2] = c[:, 2 + own]
-            extra[:, 3] = c[:, 2 + opp]
-            extra[:, 4] = c[:, own] / max(int(total[own]), 1)
-            extra[:, 5] = c[:, opp] / max(int(total[opp]), 1)
+            out[sym, :, 0] = c[:, own]
+            out[sym, :, 1] = c[:, opp]
+            out[sym, :, 2] = c[:, 2 + own]
+            out[sym, :, 3] = c[:, 2 + opp]
+            out[sym, :, 4] = c[:, own] / max(int(total[own]), 1)
+            out[sym, :, 5] = c[:, opp] / max(int(total[opp]), 1)
         return out
 
+    def features(self, s: npt.NDArray[np.uint64]) -> npt.NDArray[np.float64]:
+        """f[sym, p, k]: feature ``POSITION_PRIOR_FEATURES[k]`` of placement p for ``sym`` to move in ``s``."""
+        return np.concatenate([self.static, self._position_terms(s)], axis=2)
+
     def tables(self, s: npt.NDArray[np.uint64]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
-        """The creation order (integer scores) and the prior table of a search from ``s``."""
-        raw = raw_scores(self.features(s), self.weights)
+        """The creation order (integer scores) and the prior table of a search from ``s``: ``raw_scores`` of
+        ``features(s)``, bit for bit, with the static terms summed once per board."""
+        terms = self._position_terms(s)
+        acc = self._static_sum
+        base = len(PRIOR_FEATURES)
+        for k in range(len(POSITION_FEATURES)):
+            acc = acc + terms[..., k] * self.weights[base + k]
+        raw = np.rint(acc * SCORE_SCALE).astype(np.int64)
         raw -= raw.min(axis=1, keepdims=True)
         score = np.minimum(raw + SCORE_MIN, SCORE_MAX)
         if self.tau <= 0:
