@@ -39,7 +39,7 @@ import numpy.typing as npt
 from numba import njit
 
 from core.agents.levels import resolve
-from core.agents.search import MAX_GAIN, gain_table, k_solve
+from core.agents.search import MAX_GAIN, k_solve
 from core.agents.shipped import MODELS, shipped_path
 from core.agents.spec import NOISE_PLIES, PUCT_DEFAULTS, SOLVE_LIMIT, AgentSpec, PuctBudget, parse_puct
 from core.engine.kernels import (
@@ -654,60 +654,45 @@ def learned_prior_table(score: npt.NDArray[np.int64], tau: float) -> npt.NDArray
 
 
 POSITION_FEATURES = ("threats it rules out", "chances it rules out", "threats it opens", "chances it opens",
-                     "share of the threats ruled out", "share of the chances ruled out",
-                     "best gain left to the opponent", "best gain left to the mover")
+                     "share of the threats ruled out", "share of the chances ruled out")
 """What the position prior (``prior=position``) weighs beside PRIOR_FEATURES, in the position a search starts
 from: a *threat* is a placement that would cover symbols of the side to move (it counts them), a *chance* one that
 would cover the opponent's.  *Rules out*: legal now, impossible once the placement is made (its static block set);
-*opens*: neither legal nor ruled out now, and touching the placement, so legal once it is made.  The best gain
-left: the highest symbol gain, for each side, of the placements legal now and not ruled out, or opened, by the
-placement (NO_GAIN_LEFT when there are none): a one-ply look that ignores supply and the 2x2 rule's interplay."""
-NO_GAIN_LEFT = -8
+*opens*: neither legal nor ruled out now, and touching the placement, so legal once it is made."""
 POSITION_PRIOR_FEATURES = PRIOR_FEATURES + POSITION_FEATURES
 
 
 @njit(cache=True, nogil=True)
-def k_position_counts(kt: KTables, s: Any, opn: Any, masks: Any, gmask: Any, out: Any) -> None:
-    """out[p] = (O, X) symbols the legal placements p rules out would cover, (O, X) symbols the placements p
-    opens would cover, then the best gain left to O and to X; integers only.  ``opn[p]``: the placements p's touch
-    makes reachable and does not rule out; ``masks[k, c]``: the placements covering exactly c + 1 symbols of kind k
-    (0 = O, 1 = X); ``gmask``: ``gain_masks``.  A placement already ruled out counts nothing (no search from ``s``
-    can make it) and has NO_GAIN_LEFT."""
+def k_position_counts(kt: KTables, s: Any, opn: Any, masks: Any, out: Any) -> None:
+    """out[p] = (O, X) symbols the legal placements p rules out would cover, then (O, X) symbols the placements p
+    opens would cover; integers only.  ``opn[p]``: the placements p's touch makes reachable and does not rule out;
+    ``masks[k, c]``: the placements covering exactly c + 1 symbols of kind k (0 = O, 1 = X).  A placement already
+    ruled out counts nothing: no search from ``s`` can make it."""
     npl = kt.nplace
     npw = kt.npw
-    after = np.empty(npw, dtype=np.uint64)
     for p in range(npl):
-        for k in range(4):
-            out[p, k] = 0
-        out[p, 4] = NO_GAIN_LEFT
-        out[p, 5] = NO_GAIN_LEFT
+        out[p, 0] = 0
+        out[p, 1] = 0
+        out[p, 2] = 0
+        out[p, 3] = 0
         if (s[kt.off_blk + (p >> 6)] >> np.uint64(p & 63)) & np.uint64(1):
             continue
         for w in range(npw):
             legal = s[kt.off_legal + w]
             m = kt.dblk[p, w] & legal
             f = opn[p, w] & ~legal & ~s[kt.off_blk + w]
-            after[w] = (legal & ~kt.dblk[p, w]) | f
             if m == 0 and f == 0:
                 continue
             for k in range(2):
                 for c in range(4):
                     out[p, k] += (c + 1) * popcount64(m & masks[k, c, w])
                     out[p, 2 + k] += (c + 1) * popcount64(f & masks[k, c, w])
-        for sym in range(2):
-            for g in range(gmask.shape[1]):
-                hit = np.uint64(0)
-                for w in range(npw):
-                    hit |= after[w] & gmask[sym, g, w]
-                if hit != 0:
-                    out[p, 4 + sym] = MAX_GAIN - g
-                    break
 
 
-_BOARD_PARTS: dict[tuple[int, bytes, bytes], tuple[Any, Any, Any, Any, Any]] = {}
+_BOARD_PARTS: dict[tuple[int, bytes, bytes], tuple[Any, Any, Any, Any]] = {}
 
 
-def _board_parts(kt: KTables) -> tuple[Any, Any, Any, Any, Any]:
+def _board_parts(kt: KTables) -> tuple[Any, Any, Any, Any]:
     """A board's static features, the symbols each placement covers, the placements each one opens and the
     masks of placements by symbols covered: a searcher is made per game, and these depend on the board alone."""
     key = (kt.size, kt.sym_o.tobytes(), kt.sym_x.tobytes())
@@ -720,7 +705,7 @@ def _board_parts(kt: KTables) -> tuple[Any, Any, Any, Any, Any]:
             for c in range(4):
                 for q in np.flatnonzero(cov[:, k] == c + 1):
                     masks[k, c, q >> 6] |= np.uint64(1) << np.uint64(q & 63)
-        parts = (static, cov, np.ascontiguousarray(kt.dtch & ~kt.dblk), masks, gain_masks(kt, gain_table(kt)))
+        parts = (static, cov, np.ascontiguousarray(kt.dtch & ~kt.dblk), masks)
         if len(_BOARD_PARTS) >= 8:
             _BOARD_PARTS.clear()
         _BOARD_PARTS[key] = parts
@@ -737,19 +722,19 @@ class PositionPrior:
         self.kt = kt
         self.weights = weights
         self.tau = tau
-        self.static, self.cov, self.opn, self.masks, self.gmask = _board_parts(kt)
+        self.static, self.cov, self.opn, self.masks = _board_parts(kt)
         # the static terms of raw_scores' sum, added in its order: a search adds the position's terms to them
         self._static_sum = np.zeros(self.static.shape[:-1], dtype=np.float64)
         for k in range(len(PRIOR_FEATURES)):
             self._static_sum = self._static_sum + self.static[..., k] * weights[k]
         self._exp = np.empty(0, dtype=np.float64)
-        self._counts = np.empty((kt.nplace, 6), dtype=np.int64)
+        self._counts = np.empty((kt.nplace, 4), dtype=np.int64)
         self._legal = np.empty(kt.nplace, dtype=np.int32)
 
     def _position_terms(self, s: npt.NDArray[np.uint64]) -> npt.NDArray[np.float64]:
         """[sym, p, k]: POSITION_FEATURES[k] of placement p for ``sym`` to move in ``s``."""
         c = self._counts
-        k_position_counts(self.kt, s, self.opn, self.masks, self.gmask, c)
+        k_position_counts(self.kt, s, self.opn, self.masks, c)
         legal = np.zeros(self.kt.nplace, dtype=np.int64)
         n = int(k_legal_list(self.kt, s, self._legal))
         legal[self._legal[:n]] = 1
@@ -763,8 +748,6 @@ class PositionPrior:
             out[sym, :, 3] = c[:, 2 + opp]
             out[sym, :, 4] = c[:, own] / max(int(total[own]), 1)
             out[sym, :, 5] = c[:, opp] / max(int(total[opp]), 1)
-            out[sym, :, 6] = c[:, 4 + opp]
-            out[sym, :, 7] = c[:, 4 + own]
         return out
 
     def features(self, s: npt.NDArray[np.uint64]) -> npt.NDArray[np.float64]:

@@ -15,7 +15,6 @@ import pytest
 from core.agents.puct import (
     DEFAULT_POSITION_PRIOR,
     F_MOVE,
-    NO_GAIN_LEFT,
     POSITION_PRIOR_FEATURES,
     POSITION_PRIOR_KIND,
     PRIOR_FEATURES,
@@ -32,7 +31,7 @@ from core.agents.puct import (
     placement_features,
     raw_scores,
 )
-from core.agents.search import gain_for, gain_table
+from core.agents.search import gain_for
 from core.agents.spec import AgentSpecError, parse_agent, parse_net
 from core.board.boardfile import load_board
 from core.board.model import Board
@@ -58,11 +57,6 @@ def bits(words: npt.NDArray[np.uint64], n: int) -> npt.NDArray[np.bool_]:
     return out
 
 
-def best_left(after: npt.NDArray[np.bool_], gain: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
-    """Per row, the highest gain among the placements ``after`` marks (NO_GAIN_LEFT when none)."""
-    return np.where(after.any(axis=1), np.where(after, gain[None, :], -99).max(axis=1), NO_GAIN_LEFT)
-
-
 def reference(kt: KTables, s: npt.NDArray[np.uint64]) -> npt.NDArray[np.float64]:
     """The position features by whole-board matrices: a placement's block and touch sets as rows of bools, the
     counts as products with the symbols each placement covers (the kernel counts bits by class instead)."""
@@ -72,21 +66,15 @@ def reference(kt: KTables, s: npt.NDArray[np.uint64]) -> npt.NDArray[np.float64]
     legal = bits(s[kt.off_legal:kt.off_legal + kt.npw], n)
     ruled = bits(s[kt.off_blk:kt.off_blk + kt.npw], n)
     static = placement_features(kt)
-    gains = gain_table(kt)
     out = np.empty((2, n, len(POSITION_PRIOR_FEATURES)))
     for sym in range(2):
         own, opp = static[sym][:, 0], static[sym][:, 1]
         kill = (block & legal[None, :]).astype(float)
         opens = (touch & ~block & ~legal[None, :] & ~ruled[None, :]).astype(float)
-        after = (legal[None, :] & ~block) | (touch & ~block & ~legal[None, :] & ~ruled[None, :])
-        assert not after[np.arange(n), np.arange(n)].any()  # a placement rules itself out
-
         extra = np.column_stack([kill @ own, kill @ opp, opens @ own, opens @ opp,
                                  (kill @ own) / max(float(legal @ own), 1.0),
-                                 (kill @ opp) / max(float(legal @ opp), 1.0),
-                                 best_left(after, gains[1 - sym]), best_left(after, gains[sym])])
+                                 (kill @ opp) / max(float(legal @ opp), 1.0)])
         extra[ruled] = 0.0  # a placement already ruled out: no search from here makes it
-        extra[ruled, 6:] = NO_GAIN_LEFT
         out[sym] = np.column_stack([static[sym], extra])
     return out
 
