@@ -637,9 +637,14 @@ def learned_scores(kt: KTables, weights: npt.NDArray[np.float64]) -> npt.NDArray
     feats = placement_features(kt)
     if weights.shape != (len(PRIOR_FEATURES),):
         raise ValueError(f"the learned prior has {weights.shape} weights, not {len(PRIOR_FEATURES)}")
-    raw = raw_scores(feats, weights)
-    raw -= raw.min(axis=1, keepdims=True)
-    return np.minimum(raw + SCORE_MIN, SCORE_MAX)
+    return shifted_scores(raw_scores(feats, weights))
+
+
+def shifted_scores(raw: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """Integer scores shifted so that each row's (last axis) lowest is SCORE_MIN, which ``_key`` needs and which
+    changes no prior, and capped at SCORE_MAX."""
+    out: npt.NDArray[np.int64] = np.minimum(raw - raw.min(axis=-1, keepdims=True) + SCORE_MIN, SCORE_MAX)
+    return out
 
 
 def learned_prior_table(score: npt.NDArray[np.int64], tau: float) -> npt.NDArray[np.float64]:
@@ -762,9 +767,7 @@ class PositionPrior:
         base = len(PRIOR_FEATURES)
         for k in range(len(POSITION_FEATURES)):
             acc = acc + terms[..., k] * self.weights[base + k]
-        raw = np.rint(acc * SCORE_SCALE).astype(np.int64)
-        raw -= raw.min(axis=1, keepdims=True)
-        score = np.minimum(raw + SCORE_MIN, SCORE_MAX)
+        score = shifted_scores(np.rint(acc * SCORE_SCALE).astype(np.int64))
         if self.tau <= 0:
             return score, np.ones(score.shape, dtype=np.float64)
         top = int(score.max()) - SCORE_MIN + 1

@@ -30,8 +30,6 @@ from core.agents.puct import (
     POSITION_PRIOR_KIND,
     PRIOR_FEATURES,
     PRIOR_KIND,
-    SCORE_MAX,
-    SCORE_MIN,
     SCORE_SCALE,
     PositionPrior,
     PuctSearch,
@@ -39,6 +37,7 @@ from core.agents.puct import (
     parse_puct,
     placement_features,
     raw_scores,
+    shifted_scores,
 )
 from core.agents.search import gain_table
 from core.engine.kernels import H_TO_MOVE, KTables, k_apply, k_legal_list, k_new_state, k_seed, kernel_tables
@@ -243,7 +242,7 @@ def score_rows(data: Positions, w: F64) -> I64:
     raw = raw_scores(data.table, w)
     out = np.empty_like(raw)
     for a, b in zip(data.block[:-1], data.block[1:], strict=True):
-        out[a:b] = np.minimum(raw[a:b] - raw[a:b].min() + SCORE_MIN, SCORE_MAX)
+        out[a:b] = shifted_scores(raw[a:b])
     return out
 
 
