@@ -1,8 +1,8 @@
 """Benchmark (simulated games, the analysis's own code): racing openings against playing them one at a time.
 
 Run ``python -m tests.benchmarks.bench_race [--runs=200] [--races=1,6] [--pools=synthetic,observed,edge,edge_far]
-[--candidates=28,40] [--alpha=0.05,0.10] [--first=1]`` from the repository root (seeds ``first`` to ``first + runs -
-1``).  Normal test runs skip this folder.
+[--candidates=28,40] [--alpha=0.05,0.10] [--noise=0.5/0.3,0/0] [--first=1]`` from the repository root (seeds
+``first`` to ``first + runs - 1``).  Normal test runs skip this folder.
 
 Why: ``tests/benchmarks/sim_pie_rules.py`` compares rules in a model of the pie loop; this runs the analysis itself
 (``core.analysis.run.analyze`` with the standard effort: screen, refinement, candidate picker, SPRTs, the
@@ -16,7 +16,9 @@ the measured CPU seconds of one game: club 0.093, ``mcts:8000`` 0.359.  Pools as
 outside the fair band (30-38% or 62-70% for club), where a "balanced" verdict is wrong, and ``edge_far``: the same
 with 70% of the openings far from even, so that a run starts many openings; ``--candidates`` sets the most
 openings a run may play out while undecided (the effort's ``candidates``); ``--alpha`` sets both error rates of
-the SPRT pair that decides each opening (the analysis: 0.05), to see what looser tests would save and cost.
+the SPRT pair that decides each opening (the analysis: 0.05), to see what looser tests would save and cost;
+``--noise=S/R,...`` sets the noise through which the screen and the refinement see each rate (default 0.5/0.3),
+to see what a better predictor of the deciding agent's rate would save (0/0: a perfect order).
 """
 
 from __future__ import annotations
@@ -44,6 +46,8 @@ from tests.benchmarks.sim_pie_rules import OBSERVED, synthetic
 
 ROOT = Path(__file__).resolve().parents[2]
 COST = {"club": 0.093, CHECK_AGENT: 0.359}
+NOISE = (0.5, 0.3)
+"""The noise of the screen's and the refinement's view of a rate (their correlation with club's rate)."""
 
 
 def observed(rng: random.Random) -> float:
@@ -78,7 +82,7 @@ def sprt_pair_at(cfg: AnalysisConfig, alpha: float) -> SprtPair:
 
 
 def one_run(seed: int, pool: str, race: int, candidates: int = STANDARD.candidates,
-            alpha: float = DEFAULT_ALPHA) -> tuple[str, int, int, float]:
+            alpha: float = DEFAULT_ALPHA, noise: tuple[float, float] = NOISE) -> tuple[str, int, int, float]:
     """(verdict, club games, judge games, CPU seconds) of one simulated standard analysis."""
     board = load_board(ROOT / "boards" / "default.yaml")
     rng = random.Random(f"{pool}-{seed}")
@@ -86,7 +90,7 @@ def one_run(seed: int, pool: str, race: int, candidates: int = STANDARD.candidat
     decider = {p: draw(rng) for p in legal_openings(board)}
     judge = {p: min(0.98, max(0.02, v + rng.gauss(0, 0.08))) for p, v in decider.items()}
     sim = SimulatedGames(board, decider.__getitem__, COST, values={CHECK_AGENT: judge.__getitem__},
-                         screen_noise=0.5, refine_noise=0.3)
+                         screen_noise=noise[0], refine_noise=noise[1])
     with pytest.MonkeyPatch.context() as mp:
         sim.install(mp)
         if alpha != DEFAULT_ALPHA:
@@ -108,20 +112,21 @@ def main(argv: list[str]) -> None:
     pools = opts.get("pools", "synthetic,observed").split(",")
     limits = [int(c) for c in opts.get("candidates", str(STANDARD.candidates)).split(",")]
     alphas = [float(a) for a in opts.get("alpha", str(DEFAULT_ALPHA)).split(",")]
+    noises = [(float(a), float(b)) for a, b in (n.split("/") for n in opts.get("noise", "0.5/0.3").split(","))]
     print(f"{runs} simulated standard analyses per row (seeds {first}-{first + runs - 1}), boards/default.yaml's "
           "openings\n")
-    print("| pool | openings | candidates | alpha = beta | balanced | inconclusive | lopsided | median club games | "
-          "median CPU s (club + judge) | mean CPU s |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| pool | openings | candidates | alpha = beta | noise (screen / refinement) | balanced | inconclusive | "
+          "lopsided | median club games | median CPU s (club + judge) | mean CPU s |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for pool in pools:
-        for r, limit, alpha in itertools.product(races, limits, alphas):
-            rows = [one_run(seed, pool, r, limit, alpha) for seed in range(first, first + runs)]
+        for r, limit, alpha, noise in itertools.product(races, limits, alphas, noises):
+            rows = [one_run(seed, pool, r, limit, alpha, noise) for seed in range(first, first + runs)]
             verdicts = [v for v, *_ in rows]
             ok = verdicts.count("balanced")
             low, high = wilson(ok, runs)
             cpu = [c for *_, c in rows]
             print(f"| {pool} | {'one at a time' if r == 1 else f'raced, {r} in play'} | {limit} | {alpha:g} | "
-                  f"{ok / runs:.1%} "
+                  f"{noise[0]:g} / {noise[1]:g} | {ok / runs:.1%} "
                   f"[{low:.1%}-{high:.1%}] | {verdicts.count('inconclusive')} | {verdicts.count('lopsided')} | "
                   f"{statistics.median(g for _, g, _, _ in rows):.0f} | {statistics.median(cpu):.1f} | "
                   f"{statistics.mean(cpu) if cpu else math.nan:.1f} |", flush=True)
