@@ -201,13 +201,22 @@ def replays(out: Path, found: dict[str, Path], rows: dict[str, dict[int, dict[st
         second_look(out, found, outside)
 
 
-def main(argv: list[str]) -> int:
+def out_folder(argv: list[str], usage: str | None) -> Path | None:
+    """A benchmark's output folder, its first argument (made if missing); None after printing ``usage`` when the
+    argument is missing."""
     args = [a for a in argv if not a.startswith("--")]
     if not args:
-        print(__doc__)
-        return 2
+        print(usage)
+        return None
     out = Path(args[0])
     out.mkdir(parents=True, exist_ok=True)
+    return out
+
+
+def main(argv: list[str]) -> int:
+    out = out_folder(argv, __doc__)
+    if out is None:
+        return 2
 
     def text(name: str, default: str) -> str:
         return next((a.split("=", 1)[1] for a in argv if a.startswith(f"--{name}=")), default)

@@ -15,7 +15,8 @@ the deciding agent's rate could give with the analysis's rules as they are.  Per
 
 A game's seed depends only on the board, the opening, the seed and its number, so an opening gets the same games
 in both runs: the oracle run is what a predictor that knew every result in advance would have given.  Its
-verdict can differ only where the race now stops at other openings.  Each run's full JSON, wall and CPU seconds
+verdict can differ where the first run left an opening undecided (set aside, or the games ran out) that the oracle
+plays to its decision.  Each run's full JSON, wall and CPU seconds
 are saved in ``OUT_DIR`` (a rerun skips what is there); the table compares the two.
 """
 
@@ -36,7 +37,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from tests.benchmarks.bench_verdicts import boards  # noqa: E402  (after the checkout is on the path)
+from tests.benchmarks.bench_verdicts import boards, out_folder  # noqa: E402  (after the checkout is on the path)
 
 
 def oracle_order(base: dict[str, Any]) -> list[int]:
@@ -100,12 +101,9 @@ def summary(row: dict[str, Any]) -> str:
 def main(argv: list[str]) -> int:
     if argv[:1] == ["--one"]:
         return run_one(Path(argv[1]), argv[2:])
-    args = [a for a in argv if not a.startswith("--")]
-    if not args:
-        print(__doc__)
+    out = out_folder(argv, __doc__)
+    if out is None:
         return 2
-    out = Path(args[0])
-    out.mkdir(parents=True, exist_ok=True)
     opts = dict(a[2:].split("=", 1) for a in argv if a.startswith("--") and "=" in a)
     seeds = [int(s) for s in opts.get("seeds", "1,2,3").split(",")]
     found = boards(out, opts.get("set", "ten"))
