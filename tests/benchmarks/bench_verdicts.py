@@ -41,8 +41,10 @@ import json
 import multiprocessing
 import os
 import resource
+import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -90,17 +92,24 @@ def boards(out: Path, which: str = "ten") -> dict[str, Path]:
     return found
 
 
+def timed_lits(args: list[str], entry: Sequence[str] = ("-m", "core.cli")
+               ) -> tuple[subprocess.CompletedProcess[str], float, float, float]:
+    """``lits`` in a fresh process: the process, its wall seconds, the CPU seconds of it and its workers (what the
+    run costs whatever else the machine does) and the 1-minute load average when it started."""
+    load = os.getloadavg()[0]
+    t0 = time.perf_counter()
+    cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = run_lits(args, timeout=7200, entry=entry)
+    wall = time.perf_counter() - t0
+    cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return proc, wall, (cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime), load
+
+
 def analyse(out: Path, name: str, path: Path, seed: int, budget: list[str]) -> dict[str, object]:
     target = out / f"{name}.{seed}.json"
     if target.exists():
         return dict(json.loads(target.read_text()))
-    load = os.getloadavg()[0]
-    t0 = time.perf_counter()
-    cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    proc = run_lits(["analyze", str(path), "--seed", str(seed), "--json", *budget], timeout=7200)
-    wall = time.perf_counter() - t0
-    cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime)
+    proc, wall, cpu, load = timed_lits(["analyze", str(path), "--seed", str(seed), "--json", *budget])
     if proc.returncode != 0:
         row: dict[str, object] = {"error": proc.stderr.strip()[-300:], "wall_s": round(wall, 1)}
     else:
@@ -201,6 +210,22 @@ def replays(out: Path, found: dict[str, Path], rows: dict[str, dict[int, dict[st
         second_look(out, found, outside)
 
 
+def chosen_boards(out: Path, which: str, names: str) -> dict[str, Path] | None:
+    """The boards of ``--set`` (``which``), only those named in ``--boards`` (``names``, comma-separated) if any;
+    None after saying what is wrong with either."""
+    if which not in ("ten", "dense"):
+        print(f"--set={which}: give ten (the bundled and five random boards) or dense (five at the real game's "
+              "density)")
+        return None
+    found = boards(out, which)
+    wanted = [n for n in names.split(",") if n]
+    unknown = [n for n in wanted if n not in found]
+    if unknown:
+        print(f"--boards: no benchmark board named {', '.join(unknown)} (there are {', '.join(found)})")
+        return None
+    return {n: p for n, p in found.items() if not wanted or n in wanted}
+
+
 def out_folder(argv: list[str], usage: str | None) -> Path | None:
     """A benchmark's output folder, its first argument (made if missing); None after printing ``usage`` when the
     argument is missing."""
@@ -230,18 +255,10 @@ def main(argv: list[str]) -> int:
     hogs = [multiprocessing.Process(target=_spin, daemon=True) for _ in range(busy)]
     for h in hogs:
         h.start()
-    which = text("set", "ten")
-    if which not in ("ten", "dense"):
-        print(f"--set={which}: give ten (the bundled and five random boards) or dense (five at the real game's "
-              "density)")
+    chosen = chosen_boards(out, text("set", "ten"), text("boards", ""))
+    if chosen is None:
         return 2
-    found = boards(out, which)
-    wanted = [n for n in text("boards", "").split(",") if n]
-    unknown = [n for n in wanted if n not in found]
-    if unknown:
-        print(f"--boards: no benchmark board named {', '.join(unknown)} (there are {', '.join(found)})")
-        return 2
-    found = {n: p for n, p in found.items() if not wanted or n in wanted}
+    found = chosen
     rows: dict[str, dict[int, dict[str, object]]] = {}
     for seed in seeds:  # seed-major, so a stopped run has every board at the first seeds
         for name, path in found.items():

@@ -23,12 +23,8 @@ are saved in ``OUT_DIR`` (a rerun skips what is there); the table compares the t
 from __future__ import annotations
 
 import json
-import os
-import resource
 import statistics
-import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +33,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from tests.benchmarks.bench_verdicts import boards, out_folder  # noqa: E402  (after the checkout is on the path)
+from tests.benchmarks.bench_verdicts import chosen_boards, judged, out_folder, timed_lits  # noqa: E402  (after the checkout is on the path)
 
 
 def oracle_order(base: dict[str, Any]) -> list[int]:
@@ -74,26 +70,19 @@ def timed(out: Path, name: str, args: list[str], order: Path | None = None) -> d
     target = out / f"{name}.json"
     if target.exists():
         return dict(json.loads(target.read_text()))
-    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    cmd = ([sys.executable, str(Path(__file__).resolve()), "--one", str(order)] if order else
-           [sys.executable, "-m", "core.cli"]) + args
-    load = os.getloadavg()[0]
-    cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t0 = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=ROOT, timeout=7200)
-    wall = time.perf_counter() - t0
-    cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    entry = (str(Path(__file__).resolve()), "--one", str(order)) if order else ("-m", "core.cli")
+    proc, wall, cpu, load = timed_lits(args, entry)
     if proc.returncode != 0:
         raise SystemExit(f"{name}: {proc.stderr.strip()[-500:]}")
     row = {"report": json.loads(proc.stdout), "wall_s": round(wall, 1), "load": round(load, 2),
-           "cpu_s": round((cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime), 1)}
+           "cpu_s": round(cpu, 1)}
     target.write_text(json.dumps(row))
     return row
 
 
 def summary(row: dict[str, Any]) -> str:
     pie = row["report"]["pie"]
-    judge = sum(j["games"] for o in pie["openings"] for j in (o.get("judges") or []))
+    judge = sum(j["games"] for o in pie["openings"] for j in judged(o))
     return (f"{row['report']['verdict']}, {len(pie['fair_openings'])} / {pie['tested']}, {pie['games']}, {judge}, "
             f"{row['cpu_s']}, {row['wall_s']}")
 
@@ -106,9 +95,9 @@ def main(argv: list[str]) -> int:
         return 2
     opts = dict(a[2:].split("=", 1) for a in argv if a.startswith("--") and "=" in a)
     seeds = [int(s) for s in opts.get("seeds", "1,2,3").split(",")]
-    found = boards(out, opts.get("set", "ten"))
-    wanted = [n for n in opts.get("boards", "").split(",") if n]
-    found = {n: p for n, p in found.items() if not wanted or n in wanted}
+    found = chosen_boards(out, opts.get("set", "ten"), opts.get("boards", ""))
+    if found is None:
+        return 2
     extra = [f"--race={opts['race']}"] if "race" in opts else []
     print("| board | seed | as shipped: verdict, fair / tested, deciding games, judge games, CPU s, wall s | "
           "oracle order | load |")
